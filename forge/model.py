@@ -1,0 +1,148 @@
+"""Typed card data: what the loader builds and every later stage reads.
+
+Pure data with no I/O, so the rules engine, the text compiler and the renderers
+can all import it without pulling in YAML or files.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .vocabulary import FACTIONS, EffectLine, Threshold  # re-exported for convenience
+
+__all__ = [
+    "Card", "CardDatabase", "EffectLine", "Faction", "Keywords", "Position",
+    "Threshold", "TrapSpec", "Trigger",
+]
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """Where something was written: a file relative to the project root, 1-based line and column."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
+
+
+@dataclass(frozen=True)
+class Keywords:
+    """A creature's keywords: ⟳ Guard, Aegis X, Rush (rulebook, Creatures)."""
+
+    guard: bool = False
+    rush: bool = False
+    aegis: int = 0
+
+    def names(self) -> list[str]:
+        out = []
+        if self.guard:
+            out.append("guard")
+        if self.aegis:
+            out.append("aegis")
+        if self.rush:
+            out.append("rush")
+        return out
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """An "each time …" ability of a creature or Rite: an event and the lines it resolves."""
+
+    event: str
+    actor: str  # "you" | "opponent"
+    lines: tuple[EffectLine, ...]
+
+
+@dataclass(frozen=True)
+class TrapSpec:
+    """A trap's kind (none, each_time, when) and, for the last two, its event (always the opponent's)."""
+
+    kind: str
+    event: str | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """One card design; ``copies`` says how many physical cards the game has of it."""
+
+    id: str
+    type: str  # soul | creature | spell | trap | rite
+    set: str  # starter | recruit | rite
+    factions: tuple[str, ...]
+    name: dict[str, str]
+    copies: int = 1
+    cost: int | None = None
+    allegiance: dict[str, int] = field(default_factory=dict)
+    flavor: dict[str, str] = field(default_factory=dict)
+    art: str | None = None
+    keywords: Keywords = Keywords()
+    effects: tuple[EffectLine, ...] = ()
+    activate: tuple[EffectLine, ...] = ()
+    demise: tuple[EffectLine, ...] = ()
+    end_of_turn: tuple[EffectLine, ...] = ()
+    triggers: tuple[Trigger, ...] = ()
+    trap: TrapSpec | None = None
+    position: Position = Position("")
+
+    @property
+    def faction(self) -> str | None:
+        """The card's main faction (its frame colour); None for neutral starter cards."""
+        return self.factions[0] if self.factions else None
+
+    def all_lines(self) -> list[tuple[str, EffectLine]]:
+        """Every effect line with the section it sits in, in printed order."""
+        out: list[tuple[str, EffectLine]] = []
+        for section in ("effects", "activate"):
+            out += [(section, ln) for ln in getattr(self, section)]
+        for trig in self.triggers:
+            out += [("triggers", ln) for ln in trig.lines]
+        for section in ("end_of_turn", "demise"):
+            out += [(section, ln) for ln in getattr(self, section)]
+        return out
+
+
+@dataclass(frozen=True)
+class Faction:
+    id: str
+    name: dict[str, str]
+    color: str
+    icon: str
+    identity: dict[str, str]
+    position: Position = Position("")
+
+
+@dataclass
+class CardDatabase:
+    """The whole game: factions and cards in file order, with lookups by id."""
+
+    factions: list[Faction] = field(default_factory=list)
+    cards: list[Card] = field(default_factory=list)
+
+    def by_id(self) -> dict[str, Card]:
+        return {c.id: c for c in self.cards}
+
+    def of_set(self, card_set: str) -> list[Card]:
+        return [c for c in self.cards if c.set == card_set]
+
+    def recruit_pool(self) -> list[Card]:
+        """The recruitment cards, one entry per physical copy, in database order."""
+        return [c for c in self.of_set("recruit") for _ in range(c.copies)]
+
+    def starter_deck(self, faction: str) -> list[Card]:
+        """A faction's 10-card starter deck: the shared starter cards plus its 2 creatures."""
+        out = []
+        for c in self.of_set("starter"):
+            if not c.factions or c.faction == faction:
+                out += [c] * c.copies
+        return out
+
+    def rites(self) -> list[Card]:
+        return self.of_set("rite")
+
+    def box_count(self, card: Card) -> int:
+        """How many physical copies the box holds: neutral starter cards are in all 4 starter decks."""
+        if card.set == "starter" and not card.factions:
+            return card.copies * len(FACTIONS)
+        return card.copies
