@@ -1,0 +1,40 @@
+"""Options every command shares, and the one place that prints reports and exits."""
+from __future__ import annotations
+
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..findings import Finding
+
+
+class Format(str, Enum):
+    text = "text"
+    json = "json"
+
+
+RootOption = Annotated[Path, typer.Option("--root", help="The game project folder.", show_default=True)]
+FormatOption = Annotated[Format, typer.Option("--format", help="Report as text for people or JSON for tools.")]
+
+
+def check_root(root: Path) -> None:
+    """Exit 2 with a clear message when --root is not a folder."""
+    if not root.is_dir():
+        typer.echo(f"forge: error: --root {root}: no such folder", err=True)
+        raise typer.Exit(2)
+
+
+def emit_json(payload: dict) -> None:
+    sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+def render_findings(findings: list[Finding]) -> str:
+    return "\n".join(f.render() for f in findings)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"

@@ -1,0 +1,46 @@
+"""``forge validate``: check the card database and report every problem at once."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..findings import exit_status
+from ..validate import Report, validate as run_validation
+from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+
+
+def validate(
+    root: RootOption = Path("."),
+    format: FormatOption = Format.text,
+    quick: bool = typer.Option(False, "--quick", help="Skip the engine's card proofs and the text-fit layout check."),
+) -> None:
+    """Check cards/ against the schema, the rulebook and the rules engine."""
+    check_root(root)
+    report = run_validation(root, extra=not quick)
+    if format is Format.json:
+        emit_json(to_json(report))
+    else:
+        typer.echo(to_text(report))
+    raise typer.Exit(exit_status(report.findings, report.io_error))
+
+
+def to_json(report: Report) -> dict:
+    return {
+        "ok": not any(f.severity == "error" for f in report.findings) and not report.io_error,
+        "findings": [f.to_json() for f in report.findings],
+        "summary": report.summary(),
+    }
+
+
+def to_text(report: Report) -> str:
+    s = report.summary()
+    lines = [render_findings(report.findings)] if report.findings else []
+    counts = (f"{plural(s['card_designs'], 'card design')}, {s['physical_cards']} physical cards, "
+              f"{s['recruitment_cards']} recruitment cards, in {plural(s['files'], 'file')}")
+    if s["errors"]:
+        lines.append(f"✗ {plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')} ({counts})")
+    else:
+        warn = f", {plural(s['warnings'], 'warning')}" if s["warnings"] else ""
+        lines.append(f"✓ the card database is valid{warn} ({counts})")
+    return "\n".join(lines)

@@ -1,0 +1,262 @@
+"""Printed card text, compiled from structured effects through per-language phrases.
+
+One source of truth: the engine runs ``EffectLine`` objects and the printed card
+shows the same lines, phrased by ``locales/<lang>.yaml``. The compiled text is a
+small markup that the renderers and reporters share:
+
+- ``**Wound**``: a keyword, emphasised when printed;
+- ``[[red]]`` ``[[white]]`` ``[[black]]`` ``[[blue]]``: faction icons;
+- ``[[soul]]`` the Soul dot, ``[[activate]]`` the ⟳ mark, ``[[demise]]`` the
+  tombstone, ``[[trap]]`` the wolf.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from .model import Card
+from .vocabulary import FACTIONS, LANGUAGES, EffectLine
+
+ICONS: tuple[str, ...] = FACTIONS + ("soul", "activate", "demise", "trap")
+_MARKUP = re.compile(r"\*\*(.+?)\*\*|\[\[([a-z_]+)\]\]")
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
+#: How icons read in plain text (terminal reports, logs, the text of a PDF).
+PLAIN_ICONS = {"soul": "●", "activate": "⟳", "demise": "✝", "trap": "🐺"}
+
+
+@dataclass(frozen=True)
+class Span:
+    """A piece of a printed line: plain ``text``, an emphasised ``keyword``, or an ``icon`` name."""
+
+    kind: str
+    value: str
+
+
+def parse_markup(line: str) -> list[Span]:
+    """Split a line of markup into spans, in order."""
+    spans: list[Span] = []
+    pos = 0
+    for m in _MARKUP.finditer(line):
+        if m.start() > pos:
+            spans.append(Span("text", line[pos:m.start()]))
+        spans.append(Span("keyword", m.group(1)) if m.group(1) is not None else Span("icon", m.group(2)))
+        pos = m.end()
+    if pos < len(line):
+        spans.append(Span("text", line[pos:]))
+    return spans
+
+
+class PhraseError(Exception):
+    """A phrase is missing or malformed in a locale file."""
+
+
+class Phrasebook:
+    """The phrase templates of one language, and the compiler that uses them."""
+
+    def __init__(self, lang: str, data: dict, source: str = ""):
+        self.lang = lang
+        self.data = data
+        self.source = source
+
+    # -- lookups -----------------------------------------------------------
+    def section(self, name: str) -> dict:
+        value = self.data.get(name)
+        if not isinstance(value, dict):
+            raise PhraseError(f"{self.source}: missing `{name}:` table")
+        return value
+
+    def label(self, table: str, key: str) -> str:
+        try:
+            return str(self.section(table)[key])
+        except KeyError:
+            raise PhraseError(f"{self.source}: `{table}.{key}` is missing") from None
+
+    def faction_name(self, faction: str) -> str:
+        return self.label("factions", faction)
+
+    def keyword(self, key: str) -> str:
+        return self.label("keywords", key)
+
+    def type_line(self, card: Card) -> str:
+        """e.g. "Creature — Red · Black"; neutral cards show their type alone."""
+        kind = self.label("types", card.type)
+        if card.type == "trap" and card.trap:
+            kind = f"{kind} · {self.label('trap_kinds', card.trap.kind)}"
+        if not card.factions:
+            return kind
+        return f"{kind} — " + " · ".join(self.faction_name(f) for f in card.factions)
+
+    # -- compiling ---------------------------------------------------------
+    def card_text(self, card: Card) -> list[str]:
+        """Every printed rules line of ``card``, in markup, top to bottom."""
+        out: list[str] = []
+        kw = card.keywords
+        if kw.guard:
+            out.append(self.frame("guard"))
+        if kw.aegis:
+            out.append(self.frame("aegis", n=kw.aegis))
+        if kw.rush:
+            out.append(self.frame("rush"))
+        header = None
+        if card.trap and card.trap.kind != "none":
+            header = ("trap_" + card.trap.kind, {"event": self.event(card.trap.event, "opponent")})
+        out += self._section(card.effects, header)
+        out += self._section(card.activate, ("activate", {}))
+        for trig in card.triggers:
+            out += self._section(trig.lines, ("trigger", {"event": self.event(trig.event, trig.actor)}))
+        out += self._section(card.end_of_turn, ("end_of_turn", {}))
+        out += self._section(card.demise, ("demise", {}))
+        return out
+
+    def _section(self, lines, header) -> list[str]:
+        out = []
+        for i, line in enumerate(lines):
+            text = self.line_text(line)
+            if i == 0 and header:
+                text = self.frame(header[0], effect=text, **header[1])
+            out.append(text)
+        return out
+
+    def line_text(self, line: EffectLine) -> str:
+        """One effect line: its phrase, then threshold, "you may" and timing frames."""
+        if line.override and self.lang in line.override:
+            return line.override[self.lang]
+        phrase, has_may_form = self.phrase(line)
+        text = self.fill(phrase, line)
+        if line.may and not has_may_form:
+            text = self.frame("may", effect=text)
+        if line.timing:
+            text = self.frame(line.timing, effect=text)
+        if line.threshold:
+            text = self.frame("threshold", effect=text, n=line.threshold.n,
+                              faction=f"[[{line.threshold.faction}]]")
+        return text
+
+    def phrase(self, line: EffectLine) -> tuple[str, bool]:
+        """The template for a line's verb and variant; True when it is already a "you may" form."""
+        entry = self.section("phrases").get(line.verb)
+        if entry is None:
+            raise PhraseError(f"{self.source}: no phrase for verb `{line.verb}`")
+        if isinstance(entry, dict) and not set(entry) <= {"do", "may"}:
+            key = variant_key(line)
+            if key not in entry:
+                raise PhraseError(f"{self.source}: phrase `{line.verb}` has no `{key}` variant")
+            entry = entry[key]
+        if isinstance(entry, dict):
+            if line.may and "may" in entry:
+                return str(entry["may"]), True
+            if "do" not in entry:
+                raise PhraseError(f"{self.source}: phrase for `{line.verb}` has no `do:` form")
+            return str(entry["do"]), False
+        return str(entry), False
+
+    def frame(self, name: str, **values) -> str:
+        return self.fill(self.label("frames", name), None, **values)
+
+    def event(self, event: str | None, actor: str) -> str:
+        entry = self.section("events").get(event)
+        if not isinstance(entry, dict) or actor not in entry:
+            raise PhraseError(f"{self.source}: `events.{event}.{actor}` is missing")
+        return str(entry[actor])
+
+    def fill(self, template: str, line: EffectLine | None, **values) -> str:
+        """Replace ``{name}`` and ``{n|singular|plural}`` placeholders."""
+        if line is not None:
+            values.setdefault("n", line.n)
+            values.setdefault("souls", "[[soul]]" * line.n)
+            faction = line.arg("faction")
+            if faction in FACTIONS:
+                values.setdefault("faction", f"[[{faction}]]")
+                values.setdefault("faction_name", self.faction_name(faction))
+
+        def sub(m: re.Match) -> str:
+            name, singular, plural = m.groups()
+            if name not in values:
+                raise PhraseError(f"{self.source}: unknown placeholder {{{name}}} in {template!r}")
+            if singular is not None:
+                return singular if int(values[name]) <= 1 else plural
+            return str(values[name])
+
+        return _PLACEHOLDER.sub(sub, template)
+
+    def plain(self, line: str) -> str:
+        """A markup line as plain text, e.g. for terminals and logs."""
+        parts = []
+        for span in parse_markup(line):
+            if span.kind == "icon":
+                parts.append(self.faction_name(span.value) if span.value in FACTIONS
+                             else PLAIN_ICONS.get(span.value, span.value))
+            else:
+                parts.append(span.value)
+        return "".join(parts)
+
+
+def variant_key(line: EffectLine) -> str:
+    """Which variant of a verb's phrase a line needs, from its enum parameters."""
+    verb = line.verb
+    up_to = "_up_to" if line.arg("up_to") else ""
+    if line.arg("target") == "that":
+        return "that"
+    if verb in ("destroy", "exhaust", "bounce"):
+        return "choice" + up_to
+    if verb == "exile":
+        return str(line.arg("from")) + up_to
+    if verb == "rift":
+        return str(line.arg("to")) + up_to
+    if verb == "recover":
+        return str(line.arg("card")) + up_to
+    if verb == "allegiance":
+        return "any" if line.arg("faction") == "any" else "faction"
+    return "do"
+
+
+def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:
+    """Read ``locales/<lang>.yaml`` for every language; raises PhraseError when one is missing."""
+    from . import yamlsrc
+
+    books = {}
+    for lang in LANGUAGES:
+        path = Path(root) / "locales" / f"{lang}.yaml"
+        rel = f"locales/{lang}.yaml"
+        try:
+            data, _ = yamlsrc.load(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise PhraseError(f"{rel}: cannot read ({exc.strerror})") from None
+        except yamlsrc.YamlError as exc:
+            raise PhraseError(f"{rel}:{exc.line}:{exc.col}: {exc.message}") from None
+        if not isinstance(data, dict):
+            raise PhraseError(f"{rel}: the top level must be a mapping")
+        books[lang] = Phrasebook(lang, data, rel)
+    return books
+
+
+# -- checking hand-written wording -----------------------------------------
+_NUMBER = re.compile(r"\d+")
+
+
+def essentials(line: str) -> tuple[Counter, Counter]:
+    """What a wording must keep: its numbers and its keywords and icons."""
+    numbers = Counter(_NUMBER.findall("".join(s.value for s in parse_markup(line) if s.kind == "text")))
+    marks = Counter((s.kind, s.value.casefold()) for s in parse_markup(line) if s.kind != "text")
+    return numbers, marks
+
+
+def wording_differences(compiled: str, override: str) -> list[str]:
+    """How an override departs from the compiled line: lost or added numbers, keywords, icons."""
+    (n1, m1), (n2, m2) = essentials(compiled), essentials(override)
+    problems = []
+    for label, a, b in (("number", n1, n2), ("keyword or icon", m1, m2)):
+        for item in sorted((a - b).elements()):
+            problems.append(f"drops the {label} {_show(item)}")
+        for item in sorted((b - a).elements()):
+            problems.append(f"adds the {label} {_show(item)}")
+    return problems
+
+
+def _show(item) -> str:
+    if isinstance(item, tuple):
+        kind, value = item
+        return f"**{value}**" if kind == "keyword" else f"[[{value}]]"
+    return str(item)

@@ -1,0 +1,445 @@
+"""``forge validate``: everything that can be wrong with a card database, in one run.
+
+The loader (``forge.database``) reports what cannot be read or fails the schema;
+the checks here report what is well-formed but wrong for the game: duplicate
+ids, sections on the wrong card type, the rulebook's counts, printed text that
+cannot be compiled or a hand-written wording that disagrees with its effects,
+asset paths that leave the project. Each check is a function returning findings.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+from . import rulebook
+from .database import LoadResult, load_database
+from .findings import WARNING, Finding
+from .model import Card, Position
+from .text import Phrasebook, PhraseError, load_phrasebooks, wording_differences
+from .vocabulary import (
+    EVENTS, FACTIONS, KEYWORDS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
+)
+
+
+@dataclass
+class Report:
+    """The outcome of a validation: findings plus the database summary."""
+
+    load: LoadResult
+    findings: list[Finding] = field(default_factory=list)
+    books: dict[str, Phrasebook] = field(default_factory=dict)
+
+    @property
+    def io_error(self) -> bool:
+        return self.load.io_error
+
+    def summary(self) -> dict:
+        db = self.load.db
+        by_type: Counter = Counter()
+        by_faction: Counter = Counter()
+        recruit_by_type: Counter = Counter()
+        for card in db.cards:
+            by_type[card.type] += db.box_count(card)
+            by_faction[card.faction or "neutral"] += db.box_count(card)
+            if card.set == "recruit":
+                recruit_by_type[card.type] += card.copies
+        return {
+            "files": len(self.load.files),
+            "card_designs": len(db.cards),
+            "physical_cards": sum(db.box_count(c) for c in db.cards),
+            "recruitment_cards": sum(recruit_by_type.values()),
+            "by_type": dict(sorted(by_type.items())),
+            "by_faction": dict(sorted(by_faction.items())),
+            "recruitment_by_type": dict(sorted(recruit_by_type.items())),
+            "errors": sum(f.severity == "error" for f in self.findings),
+            "warnings": sum(f.severity == WARNING for f in self.findings),
+        }
+
+
+Check = Callable[[LoadResult, dict], Iterable[Finding]]
+#: Extra checks other packages contribute (the engine's card proofs, the renderer's text fit).
+EXTRA_CHECKS: list[Check] = []
+
+
+def validate(root: Path | str, extra: bool = True) -> Report:
+    """Load and check the project at ``root``; ``extra`` runs the engine and layout checks too."""
+    load = load_database(root)
+    report = Report(load, list(load.findings))
+    if load.io_error and not load.db.cards:
+        return report
+    try:
+        report.books = load_phrasebooks(load.root)
+    except PhraseError as exc:
+        report.findings.append(Finding(Position("locales"), "locale", str(exc),
+                                       "restore the locale file; see docs/card-format.md"))
+    checks: list[Check] = [check_ids, check_lines, check_card_forms, check_counts, check_factions,
+                           check_languages, check_text, check_assets]
+    if extra:
+        checks += EXTRA_CHECKS
+    for check in checks:
+        report.findings.extend(check(load, report.books))
+    report.findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.rule, f.message))
+    return report
+
+
+def _at(load: LoadResult, card: Card, *path, key: bool = False) -> Position:
+    return load.card_position(card.id, *path, key=key)
+
+
+# -- identity ------------------------------------------------------------------
+def check_ids(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Card ids are unique across all files."""
+    seen: dict[str, Position] = {}
+    for rel, path, raw in load.raw_cards:
+        cid = raw.get("id")
+        if not isinstance(cid, str):
+            continue
+        pos = load.where(rel, path + ("id",))
+        if cid in seen:
+            yield Finding(pos, "duplicate-id", f"card id `{cid}` is already used at {seen[cid]}",
+                          "give each card its own id")
+        else:
+            seen[cid] = pos
+
+
+# -- effect lines ----------------------------------------------------------------
+def check_lines(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Every effect line has exactly one known verb and sensible modifiers."""
+    for rel, path, raw in load.raw_cards:
+        for section in list(SECTIONS) + ["triggers"]:
+            for lpath, line in _raw_lines(raw, section):
+                yield from _check_raw_line(load, rel, path + lpath, line, section, raw)
+
+
+def _raw_lines(raw: dict, section: str):
+    if section == "triggers":
+        for t, trig in enumerate(raw.get("triggers") or []):
+            if isinstance(trig, dict):
+                for j, line in enumerate(trig.get("effects") or []):
+                    yield ("triggers", t, "effects", j), line
+        return
+    for j, line in enumerate(raw.get(section) or [] if isinstance(raw.get(section), list) else []):
+        yield (section, j), line
+
+
+def _check_raw_line(load: LoadResult, rel: str, path: tuple, line, section: str, card: dict):
+    if not isinstance(line, dict):
+        return
+    pos = load.where(rel, path)
+    verbs = [k for k in line if k in VERBS]
+    unknown = [k for k in line if k not in VERBS and k not in LINE_MODIFIERS]
+    if not verbs:
+        if not unknown:  # unknown keys already have a schema finding with a suggestion
+            yield Finding(pos, "verb", "this effect line has no verb",
+                          "add one verb, e.g. `wound: 2`; verbs: " + ", ".join(sorted(VERBS)))
+        return
+    if len(verbs) > 1:
+        yield Finding(pos, "verb", f"one effect line holds several verbs ({', '.join(verbs)})",
+                      "put each verb on its own line (a `- ` item of its own)")
+    verb = VERBS[verbs[0]]
+    ctype = card.get("type")
+    if line.get("timing") == "immediately" and section not in TRIGGERED_SECTIONS:
+        yield Finding(load.where(rel, path + ("timing",)), "timing",
+                      "`immediately` only changes a triggered line (demise, end_of_turn, triggers)",
+                      "remove `timing`, or move the line to a triggered section")
+    if line.get("timing") == "after_effects" and section in TRIGGERED_SECTIONS:
+        yield Finding(load.where(rel, path + ("timing",)), "timing",
+                      "`after_effects` applies to a line of a played card or an activation",
+                      "remove `timing`, or move the line to `effects` or `activate`")
+    if verb.cost:
+        if not (section == "activate" or (section == "effects" and ctype == "spell")):
+            yield Finding(pos, "cost", f"{verb.name} is a cost: it belongs to a spell's effects or a "
+                          "creature's ⟳ ability", "move the line, or use `destroy` for an effect")
+        if line.get("if") or line.get("may") or line.get("timing"):
+            yield Finding(pos, "cost", f"{verb.name} is a cost paid in full at step 4: it cannot be "
+                          "conditional, optional or delayed", "remove `if`, `may` and `timing` from this line")
+    value = line.get(verbs[0])
+    if isinstance(value, dict) and value.get("target") == "that":
+        event = _event_of(card, path)
+        if event not in ("summon", "activate", "destroy"):
+            yield Finding(pos, "target", "`target: that` needs an event about a creature "
+                          "(summon, activate or destroy)",
+                          "use it in a trap or trigger `on: summon`, or target by choice")
+
+
+def _event_of(card: dict, path: tuple) -> str | None:
+    if "triggers" in path:
+        trig = card["triggers"][path[path.index("triggers") + 1]]
+        return trig.get("on")
+    trap = card.get("trap")
+    return trap.get("on") if isinstance(trap, dict) else None
+
+
+# -- card forms ------------------------------------------------------------------
+def check_card_forms(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Sections, keywords, costs and sets fit each card's type (rulebook, Reading the text box)."""
+    for card in load.db.cards:
+        yield from _card_form(load, card)
+
+
+def _card_form(load: LoadResult, card: Card) -> Iterable[Finding]:
+    at = lambda *p: _at(load, card, *p)  # noqa: E731
+    for section, types in SECTIONS.items():
+        if getattr(card, section) and card.type not in types:
+            yield Finding(at(section), "section", f"a {card.type} cannot have `{section}` lines",
+                          f"`{section}` is for: {', '.join(types)}")
+    if card.triggers and card.type not in ("creature", "rite"):
+        yield Finding(at("triggers"), "section", f"a {card.type} cannot have `triggers`",
+                      "triggers are for creatures and Rites; a trap uses `trap: {kind, on}`")
+    if card.keywords.names() and card.type != "creature":
+        yield Finding(at("keywords"), "keyword", f"{', '.join(card.keywords.names())}: keywords only go on creatures",
+                      "remove `keywords`, or make the card a creature")
+    if card.type == "trap":
+        if card.trap is None:
+            yield Finding(at(), "trap", "a trap must declare its kind",
+                          "add `trap: {kind: none}`, `{kind: each_time, on: EVENT}` or `{kind: when, on: EVENT}`")
+        elif card.trap.kind != "none" and not card.trap.event:
+            yield Finding(at("trap"), "trap", f"a `{card.trap.kind}` trap needs the event it reacts to",
+                          "add `on:` with one of: " + ", ".join(EVENTS))
+        elif card.trap.kind == "none" and card.trap.event:
+            yield Finding(at("trap", "on"), "trap", "a trap without trigger reacts to no event",
+                          "remove `on:`, or make it `kind: each_time` or `kind: when`")
+        if not card.effects:
+            yield Finding(at(), "trap", "a trap needs `effects`", "add the lines it resolves")
+    elif card.trap is not None:
+        yield Finding(at("trap"), "trap", f"only traps have `trap:`; this card is a {card.type}",
+                      "remove `trap:` or set `type: trap`")
+    if card.type in ("soul", "spell") and not card.effects:
+        yield Finding(at(), "section", f"a {card.type} needs `effects`", "add the lines it resolves")
+    if card.type == "soul" and not any(ln.verb == "essence" for ln in card.effects):
+        yield Finding(at("effects"), "soul", "a Soul card must give essence",
+                      "add an `essence: N` line (N Soul icons)")
+    if card.type == "creature" and not (card.activate or card.keywords.names() or card.triggers
+                                        or card.end_of_turn or card.demise):
+        yield Finding(at(), "creature", "this creature has no ability: creatures never fight, they act",
+                      "give it an `activate` ability or a keyword", severity=WARNING)
+    yield from _set_form(load, card, at)
+
+
+def _set_form(load: LoadResult, card: Card, at) -> Iterable[Finding]:
+    if (card.type == "rite") != (card.set == "rite"):
+        yield Finding(at("set"), "set", "Rites, and only Rites, belong to the `rite` set",
+                      "set `type: rite` and `set: rite` together")
+    if card.set == "recruit" and card.cost is None:
+        yield Finding(at(), "cost", "a recruitment card needs a soul cost (its purchase price)",
+                      "add `cost: N`")
+    if card.set != "recruit" and card.cost is not None:
+        yield Finding(at("cost"), "cost", f"{card.set} cards are never bought: they have no soul cost",
+                      "remove `cost`")
+    if card.set == "rite":
+        if len(card.factions) != 1:
+            yield Finding(at("factions"), "rite", "a Rite belongs to exactly one faction",
+                          "list one faction")
+        if card.allegiance:
+            yield Finding(at("allegiance"), "rite", "a Rite is taken, not played: it has no allegiance requirement",
+                          "remove `allegiance`")
+    if card.set == "starter" and card.type == "creature" and len(card.factions) != 1:
+        yield Finding(at("factions"), "starter", "a starter creature belongs to exactly one faction",
+                      "list its faction")
+    if card.set == "recruit" and not card.factions:
+        yield Finding(at("factions"), "faction", "a recruitment card belongs to at least one faction",
+                      "list its faction(s)")
+    for faction in card.allegiance:
+        if faction not in card.factions:
+            yield Finding(at("allegiance", faction, key=True), "allegiance",
+                          f"requires {faction} allegiance but {faction} is not among the card's factions",
+                          f"add {faction} to `factions`, or remove the requirement")
+
+
+# -- the rulebook's counts ---------------------------------------------------------
+def check_counts(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """The contents the rulebook fixes: 80 recruitment cards, 8 traps, 4 Rites, the starter decks."""
+    db = load.db
+    anchor = Position("cards/")
+    recruit = db.of_set("recruit")
+    total = sum(c.copies for c in recruit)
+    if total != rulebook.RECRUIT_CARDS:
+        yield Finding(anchor, "count", f"{total} recruitment cards (copies counted); the rulebook has "
+                      f"{rulebook.RECRUIT_CARDS}", "adjust `copies` or add/remove cards (Setup 4)")
+    traps = [c for c in recruit if c.type == "trap"]
+    n_traps = sum(c.copies for c in traps)
+    if n_traps != rulebook.TRAPS:
+        yield Finding(anchor, "count", f"{n_traps} traps among the recruitment cards; the rulebook has "
+                      f"{rulebook.TRAPS}", "the rulebook lists \"the 8 traps of the game\"")
+    kinds = {c.trap.kind for c in traps if c.trap}
+    for kind in rulebook.TRAP_KINDS_REQUIRED:
+        if traps and kind not in kinds:
+            yield Finding(anchor, "count", f"no trap of kind `{kind}`",
+                          "the rulebook describes three kinds of trap: none, each_time, when")
+    names = {c.name.get("en") for c in db.cards}
+    for name in rulebook.NAMED_TRAPS + rulebook.NAMED_RITES:
+        if db.cards and name not in names:
+            yield Finding(anchor, "count", f"the rulebook names \"{name}\", but no card has that name",
+                          "add the card, or fix its English name")
+    yield from _rite_counts(load, anchor)
+    yield from _starter_counts(load, anchor)
+
+
+def _rite_counts(load: LoadResult, anchor: Position) -> Iterable[Finding]:
+    rites = load.db.rites()
+    if len(rites) != rulebook.RITES:
+        yield Finding(anchor, "count", f"{len(rites)} Rites; the rulebook has {rulebook.RITES}, one per faction",
+                      "Setup 5: \"Place the 4 Rites\"")
+    per = Counter(c.faction for c in rites)
+    for faction in FACTIONS:
+        if per[faction] > 1:
+            yield Finding(anchor, "count", f"{per[faction]} Rites for {faction}; each faction has one",
+                          "remove the extra Rite")
+        elif rites and per[faction] == 0:
+            yield Finding(anchor, "count", f"no Rite for {faction}", "add the faction's Rite")
+
+
+def _starter_counts(load: LoadResult, anchor: Position) -> Iterable[Finding]:
+    db = load.db
+    starters = db.of_set("starter")
+    for cid, n in rulebook.STARTER_SOULS.items():
+        card = next((c for c in starters if c.id == cid), None)
+        if card is None:
+            yield Finding(anchor, "starter", f"the starter card `{cid}` is missing",
+                          f"Setup 2: each starter deck holds {n} of it")
+        elif card.copies != n or card.factions:
+            yield Finding(_at(load, card, "copies"), "starter",
+                          f"`{cid}`: a starter deck holds {n}, shared by every faction",
+                          f"set `copies: {n}` and `factions: []`")
+    for faction in FACTIONS:
+        creatures = [c for c in starters if c.type == "creature" and c.faction == faction]
+        n = sum(c.copies for c in creatures)
+        if n != rulebook.STARTER_CREATURES_PER_FACTION:
+            yield Finding(anchor, "starter", f"{n} starter creatures for {faction}; the rulebook gives each "
+                          f"faction {rulebook.STARTER_CREATURES_PER_FACTION}", "Setup 2")
+        deck = db.starter_deck(faction)
+        if starters and len(deck) != rulebook.STARTER_DECK_SIZE:
+            yield Finding(anchor, "starter", f"the {faction} starter deck has {len(deck)} cards; it must have "
+                          f"{rulebook.STARTER_DECK_SIZE}", "Setup 2")
+    for card in starters:
+        if card.type not in ("soul", "creature"):
+            yield Finding(_at(load, card, "type"), "starter", "starter decks hold only Souls and creatures",
+                          "move the card to the recruitment set")
+
+
+# -- factions ------------------------------------------------------------------------
+def check_factions(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """The four factions are each defined once."""
+    anchor = Position("cards/")
+    seen: dict[str, Position] = {}
+    for faction in load.db.factions:
+        if faction.id in seen:
+            yield Finding(faction.position, "faction", f"faction `{faction.id}` is defined twice (also at "
+                          f"{seen[faction.id]})", "keep one definition")
+        seen.setdefault(faction.id, faction.position)
+    for fid in FACTIONS:
+        if fid not in seen:
+            yield Finding(anchor, "faction", f"faction `{fid}` is not defined",
+                          "add it to cards/factions.yaml with its name, colour, icon and identity")
+
+
+# -- languages and text ------------------------------------------------------------
+def check_languages(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Every name, flavour and wording exists, non-blank, in every language."""
+    for card in load.db.cards:
+        for fld in ("name", "flavor"):
+            values = getattr(card, fld)
+            for lang in LANGUAGES:
+                if values and not str(values.get(lang, "")).strip():
+                    yield Finding(_at(load, card, fld), "language", f"{fld} is blank in `{lang}`",
+                                  f"write the {fld} in {lang}")
+    for faction in load.db.factions:
+        for fld in ("name", "identity"):
+            for lang in LANGUAGES:
+                if not getattr(faction, fld).get(lang, "").strip():
+                    yield Finding(faction.position, "language", f"faction {fld} is blank in `{lang}`",
+                                  f"write it in {lang}")
+
+
+def check_text(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Each card's text compiles in every language; hand-written wordings keep numbers and keywords."""
+    if not books:
+        return
+    for card in load.db.cards:
+        for lang, book in sorted(books.items()):
+            try:
+                book.card_text(card)
+                book.type_line(card)
+            except PhraseError as exc:
+                yield Finding(_at(load, card), "locale", f"cannot print this card in `{lang}`: {exc}",
+                              f"add the phrase to locales/{lang}.yaml")
+        for section, index, line in _indexed_lines(card):
+            if not line.override:
+                continue
+            for lang, book in sorted(books.items()):
+                yield from _check_override(load, card, section, index, line, lang, book)
+
+
+def _check_override(load, card, section, index, line, lang, book) -> Iterable[Finding]:
+    pos = _at(load, card, *section, index, "text")
+    if lang not in line.override:
+        yield Finding(pos, "language", f"the wording has no `{lang}` version", f"add `{lang}:`")
+        return
+    try:
+        compiled = book.line_text(_without_override(line))
+    except PhraseError:
+        return  # reported by the compile check above
+    problems = wording_differences(compiled, line.override[lang])
+    if problems:
+        yield Finding(pos, "wording", f"the `{lang}` wording {', '.join(problems)} "
+                      f"(the effect reads \"{book.plain(compiled)}\")",
+                      "keep the numbers, keywords and icons of the effect, or change the effect itself")
+
+
+def _without_override(line):
+    from dataclasses import replace
+    return replace(line, override=None)
+
+
+def _indexed_lines(card: Card):
+    for section in ("effects", "activate", "demise", "end_of_turn"):
+        for i, line in enumerate(getattr(card, section)):
+            yield (section,), i, line
+    for t, trig in enumerate(card.triggers):
+        for i, line in enumerate(trig.lines):
+            yield ("triggers", t, "effects"), i, line
+
+
+# -- assets ----------------------------------------------------------------------------
+def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Art paths stay inside the project folder and point at files."""
+    root = load.root.resolve()
+    for card in load.db.cards:
+        if not card.art:
+            continue
+        pos = _at(load, card, "art")
+        problem = asset_problem(root, card.art)
+        if problem:
+            yield Finding(pos, "asset", f"art `{card.art}`: {problem}",
+                          "use a path relative to the project folder, e.g. art/my-card.png")
+
+
+def asset_problem(root: Path, rel: str) -> str | None:
+    """Why an asset path is refused, or None: absolute, escaping with ../ or a link, or missing."""
+    if os.path.isabs(rel) or rel.startswith(("~", "\\")) or (len(rel) > 1 and rel[1] == ":"):
+        return "absolute paths are not allowed"
+    if ".." in Path(rel).parts:
+        return "the path leaves the project folder"
+    target = (root / rel)
+    try:
+        resolved = target.resolve()
+    except (OSError, RuntimeError):
+        return "the path cannot be resolved (a link loop?)"
+    if not resolved.is_relative_to(root):
+        return "the path leads outside the project folder (through a link)"
+    if not resolved.is_file():
+        return "no such file"
+    return None
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The closest known word, for did-you-mean hints."""
+    got = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return got[0] if got else None
+
+
+__all__ = ["Report", "validate", "EXTRA_CHECKS", "KEYWORDS"]
