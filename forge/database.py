@@ -226,8 +226,8 @@ def build_card(raw: dict, position: Position) -> Card:
         keywords=_keywords(raw.get("keywords") or []),
         effects=_lines(raw.get("effects")), activate=_lines(raw.get("activate")),
         demise=_lines(raw.get("demise")), end_of_turn=_lines(raw.get("end_of_turn")),
-        triggers=tuple(Trigger(t["on"], t["by"], _lines(t["effects"])) for t in raw.get("triggers") or []),
-        trap=TrapSpec(trap["kind"], trap.get("on")) if trap else None,
+        triggers=tuple(Trigger(t["event"], t["by"], _lines(t["effects"])) for t in raw.get("triggers") or []),
+        trap=TrapSpec(trap["kind"], trap.get("event")) if trap else None,
         position=position,
     )
 

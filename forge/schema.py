@@ -95,14 +95,14 @@ def build_schema() -> dict:
             **{section: lines for section in SECTIONS},
             "triggers": {"type": "array", "minItems": 1, "items": {
                 "type": "object",
-                "properties": {"on": {"enum": list(EVENTS)}, "by": {"enum": list(EVENT_ACTORS)},
+                "properties": {"event": {"enum": list(EVENTS)}, "by": {"enum": list(EVENT_ACTORS)},
                                "effects": lines},
-                "required": ["on", "by", "effects"],
+                "required": ["event", "by", "effects"],
                 "additionalProperties": False,
             }},
             "trap": {
                 "type": "object",
-                "properties": {"kind": {"enum": list(TRAP_KINDS)}, "on": {"enum": list(EVENTS)}},
+                "properties": {"kind": {"enum": list(TRAP_KINDS)}, "event": {"enum": list(EVENTS)}},
                 "required": ["kind"],
                 "additionalProperties": False,
             },

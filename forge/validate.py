@@ -163,15 +163,15 @@ def _check_raw_line(load: LoadResult, rel: str, path: tuple, line, section: str,
         if event not in ("summon", "activate", "destroy"):
             yield Finding(pos, "target", "`target: that` needs an event about a creature "
                           "(summon, activate or destroy)",
-                          "use it in a trap or trigger `on: summon`, or target by choice")
+                          "use it in a trap or trigger with `event: summon`, or target by choice")
 
 
 def _event_of(card: dict, path: tuple) -> str | None:
     if "triggers" in path:
         trig = card["triggers"][path[path.index("triggers") + 1]]
-        return trig.get("on")
+        return trig.get("event")
     trap = card.get("trap")
-    return trap.get("on") if isinstance(trap, dict) else None
+    return trap.get("event") if isinstance(trap, dict) else None
 
 
 # -- card forms ------------------------------------------------------------------
@@ -189,20 +189,20 @@ def _card_form(load: LoadResult, card: Card) -> Iterable[Finding]:
                           f"`{section}` is for: {', '.join(types)}")
     if card.triggers and card.type not in ("creature", "rite"):
         yield Finding(at("triggers"), "section", f"a {card.type} cannot have `triggers`",
-                      "triggers are for creatures and Rites; a trap uses `trap: {kind, on}`")
+                      "triggers are for creatures and Rites; a trap uses `trap: {kind, event}`")
     if card.keywords.names() and card.type != "creature":
         yield Finding(at("keywords"), "keyword", f"{', '.join(card.keywords.names())}: keywords only go on creatures",
                       "remove `keywords`, or make the card a creature")
     if card.type == "trap":
         if card.trap is None:
             yield Finding(at(), "trap", "a trap must declare its kind",
-                          "add `trap: {kind: none}`, `{kind: each_time, on: EVENT}` or `{kind: when, on: EVENT}`")
+                          "add `trap: {kind: none}`, `{kind: each_time, event: EVENT}` or `{kind: when, event: EVENT}`")
         elif card.trap.kind != "none" and not card.trap.event:
             yield Finding(at("trap"), "trap", f"a `{card.trap.kind}` trap needs the event it reacts to",
-                          "add `on:` with one of: " + ", ".join(EVENTS))
+                          "add `event:` with one of: " + ", ".join(EVENTS))
         elif card.trap.kind == "none" and card.trap.event:
-            yield Finding(at("trap", "on"), "trap", "a trap without trigger reacts to no event",
-                          "remove `on:`, or make it `kind: each_time` or `kind: when`")
+            yield Finding(at("trap", "event"), "trap", "a trap without trigger reacts to no event",
+                          "remove `event:`, or make it `kind: each_time` or `kind: when`")
         if not card.effects:
             yield Finding(at(), "trap", "a trap needs `effects`", "add the lines it resolves")
     elif card.trap is not None:

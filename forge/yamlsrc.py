@@ -72,7 +72,7 @@ class _Builder:
             return self._mapping(node, path)
         if isinstance(node, yaml.SequenceNode):
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
-        if node.tag == _BOOL and node.style is None and node.value not in _YAML12_BOOLS:
+        if node.tag == _BOOL and not node.style and node.value not in _YAML12_BOOLS:
             return node.value  # yes/no/on/off stay text, as in YAML 1.2
         return self._scalar.construct_object(node, deep=True)
 
