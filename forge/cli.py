@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import typer
 
+from .commands.docs import docs
 from .commands.schema import schema
 from .commands.validate import validate
 
@@ -15,6 +16,7 @@ app = typer.Typer(
 )
 app.command()(validate)
 app.command()(schema)
+app.command()(docs)
 
 
 def main() -> None:
