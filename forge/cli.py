@@ -1,6 +1,9 @@
 """The ``forge`` command line: wires commands to the app and nothing else."""
 from __future__ import annotations
 
+import os
+import sys
+
 import typer
 
 from .commands.docs import docs
@@ -20,7 +23,15 @@ app.command()(docs)
 
 
 def main() -> None:
-    app()
+    """Run the app; an unexpected failure prints one line, not a traceback (FORGE_DEBUG=1 shows it)."""
+    try:
+        app()
+    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+        if os.environ.get("FORGE_DEBUG"):
+            raise
+        typer.echo(f"forge: internal error: {type(exc).__name__}: {exc}\n"
+                   "    hint: this is a bug in forge; rerun with FORGE_DEBUG=1 and report the traceback", err=True)
+        sys.exit(2)
 
 
 if __name__ == "__main__":

@@ -209,7 +209,7 @@ def _build(result: LoadResult, rel: str, data: dict, bad: set[tuple]) -> None:
             continue
         try:
             card = build_card(raw, result.where(rel, path))
-        except (KeyError, TypeError, ValueError, StopIteration):
+        except (KeyError, TypeError, ValueError):
             continue  # shape problems the schema already reported
         result.db.cards.append(card)
         result.card_paths.setdefault(card.id, (rel, path))
@@ -239,12 +239,15 @@ def _keywords(items: list) -> Keywords:
 
 
 def _lines(items) -> tuple[EffectLine, ...]:
-    return tuple(build_line(raw) for raw in items or [])
+    lines = (build_line(raw) for raw in items or [])
+    return tuple(line for line in lines if line is not None)
 
 
-def build_line(raw: dict) -> EffectLine:
-    """An EffectLine from its mapping; the first verb wins (validate reports extra ones)."""
-    verb = next(k for k in raw if k in VERBS)
+def build_line(raw: dict) -> EffectLine | None:
+    """An EffectLine from its mapping; None without a verb, the first verb wins (validate reports both)."""
+    verb = next((k for k in raw if k in VERBS), None)
+    if verb is None:
+        return None
     value = raw[verb]
     if isinstance(value, dict):
         args = dict(value)

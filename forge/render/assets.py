@@ -1,0 +1,110 @@
+"""Vendored fonts and icons: where they live, how they are registered, and their hash for caching.
+
+Everything the renderer draws with ships in ``forge/assets/`` so a fresh clone
+renders without downloading anything (see ``forge/assets/ATTRIBUTION.md``).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+
+from .svgpath import Path as IconPath
+from .svgpath import parse_icon_body
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+FONTS_DIR = ASSETS / "fonts"
+ICONS_FILE = ASSETS / "icons" / "game-icons.json"
+
+#: reportlab font name -> vendored TTF file.
+FONT_FILES: dict[str, str] = {
+    "IMFellEnglishSC": "IMFellEnglishSC-Regular.ttf",
+    "Lato": "Lato-Regular.ttf",
+    "Lato-Bold": "Lato-Bold.ttf",
+    "Lato-Italic": "Lato-Italic.ttf",
+    "Lato-BoldItalic": "Lato-BoldItalic.ttf",
+    "Lato-Black": "Lato-Black.ttf",
+}
+
+#: Icons the designer named that game-icons.net does not have, mapped to the nearest existing one.
+ICON_ALIASES: dict[str, str] = {
+    "skull": "death-skull",
+    "trap": "wolf-trap",
+    "gravestone": "tombstone",
+    "halo": "angel-wings",
+    "orb": "crystal-ball",
+}
+
+#: The renderer's own icons (markup names and ornaments) -> game-icons names.
+SYMBOL_ICONS: dict[str, str] = {
+    "activate": "clockwise-rotation",
+    "demise": "tombstone",
+    "trap": "wolf-head",
+    "creature": "crossed-swords",
+    "spell": "magic-swirl",
+    "soul": "spectre",
+    "rite": "sundial",
+    "back-recruit": "magic-portal",
+    "back-starter": "spectre",
+    "back-rite": "sundial",
+    "neutral": "spectre",
+}
+
+
+class MissingIconError(KeyError):
+    """An icon name that is neither vendored nor aliased; the message names it."""
+
+
+def register_fonts() -> None:
+    """Register the vendored TTFs with reportlab (idempotent); TTFs are always subset when embedded."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for name, file in FONT_FILES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / file)))
+
+
+@lru_cache(maxsize=1)
+def _icon_bodies() -> dict[str, str]:
+    data = json.loads(ICONS_FILE.read_text(encoding="utf-8"))
+    return {name: icon["body"] for name, icon in data["icons"].items()}
+
+
+def resolve_icon_name(name: str) -> str:
+    """The vendored icon for a designer's icon name, following ICON_ALIASES."""
+    bodies = _icon_bodies()
+    if name in bodies:
+        return name
+    alias = ICON_ALIASES.get(name)
+    if alias and alias in bodies:
+        return alias
+    raise MissingIconError(f"icon {name!r} is not vendored in {ICONS_FILE.name}; "
+                           f"run `python -m forge.render.vendor` or add it to ICON_ALIASES")
+
+
+def has_icon(name: str) -> bool:
+    try:
+        resolve_icon_name(name)
+        return True
+    except MissingIconError:
+        return False
+
+
+@lru_cache(maxsize=None)
+def icon_path(name: str) -> tuple[IconPath, bool]:
+    """The parsed path (512×512 units, y down) of an icon and whether it fills even-odd."""
+    return parse_icon_body(_icon_bodies()[resolve_icon_name(name)])
+
+
+@lru_cache(maxsize=1)
+def assets_hash() -> str:
+    """A hash of every vendored font and icon file, part of every cache key."""
+    h = hashlib.sha256()
+    for f in sorted(ASSETS.rglob("*")):
+        if f.is_file() and f.suffix in (".ttf", ".json"):
+            h.update(f.relative_to(ASSETS).as_posix().encode())
+            h.update(f.read_bytes())
+    return h.hexdigest()

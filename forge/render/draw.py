@@ -1,0 +1,423 @@
+"""Drawing a card face or back onto a canvas, at the origin of its bleed box.
+
+Every position comes from the template (``templates/cards/card.yaml``) through
+``Template``; this module only decides how things look. The caller translates
+the canvas to where the card goes (a sheet, a page of its own).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.lib.units import mm
+from reportlab.lib.utils import ImageReader
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
+from .face import CardFace, FaceMeasure, measure_face, name_width
+from .fit import Line, TextLayout
+from .paint import Painter, mix, shade
+from .template import Template
+
+ART_DPI = 300
+#: Faction icons the markup names: [[red]] etc. Other markup icons are symbols.
+SYMBOL_MARKUP = {"activate", "demise", "trap"}
+
+
+# -- shared shapes ----------------------------------------------------------------
+def _frame_color(tpl: Template, face: CardFace) -> str:
+    return face.frame_color or tpl.color("neutral")
+
+
+def _faction_icon(tpl: Template, face: CardFace) -> str:
+    icon = face.faction_icon if face.faction_icon and has_icon(face.faction_icon) else None
+    return resolve_icon_name(icon) if icon else SYMBOL_ICONS["neutral"]
+
+
+def _shape_path(canvas, shape: str, x: float, y: float, w: float, h: float):
+    """The art window's outline: a rectangle, an arch (spells, rites) or cut corners (traps)."""
+    p = canvas.beginPath()
+    if shape == "arch":
+        rise = min(h * 0.22, w * 0.18)
+        p.moveTo(x, y)
+        p.lineTo(x, y + h - rise)
+        p.curveTo(x, y + h - rise * 0.15, x + w * 0.22, y + h, x + w / 2, y + h)
+        p.curveTo(x + w * 0.78, y + h, x + w, y + h - rise * 0.15, x + w, y + h - rise)
+        p.lineTo(x + w, y)
+    elif shape == "notch":
+        n = 3.2 * mm
+        p.moveTo(x + n, y)
+        p.lineTo(x, y + n)
+        p.lineTo(x, y + h - n)
+        p.lineTo(x + n, y + h)
+        p.lineTo(x + w - n, y + h)
+        p.lineTo(x + w, y + h - n)
+        p.lineTo(x + w, y + n)
+        p.lineTo(x + w - n, y)
+    else:
+        p.rect(x, y, w, h)
+        return p
+    p.close()
+    return p
+
+
+def _background(p: Painter, tpl: Template, base: str) -> None:
+    """Full-bleed frame colour with a soft vertical light."""
+    c = p.canvas
+    c.saveState()
+    path = c.beginPath()
+    path.rect(0, 0, tpl.full_w, tpl.full_h)
+    c.clipPath(path, stroke=0, fill=0)
+    p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
+    c.restoreState()
+
+
+def _inner_border(p: Painter, tpl: Template, inset_mm: float) -> None:
+    inset = tpl.bleed + inset_mm * mm
+    p.stroke(tpl.color("gold"), 0.6, alpha=0.9)
+    p.canvas.roundRect(inset, inset, tpl.full_w - 2 * inset, tpl.full_h - 2 * inset, 2.2 * mm, stroke=1, fill=0)
+
+
+def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius: float, line: float = 0.5) -> None:
+    """A rounded panel with a vertical gradient and a thin edge."""
+    x, y, w, h = rect
+    c = p.canvas
+    c.saveState()
+    path = c.beginPath()
+    path.roundRect(x, y, w, h, radius)
+    c.clipPath(path, stroke=0, fill=0)
+    p.linear(0, y + h, 0, y, [fill_top, fill_bottom])
+    c.restoreState()
+    p.stroke(edge, line)
+    c.roundRect(x, y, w, h, radius, stroke=1, fill=0)
+
+
+# -- art ---------------------------------------------------------------------------
+@lru_cache(maxsize=64)
+def _art_image(path: str, digest: str, px_w: int, px_h: int, cmyk: bool):
+    """The art cropped to cover the window and resampled to 300 DPI (CMYK for print-on-demand)."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        im = im.convert("RGB")
+        sw, sh = im.size
+        scale = max(px_w / sw, px_h / sh)
+        cw, ch = px_w / scale, px_h / scale
+        left, top = (sw - cw) / 2, (sh - ch) / 2
+        im = im.resize((px_w, px_h), Image.LANCZOS, box=(left, top, left + cw, top + ch))
+        if cmyk:
+            im = im.convert("CMYK")
+        return ImageReader(im)
+
+
+def _draw_art(p: Painter, tpl: Template, face: CardFace, root: Path | None, lay: dict) -> None:
+    x, y, w, h = tpl.box(lay["art"])
+    c = p.canvas
+    base = _frame_color(tpl, face)
+    c.saveState()
+    c.clipPath(_shape_path(c, lay.get("art_shape", "rect"), x, y, w, h), stroke=0, fill=0)
+    art_file = (Path(root) / face.art) if (root and face.art) else None
+    if art_file and art_file.is_file():
+        img = _art_image(str(art_file), face.art_digest or "", round(w / 72 * ART_DPI), round(h / 72 * ART_DPI), p.cmyk)
+        c.drawImage(img, x, y, w, h)
+    else:
+        _default_art(p, tpl, face, base, x, y, w, h)
+    c.restoreState()
+    p.stroke(tpl.color("gold"), 0.9)
+    c.drawPath(_shape_path(c, lay.get("art_shape", "rect"), x, y, w, h), stroke=1, fill=0)
+    p.stroke(tpl.color("gold_dark"), 0.35)
+    inset = 0.9
+    c.drawPath(_shape_path(c, lay.get("art_shape", "rect"), x + inset, y + inset, w - 2 * inset, h - 2 * inset),
+               stroke=1, fill=0)
+
+
+def _default_art(p: Painter, tpl: Template, face: CardFace, base: str, x, y, w, h) -> None:
+    """No art yet: the faction's big icon glowing on a gradient of its colour, with faint rays."""
+    p.radial(x + w / 2, y + h * 0.55, max(w, h) * 0.75,
+             [shade(base, -0.55), shade(base, -0.05), shade(base, 0.55)], [0, 0.45, 1])
+    c = p.canvas
+    # faint rays
+    c.saveState()
+    p.fill("#ffffff", alpha=0.07)
+    cx, cy = x + w / 2, y + h * 0.55
+    for i in range(12):
+        c.saveState()
+        c.translate(cx, cy)
+        c.rotate(i * 30)
+        path = c.beginPath()
+        path.moveTo(0, 0)
+        path.lineTo(w, -w * 0.09)
+        path.lineTo(w, w * 0.09)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.restoreState()
+    c.restoreState()
+    icon = _type_art_icon(tpl, face)
+    size = h * 0.74
+    p.icon(icon, cx - size / 2 + 0.6, cy - size / 2 - 0.8, size, shade(base, 0.7), alpha=0.45, record=False)
+    p.icon(icon, cx - size / 2, cy - size / 2, size, mix(base, "#fff6dd", 0.82), alpha=0.92, record=False)
+
+
+def _type_art_icon(tpl: Template, face: CardFace) -> str:
+    if face.type == "soul" or not face.faction:
+        return SYMBOL_ICONS["soul"] if face.type == "soul" else _faction_icon(tpl, face)
+    return _faction_icon(tpl, face)
+
+
+# -- title, cost, allegiance ----------------------------------------------------------
+def _soul_orb(p: Painter, tpl: Template, cx: float, cy: float, r: float, label: str = "soul", ring: bool = True) -> None:
+    """The blue Soul dot: a glossy orb (also the cost medallion)."""
+    c = p.canvas
+    c.saveState()
+    path = c.beginPath()
+    path.circle(cx, cy, r)
+    c.clipPath(path, stroke=0, fill=0)
+    p.radial(cx - r * 0.3, cy + r * 0.35, r * 1.5,
+             [tpl.color("soul_light"), tpl.color("soul"), tpl.color("soul_dark")], [0, 0.45, 1])
+    c.restoreState()
+    if ring:
+        p.stroke(tpl.color("gold"), max(0.35, r * 0.09))
+        c.circle(cx, cy, r, stroke=1, fill=0)
+    p.record("icon", label, (cx - r, cy - r, cx + r, cy + r))
+
+
+def _medallion(p: Painter, tpl: Template, cx, cy, r, color: str, icon: str, label: str) -> None:
+    """A faction disc: its colour, a gold ring, its icon in light ink."""
+    c = p.canvas
+    c.saveState()
+    path = c.beginPath()
+    path.circle(cx, cy, r)
+    c.clipPath(path, stroke=0, fill=0)
+    p.radial(cx - r * 0.3, cy + r * 0.3, r * 1.6, [shade(color, -0.35), color, shade(color, 0.5)], [0, 0.5, 1])
+    c.restoreState()
+    p.stroke(tpl.color("gold"), max(0.3, r * 0.1))
+    c.circle(cx, cy, r, stroke=1, fill=0)
+    s = r * 1.35
+    p.icon(icon, cx - s / 2, cy - s / 2, s, "#fbf6ea", record=False)
+    p.record("icon", label, (cx - r, cy - r, cx + r, cy + r))
+
+
+def _title(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
+    bar = tpl.box(lay["title_bar"])
+    parch = tpl.color("parchment")
+    _panel(p, bar, shade(parch, -0.3), mix(parch, tpl.color("parchment_edge"), 0.6), tpl.color("gold_dark"), 1.4 * mm, 0.7)
+    nb = tpl.box(lay["name"]["box"])
+    font = tpl.font("title")
+    baseline = nb[1] + nb[3] / 2 - m.name_size * 0.3
+    if lay["name"].get("align") == "center":
+        p.text(nb[0] + nb[2] / 2, baseline, face.name, font, m.name_size, tpl.color("title_ink"), anchor="middle", label="name")
+    else:
+        p.text(nb[0] + 2.0, baseline, face.name, font, m.name_size, tpl.color("title_ink"), label="name")
+    if not lay.get("show_cost", True):
+        return
+    cx, cy = tpl.point(lay["cost"]["center"])
+    r = float(lay["cost"]["radius"]) * mm
+    if face.cost is not None:
+        _soul_orb(p, tpl, cx, cy, r, label="cost")
+        size = r * (1.3 if face.cost < 10 else 1.05)
+        num = str(face.cost)
+        p.text(cx + 0.25, cy - size * 0.36 - 0.25, num, tpl.font("number"), size, "#0b1d3a", anchor="middle", label="cost")
+        p.text(cx, cy - size * 0.36, num, tpl.font("number"), size, "#ffffff", anchor="middle", label="cost")
+    else:
+        _medallion(p, tpl, cx, cy, r, _frame_color(tpl, face), _faction_icon(tpl, face), "faction")
+
+
+def _allegiance(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
+    spec = lay["allegiance"]
+    pips = [f for f, n in face.allegiance for _ in range(n)]
+    if not pips:
+        return
+    size = float(spec["size"]) * mm
+    gap = float(spec["gap"]) * mm
+    cx = tpl.point([spec["x"], spec["y"]])[0]
+    top = tpl.y(spec["y"])
+    compact = len(pips) > int(spec["max_pips"])
+    entries = [(f, n) for f, n in face.allegiance] if compact else [(f, 1) for f in pips]
+    for i, (fid, n) in enumerate(entries):
+        style = face.faction_style(fid) or (tpl.color("neutral"), SYMBOL_ICONS["neutral"])
+        cy = top - size / 2 - i * (size + gap)
+        icon = resolve_icon_name(style[1]) if has_icon(style[1]) else SYMBOL_ICONS["neutral"]
+        _medallion(p, tpl, cx, cy, size / 2, style[0], icon, f"allegiance {fid}")
+        if compact and n > 1:
+            p.text(cx + size * 0.55, cy - size * 0.5, f"×{n}", tpl.font("number"), size * 0.55, "#ffffff", label="allegiance")
+
+
+def _type_bar(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
+    bar = tpl.box(lay["type_bar"])
+    base = _frame_color(tpl, face)
+    dark = mix(shade(base, 0.55), "#1a1510", 0.35)
+    _panel(p, bar, shade(dark, -0.12), dark, tpl.color("gold"), 1.0 * mm, 0.6)
+    x, y, w, h = bar
+    baseline = y + h / 2 - m.type_size * 0.34
+    p.text(x + 2.2 * mm, baseline, face.type_line, tpl.font("type_line"), m.type_size, tpl.color("footer_ink"),
+           label="type line")
+    icon = SYMBOL_ICONS.get(face.type)
+    if icon:
+        s = h * 0.78
+        p.icon(icon, x + w - 2.0 * mm - s, y + (h - s) / 2, s, tpl.color("gold"), label=f"type {face.type}")
+
+
+# -- the text box ------------------------------------------------------------------------
+def _inline_icon(p: Painter, tpl: Template, face: CardFace, name: str, x: float, baseline: float,
+                 size: float, scale: float) -> None:
+    s = size * scale
+    y = baseline + size * 0.34 - s / 2
+    ink = tpl.color("ink")
+    if name == "soul":
+        _soul_orb(p, tpl, x + s / 2, y + s / 2, s * 0.42, label="soul", ring=True)
+    elif face.faction_style(name):
+        color, icon = face.faction_style(name)
+        icon = resolve_icon_name(icon) if has_icon(icon) else SYMBOL_ICONS["neutral"]
+        _medallion(p, tpl, x + s / 2, y + s / 2, s * 0.46, color, icon, f"icon {name}")
+    elif name in SYMBOL_MARKUP:
+        p.icon(SYMBOL_ICONS[name], x, y, s, ink, label=f"icon {name}")
+    else:
+        p.stroke(ink, 0.4)
+        p.canvas.rect(x, y, s, s, stroke=1, fill=0)
+        p.record("icon", f"unknown icon {name}", (x, y, x + s, y + s))
+
+
+def _draw_line(p: Painter, tpl: Template, face: CardFace, line: Line, x0: float, top: float, scale: float) -> None:
+    """One laid-out line: text runs merged so PDF text stays word-separated, icons in between."""
+    baseline = top - line.baseline
+    color = tpl.color("muted_ink" if line.flavor else "ink")
+    run: list = []  # [font, x, text, end]
+
+    def flush() -> None:
+        if run:
+            p.text(run[1], baseline, run[2], run[0], line.size, color, label="rules text")
+            run.clear()
+
+    for item in line.items:
+        atom = item.atom
+        if atom.kind == "icon":
+            flush()
+            _inline_icon(p, tpl, face, atom.value, x0 + item.x + line.size * 0.06, baseline, line.size, scale)
+            continue
+        if run and run[0] == atom.font:
+            gap = x0 + item.x - run[3]
+            space = stringWidth(" ", atom.font, line.size)
+            if abs(gap) < 0.01:
+                run[2] += atom.value
+                run[3] = x0 + item.x + item.width
+                continue
+            if abs(gap - space) < 0.01:
+                run[2] += " " + atom.value
+                run[3] = x0 + item.x + item.width
+                continue
+        flush()
+        run.extend([atom.font, x0 + item.x, atom.value, x0 + item.x + item.width])
+    flush()
+
+
+def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
+    box = tpl.box(lay["text_box"])
+    parch = mix(tpl.color("parchment"), _frame_color(tpl, face), 0.06)
+    _panel(p, box, shade(parch, -0.35), mix(parch, tpl.color("parchment_edge"), 0.35), tpl.color("gold_dark"), 1.2 * mm, 0.6)
+    water = lay.get("watermark")
+    if water:
+        s = min(box[2], box[3]) * 0.8
+        p.icon(SYMBOL_ICONS.get(water, water), box[0] + (box[2] - s) / 2, box[1] + (box[3] - s) / 2, s,
+               _frame_color(tpl, face), alpha=0.09, record=False)
+    layout: TextLayout = m.text
+    x, y, w, h = m.text_rect
+    c = p.canvas
+    c.saveState()
+    clip = c.beginPath()
+    clip.rect(x - 2, y - 1, w + 4, h + 2)
+    c.clipPath(clip, stroke=0, fill=0)  # text that cannot fit is reported, and never drawn outside its box
+    top = y + h - max(0.0, (h - layout.height) / 2)
+    scale = tpl.text_settings(face.type)["icon_scale"]
+    for line in layout.lines:
+        x0 = x + (w - line.width) / 2 if (layout.align == "center" or line.flavor and layout.align == "center") else x
+        if line.flavor and layout.align != "center":
+            x0 = x + (w - line.width) / 2
+        _draw_line(p, tpl, face, line, x0, top, float(scale))
+    if layout.rule_y is not None:
+        ry = top - layout.rule_y
+        p.stroke(tpl.color("gold_dark"), 0.45)
+        c.line(x + w * 0.3, ry, x + w * 0.7, ry)
+    c.restoreState()
+
+
+def _footer(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
+    spec = lay["footer"]
+    size = float(spec["size"])
+    labels = tpl.labels(face.lang)
+    safe_x0, _, safe_w, _ = tpl.safe_rect()
+    y1 = tpl.y(spec["y"]) - size
+    ink = tpl.color("footer_ink")
+    p.text(safe_x0 + 0.5, y1 - size * 1.2 / 2, face.id, tpl.font("footer_id"), size, ink, label="id")
+    for i, credit in enumerate(labels["credits"]):
+        p.text(safe_x0 + safe_w - 0.5, y1 - i * size * 1.2, credit, tpl.font("footer"), size * 0.92, ink,
+               anchor="end", label="credits")
+
+
+# -- public --------------------------------------------------------------------------
+def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = None,
+              measure: FaceMeasure | None = None) -> FaceMeasure:
+    """Draw a card face with its bleed, origin at the bleed's bottom-left corner."""
+    m = measure or measure_face(face, tpl)
+    lay = tpl.layout(face.type)
+    base = _frame_color(tpl, face)
+    _background(p, tpl, base)
+    _inner_border(p, tpl, float(lay["frame_inset"]))
+    _draw_art(p, tpl, face, root, lay)
+    _title(p, tpl, face, m, lay)
+    _allegiance(p, tpl, face, lay)
+    _type_bar(p, tpl, face, m, lay)
+    _text_box(p, tpl, face, m, lay)
+    _footer(p, tpl, face, lay)
+    return m
+
+
+def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
+    """Draw a card back (recruit, starter or rite): symmetric, so duplex drift shows least."""
+    spec = tpl.data["backs"][kind]
+    base, glow = spec["color"], spec["glow"]
+    c = p.canvas
+    W, H = tpl.full_w, tpl.full_h
+    cx, cy = W / 2, H / 2
+    p.radial(cx, cy, H * 0.62, [mix(glow, "#ffffff", 0.25), glow, base, shade(base, 0.55)], [0, 0.12, 0.55, 1])
+    gold = tpl.color("gold")
+    # concentric rings and rays
+    c.saveState()
+    p.fill(gold, alpha=0.08)
+    for i in range(24):
+        c.saveState()
+        c.translate(cx, cy)
+        c.rotate(i * 15)
+        path = c.beginPath()
+        path.moveTo(0, 0)
+        path.lineTo(H, -H * 0.035)
+        path.lineTo(H, H * 0.035)
+        path.close()
+        c.drawPath(path, stroke=0, fill=1)
+        c.restoreState()
+    c.restoreState()
+    for r, wdt, a in ((27 * mm, 0.8, 0.85), (24.5 * mm, 0.35, 0.7), (13 * mm, 0.35, 0.5)):
+        p.stroke(gold, wdt, alpha=a)
+        c.circle(cx, cy, r, stroke=1, fill=0)
+    s = 36 * mm
+    icon = SYMBOL_ICONS[spec["icon"]] if spec["icon"] in SYMBOL_ICONS else resolve_icon_name(spec["icon"])
+    p.icon(icon, cx - s / 2 + 0.8, cy - s / 2 - 0.8, s, shade(base, 0.6), alpha=0.6, label="back icon")
+    p.icon(icon, cx - s / 2, cy - s / 2, s, mix(gold, "#fff3cf", 0.45), label="back icon")
+    _inner_border(p, tpl, 2.2)
+    inset = tpl.bleed + 3.4 * mm
+    p.stroke(gold, 0.35, alpha=0.7)
+    c.roundRect(inset, inset, W - 2 * inset, H - 2 * inset, 1.6 * mm, stroke=1, fill=0)
+    labels = tpl.labels(lang)
+    title = labels["game"]
+    sx, sy, sw, sh = tpl.safe_rect()
+    from .fit import fit_line
+
+    size, _ = fit_line(title, tpl.font("title"), sw - 8, 17, 8)
+    p.text(cx, sy + sh - 7.5 * mm, title, tpl.font("title"), size, mix(gold, "#fff3cf", 0.5), anchor="middle", label="game")
+    label = labels["backs"][kind].upper()
+    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 7.5, 5)
+    p.text(cx, sy + 5.5 * mm, label, tpl.font("type_line"), lsize, mix(gold, "#fff3cf", 0.5), anchor="middle",
+           label="back label", char_space=1.2)
+    for side in (-1, 1):
+        x = cx + side * (stringWidth(label, tpl.font("type_line"), lsize) / 2 + 6 * mm)
+        p.stroke(gold, 0.5)
+        c.line(x - 4 * mm, sy + 5.5 * mm + lsize * 0.35, x + 4 * mm, sy + 5.5 * mm + lsize * 0.35)

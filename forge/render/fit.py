@@ -1,0 +1,309 @@
+"""Fitting rules text into a card's text box: wrap, hyphenate by language, shrink within limits.
+
+The layout is pure data (``TextLayout``): the drawing code places exactly what
+was measured here, and ``check_text_fit`` reports the cards that cannot fit at
+the minimum size, so the validator and the renderer never disagree.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from ..findings import Finding
+from ..model import CardDatabase
+from .assets import register_fonts
+
+register_fonts()
+
+#: Breaking spaces; U+00A0 (and U+202F, drawn as U+00A0) never break.
+_BREAK = re.compile(r"[ \t\n]+")
+#: French typography: no line break before these marks or after «.
+_FR_NBSP_BEFORE = re.compile(r" ([:;!?»])")
+_FR_NBSP_AFTER = re.compile(r"« ")
+_DIGITS = re.compile(r"^[0-9]+$")
+NBSP = "\u00a0"
+
+
+@dataclass(frozen=True)
+class Atom:
+    """The smallest drawn piece: ``text`` in a font, or an ``icon`` by markup name."""
+
+    kind: str  # "text" | "icon"
+    value: str
+    font: str = ""
+
+
+@dataclass(frozen=True)
+class Placed:
+    """An atom placed on a line: x from the line's start, width at the line's size."""
+
+    atom: Atom
+    x: float
+    width: float
+
+
+@dataclass(frozen=True)
+class Line:
+    items: tuple[Placed, ...]
+    width: float
+    size: float
+    baseline: float  # distance from the top of the text block down to the baseline
+    flavor: bool = False
+
+
+@dataclass(frozen=True)
+class TextLayout:
+    """Lines measured at one size; ``fits`` is False when even the minimum size overflows."""
+
+    size: float
+    lines: tuple[Line, ...]
+    height: float
+    fits: bool
+    align: str
+    rule_y: float | None = None  # where the separator above the flavour text goes (from the top)
+
+
+@dataclass(frozen=True)
+class TextStyle:
+    """Fonts and spacing of a text box, from the template's ``text:`` settings."""
+
+    text_font: str
+    keyword_font: str
+    flavor_font: str
+    min_size: float
+    max_size: float
+    step: float
+    leading: float
+    paragraph_gap: float
+    icon_scale: float
+    flavor_scale: float
+    flavor_gap: float
+    align: str
+    hyphenate: bool
+
+    @classmethod
+    def from_template(cls, tpl, card_type: str) -> "TextStyle":
+        t = tpl.text_settings(card_type)
+        return cls(tpl.font("text"), tpl.font("keyword"), tpl.font("flavor"),
+                   float(t["min_size"]), float(t["max_size"]), float(t["step"]), float(t["leading"]),
+                   float(t["paragraph_gap"]), float(t["icon_scale"]), float(t["flavor_scale"]),
+                   float(t["flavor_gap"]), str(t.get("align", "auto")), bool(t.get("hyphenate", True)))
+
+
+# -- turning markup into groups of atoms ------------------------------------------
+def _parse_markup(line: str):
+    from ..text import parse_markup  # the shared markup grammar (owned by forge.text)
+
+    return parse_markup(line)
+
+
+def prepare(text: str, lang: str) -> str:
+    """Language typography before breaking: French keeps ':' ';' '!' '?' '»' with the word before."""
+    text = text.replace("\u202f", NBSP)
+    if lang == "fr":
+        text = _FR_NBSP_AFTER.sub("«" + NBSP, _FR_NBSP_BEFORE.sub(NBSP + r"\1", text))
+    return text
+
+
+def paragraph_groups(markup: str, lang: str, text_font: str, keyword_font: str) -> list[list[Atom]]:
+    """Split one markup line into unbreakable groups (words glued to their icons and punctuation)."""
+    tokens: list[Atom | None] = []  # None marks a breaking space
+    for span in _parse_markup(markup):
+        if span.kind == "icon":
+            tokens.append(Atom("icon", span.value))
+            continue
+        font = keyword_font if span.kind == "keyword" else text_font
+        for i, piece in enumerate(_BREAK.split(prepare(span.value, lang))):
+            if i:
+                tokens.append(None)
+            if piece:
+                tokens.append(Atom("text", piece, font))
+    # A number before an icon ("3 [[black]]:") and an icon before a word stay together.
+    for i, tok in enumerate(tokens):
+        if tok is None and 0 < i < len(tokens) - 1:
+            before, after = tokens[i - 1], tokens[i + 1]
+            if before is not None and after is not None and (
+                    (before.kind == "text" and _DIGITS.match(before.value) and after.kind == "icon")
+                    or before.kind == "icon"):
+                tokens[i] = Atom("text", NBSP, before.font or after.font or text_font)
+    groups: list[list[Atom]] = [[]]
+    for tok in tokens:
+        if tok is None:
+            if groups[-1]:
+                groups.append([])
+        else:
+            groups[-1].append(tok)
+    return [g for g in groups if g]
+
+
+# -- measuring -----------------------------------------------------------------------
+def atom_width(atom: Atom, size: float, style: TextStyle) -> float:
+    if atom.kind == "icon":
+        return size * style.icon_scale + size * 0.12
+    return stringWidth(atom.value, atom.font, size)
+
+
+def group_width(group: list[Atom], size: float, style: TextStyle) -> float:
+    return sum(atom_width(a, size, style) for a in group)
+
+
+@lru_cache(maxsize=4)
+def _hyphenator(lang: str):
+    import pyphen
+
+    return pyphen.Pyphen(lang={"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=2, right=3)
+
+
+def hyphen_split(group: list[Atom], room: float, size: float, style: TextStyle, lang: str):
+    """The longest hyphenated head of a one-word group that fits ``room``, and the rest; or None."""
+    if len(group) != 1 or group[0].kind != "text" or len(group[0].value) < 5:
+        return None
+    atom = group[0]
+    word = atom.value
+    for pos in reversed(_hyphenator(lang).positions(word)):
+        head = word[:pos] + "-"
+        if stringWidth(head, atom.font, size) <= room:
+            return [Atom("text", head, atom.font)], [Atom("text", word[pos:], atom.font)]
+    return None
+
+
+def wrap(groups: list[list[Atom]], width: float, size: float, style: TextStyle,
+         lang: str) -> tuple[list[list[list[Atom]]], bool]:
+    """Greedy line breaking with hyphenation; False when a word is wider than the line."""
+    lines: list[list[list[Atom]]] = []
+    current: list[list[Atom]] = []
+    used = 0.0
+    ok = True
+    queue = list(groups)
+    while queue:
+        group = queue.pop(0)
+        space = _space(current, size, style)
+        gw = group_width(group, size, style)
+        if used + space + gw <= width + 1e-6:
+            current.append(group)
+            used += space + gw
+            continue
+        split = hyphen_split(group, width - used - space, size, style, lang) if style.hyphenate else None
+        if split:
+            current.append(split[0])
+            queue.insert(0, split[1])
+        elif not current:
+            current.append(group)  # a word wider than the line: it cannot fit at this size
+            ok = False
+        else:
+            queue.insert(0, group)
+        lines.append(current)
+        current, used = [], 0.0
+    if current:
+        lines.append(current)
+    return lines, ok
+
+
+def _space(current: list[list[Atom]], size: float, style: TextStyle) -> float:
+    if not current:
+        return 0.0
+    last = current[-1][-1]
+    return stringWidth(" ", last.font if last.kind == "text" else style.text_font, size)
+
+
+def _place(groups: list[list[Atom]], size: float, style: TextStyle) -> tuple[tuple[Placed, ...], float]:
+    placed: list[Placed] = []
+    x = 0.0
+    for gi, group in enumerate(groups):
+        if gi:
+            x += _space(groups[:gi], size, style)
+        for atom in group:
+            w = atom_width(atom, size, style)
+            placed.append(Placed(atom, x, w))
+            x += w
+    return tuple(placed), x
+
+
+# -- fitting ---------------------------------------------------------------------------
+def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, style: TextStyle,
+              lang: str) -> TextLayout:
+    """Lay out rules paragraphs (and the flavour text under a rule) at one font size."""
+    lines: list[Line] = []
+    y = 0.0
+    ok = True
+    one_liners = True
+    for pi, para in enumerate(paragraphs):
+        wrapped, fine = wrap(paragraph_groups(para, lang, style.text_font, style.keyword_font), width, size, style, lang)
+        ok &= fine
+        one_liners &= len(wrapped) <= 1
+        if pi:
+            y += size * style.paragraph_gap
+        for groups in wrapped:
+            items, w = _place(groups, size, style)
+            lh = size * style.leading
+            lines.append(Line(items, w, size, y + (lh - size) / 2 + 0.8 * size))
+            y += lh
+    rule_y = None
+    if flavor:
+        fsize = size * style.flavor_scale
+        if lines:
+            y += size * style.flavor_gap
+            rule_y = y
+            y += size * style.flavor_gap
+        wrapped, fine = wrap(paragraph_groups(flavor, lang, style.flavor_font, style.flavor_font), width, fsize, style, lang)
+        ok &= fine
+        for groups in wrapped:
+            items, w = _place(groups, fsize, style)
+            lh = fsize * style.leading
+            lines.append(Line(items, w, fsize, y + (lh - fsize) / 2 + 0.8 * fsize, flavor=True))
+            y += lh
+    align = style.align
+    if align == "auto":
+        align = "center" if one_liners else "left"
+    return TextLayout(size, tuple(lines), y, ok, align, rule_y)
+
+
+def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, style: TextStyle,
+             lang: str) -> TextLayout:
+    """The largest size from max_size down to min_size at which the text fits; fits=False otherwise."""
+    size = style.max_size
+    while size >= style.min_size - 1e-9:
+        layout = layout_at(paragraphs, flavor, width, size, style, lang)
+        if layout.fits and layout.height <= height + 1e-6:
+            return layout
+        size = round(size - style.step, 4)
+    layout = layout_at(paragraphs, flavor, width, style.min_size, style, lang)
+    return TextLayout(layout.size, layout.lines, layout.height, False, layout.align, layout.rule_y)
+
+
+def fit_line(text: str, font: str, width: float, max_size: float, min_size: float,
+             step: float = 0.25) -> tuple[float, bool]:
+    """The size at which one line (a name, a type line) fits ``width``; False if not even at min."""
+    size = max_size
+    while size >= min_size - 1e-9:
+        if stringWidth(text, font, size) <= width:
+            return size, True
+        size = round(size - step, 4)
+    return min_size, False
+
+
+# -- the check the validator runs --------------------------------------------------
+def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path) -> list[Finding]:
+    """Every card and language whose name or rules text cannot fit at the minimum size."""
+    from .face import build_face, measure_face
+    from .template import load_template
+
+    tpl = load_template(Path(root))
+    findings: list[Finding] = []
+    for card in db.cards:
+        for lang in sorted(phrasebooks):
+            try:
+                face = build_face(card, db, phrasebooks[lang], lang, Path(root))
+            except Exception as exc:  # a phrase problem is the text compiler's finding, not ours
+                findings.append(Finding(card.position, "text-overflow",
+                                        f"{lang}: the text of `{card.id}` could not be laid out ({exc})",
+                                        severity="warning"))
+                continue
+            for problem in measure_face(face, tpl).problems:
+                findings.append(Finding(card.position, "text-overflow", f"{lang}: {problem}",
+                                        "shorten the text, or use a `text:` override with a terser wording"))
+    return findings

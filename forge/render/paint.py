@@ -1,0 +1,141 @@
+"""A thin drawing layer over a reportlab canvas: colours (RGB or CMYK), icons, text, and a record of
+every text and icon box, so the safe zone is checked from what was actually drawn."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from reportlab.lib.colors import CMYKColor, Color
+from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfgen.pathobject import PDFPathObject
+
+from .assets import icon_path
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def hex_rgb(value: str) -> tuple[float, float, float]:
+    """"#a3271f" -> (0.64, 0.15, 0.12)."""
+    v = value.lstrip("#")
+    if len(v) == 3:
+        v = "".join(c * 2 for c in v)
+    return tuple(int(v[i:i + 2], 16) / 255 for i in (0, 2, 4))  # type: ignore[return-value]
+
+
+def mix(a: str, b: str, t: float) -> str:
+    """The colour ``t`` of the way from ``a`` to ``b``, as hex."""
+    ra, rb = hex_rgb(a), hex_rgb(b)
+    return "#" + "".join(f"{round((x + (y - x) * t) * 255):02x}" for x, y in zip(ra, rb))
+
+
+def shade(c: str, t: float) -> str:
+    """Darken (t > 0) towards black or lighten (t < 0) towards white."""
+    return mix(c, "#000000", t) if t >= 0 else mix(c, "#ffffff", -t)
+
+
+def rgb_to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
+    """A naive device conversion with full grey-component replacement (no ICC profile)."""
+    k = 1 - max(r, g, b)
+    if k >= 1:
+        return (0.0, 0.0, 0.0, 1.0)
+    return tuple(round(v, 4) for v in ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k))  # type: ignore[return-value]
+
+
+@dataclass
+class Mark:
+    """A drawn text or icon: what it is and where (points, page space before any sheet placement)."""
+
+    kind: str  # "text" | "icon"
+    label: str
+    box: Box
+
+
+@lru_cache(maxsize=None)
+def _icon_pdf_path(name: str) -> tuple[PDFPathObject, bool]:
+    """The icon as a reusable reportlab path in its own 512-unit space, y flipped to point up."""
+    parsed, even_odd = icon_path(name)
+    p = PDFPathObject()
+    for op in parsed.ops:
+        if op[0] == "M":
+            p.moveTo(op[1], 512 - op[2])
+        elif op[0] == "L":
+            p.lineTo(op[1], 512 - op[2])
+        elif op[0] == "C":
+            p.curveTo(op[1], 512 - op[2], op[3], 512 - op[4], op[5], 512 - op[6])
+        else:
+            p.close()
+    return p, even_odd
+
+
+@dataclass
+class Painter:
+    """Draws on ``canvas`` in RGB, or in CMYK when ``cmyk`` (print-on-demand), and records marks."""
+
+    canvas: object
+    cmyk: bool = False
+    marks: list[Mark] = field(default_factory=list)
+
+    # -- colours ------------------------------------------------------------
+    def color(self, value: str, alpha: float | None = None):
+        r, g, b = hex_rgb(value)
+        if self.cmyk:
+            c, m, y, k = rgb_to_cmyk(r, g, b)
+            return CMYKColor(c, m, y, k, alpha=alpha if alpha is not None else 1)
+        return Color(r, g, b, alpha=alpha if alpha is not None else 1)
+
+    def fill(self, value: str, alpha: float | None = None) -> None:
+        self.canvas.setFillColor(self.color(value, alpha))
+
+    def stroke(self, value: str, width: float, alpha: float | None = None) -> None:
+        self.canvas.setStrokeColor(self.color(value, alpha))
+        self.canvas.setLineWidth(width)
+
+    def linear(self, x0, y0, x1, y1, colors: list[str], positions=None) -> None:
+        self.canvas.linearGradient(x0, y0, x1, y1, [self.color(c) for c in colors], positions, extend=True)
+
+    def radial(self, x, y, r, colors: list[str], positions=None) -> None:
+        self.canvas.radialGradient(x, y, r, [self.color(c) for c in colors], positions, extend=True)
+
+    # -- marks ----------------------------------------------------------------
+    def record(self, kind: str, label: str, box: Box) -> None:
+        self.marks.append(Mark(kind, label, box))
+
+    # -- drawing ----------------------------------------------------------------
+    def icon(self, name: str, x: float, y: float, size: float, color: str, alpha: float | None = None,
+             label: str | None = None, record: bool = True) -> None:
+        """Draw a game-icons glyph in the square (x, y, size); recorded unless ``record`` is False."""
+        path, even_odd = _icon_pdf_path(name)
+        c = self.canvas
+        c.saveState()
+        self.fill(color, alpha)
+        c.transform(size / 512, 0, 0, size / 512, x, y)
+        c.drawPath(path, stroke=0, fill=1, fillMode=1 if even_odd else 0)
+        c.restoreState()
+        if record:
+            self.record("icon", label or name, (x, y, x + size, y + size))
+
+    def text(self, x: float, y: float, s: str, font: str, size: float, color: str,
+             anchor: str = "start", label: str | None = None, char_space: float = 0.0) -> float:
+        """Draw one line of text on baseline ``y``; returns its width. Anchor: start | middle | end."""
+        width = stringWidth(s, font, size) + char_space * max(0, len(s) - 1)
+        if anchor == "middle":
+            x -= width / 2
+        elif anchor == "end":
+            x -= width
+        c = self.canvas
+        self.fill(color)
+        t = c.beginText(x, y)
+        t.setFont(font, size)
+        if char_space:
+            t.setCharSpace(char_space)
+        t.textOut(s)
+        c.drawText(t)
+        face = getFont(font).face
+        self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size))
+        return width
+
+
+def rounded_rect_path(canvas, x: float, y: float, w: float, h: float, r: float):
+    p = canvas.beginPath()
+    p.roundRect(x, y, w, h, r)
+    return p
