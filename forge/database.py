@@ -157,6 +157,9 @@ def _schema_findings(rel: str, error: ValidationError, source: yamlsrc.SourceMap
         hint = f"write {' or '.join(_TYPE_WORDS.get(t, t) for t in wanted)} here"
     elif error.validator in ("minimum", "maximum"):
         hint = f"use a value {'at least' if error.validator == 'minimum' else 'at most'} {error.validator_value}"
+    elif error.validator in ("maxProperties", "minProperties") and path and path[-1] == "if":
+        message = "a threshold names exactly one faction"
+        hint = "write `if: {black: 3}`; split a line that needs two thresholds"
     elif error.validator == "pattern":
         hint = "ids are lower-case words joined by dashes, e.g. `ember-drake`"
     else:
@@ -169,13 +172,21 @@ _TYPE_WORDS = {"object": "a mapping", "array": "a list", "integer": "a whole num
 
 
 def _closest_branch(error: ValidationError) -> ValidationError:
-    """Of an anyOf's branches, the error of the one whose type fits the value (else jsonschema's pick)."""
+    """Of an anyOf's branches, the error of the one whose shape fits the value best."""
     branches: dict[int, list[ValidationError]] = {}
     for sub in error.context:
         branches.setdefault(sub.schema_path[0], []).append(sub)
-    fitting = [errs for errs in branches.values()
-               if not any(e.validator in ("type", "const") and not e.relative_path for e in errs)]
-    return best_match(fitting[0]) if fitting else best_match(error.context)
+
+    def fit(errs: list[ValidationError]) -> int:
+        root = {e.validator for e in errs if not e.relative_path}
+        if root & {"type", "const"}:
+            return 0
+        if "enum" in root and not isinstance(error.instance, str):
+            return 1
+        return 2
+
+    best = max(branches.values(), key=fit)  # max keeps the first of equals
+    return best_match(best)
 
 
 def _describe(path: tuple) -> str:

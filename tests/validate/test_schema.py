@@ -30,3 +30,12 @@ def test_standard_validator_accepts_every_shipped_card_file():
         assert text.startswith(SCHEMA_LINE), path
         errors = [e.message for e in validator.iter_errors(yaml.safe_load(text))]
         assert errors == [], (path.name, errors[:3])
+
+
+def test_design_document_tables_are_current():
+    from forge.design import fill
+    from forge.text import load_phrasebooks
+    from forge.validate import validate
+
+    text = (REPO / "docs" / "design.md").read_text(encoding="utf-8")
+    assert fill(text, validate(REPO, extra=False).load.db, load_phrasebooks(REPO)) == text, "run `forge docs`"
