@@ -45,7 +45,7 @@ PICK_NAMES = ("destroy", "exile", "rift", "recover", "exhaust", "bounce", "disca
 W_IDLE, W_STEP3, W_WHEN = 0, 1, 2
 WINDOW_NAMES = ("idle", "step3", "when")
 
-_PICKS = {}
+_PLAYED_SECTIONS = ("effects", "activate")
 _FACTION_ACTS = tuple(Action("faction", f) for f in range(NF))
 _RAISE_ACTS = tuple(Action("raise", f) for f in range(NF))
 _BUY_ACTS = tuple(Action("buy", s) for s in range(ROW_SIZE))
@@ -80,6 +80,7 @@ class State:
         self.essence = [0, 0]
         self.alleg = [[0] * NF, [0] * NF]
         self.raised = [False, False]
+        self.bonus = [False, False]
         self.deck: list[list[int]] = [[], []]
         self.hand: list[list[int]] = [[], []]
         self.discard: list[list[int]] = [[], []]
@@ -125,7 +126,7 @@ class State:
         s.rng.setstate(self.rng.getstate())
         for name in ("owner", "exhausted", "stamp", "health", "poison", "essence", "raised",
                      "resolving", "recruit", "row", "exile", "set_aside", "rite_of", "rite_owner",
-                     "shield", "protect", "listeners", "stack", "options", "_when", "history",
+                     "shield", "protect", "listeners", "bonus", "stack", "options", "_when", "history",
                      "factions"):
             setattr(s, name, getattr(self, name)[:])
         for name in ("alleg", "deck", "hand", "discard", "field", "played", "pools"):
@@ -258,7 +259,9 @@ class State:
         # Strategy phase.
         self.phase = STRATEGY
         self.raised[p] = False
-        if self.turn == 2:
+        if self.bonus[p]:
+            # Setup 7: the second player's 2 extra essence, at their first strategy phase.
+            self.bonus[p] = False
             self.essence[p] += 2
             if self.log is not None:
                 self.log.append(("essence", p, 2))
@@ -348,7 +351,7 @@ class State:
         # 4. Keep 0, 1 or 2 cards.
         self.stack[-1] = (OP_ENDTURN,)
         if self.hand[p]:
-            self.stack.append((OP_PICK, P_KEEP, p, 2, True, (), None))
+            self.stack.append((OP_PICK, P_KEEP, p, 2, True, (), None, False))
         else:
             self._discard_played(p)
 
@@ -417,7 +420,7 @@ class State:
         if lines:
             st.append((OP_LINES, p, lines, 0, None, False, d, cid))
         if d.sacrifice:
-            st.append((OP_PICK, P_SACRIFICE, p, d.sacrifice, False, (), (d, cid)))
+            st.append((OP_PICK, P_SACRIFICE, p, d.sacrifice, False, (), (d, cid), False))
         st.append((OP_WINDOW, 1 - p, cands, W_STEP3))
 
     def _summon(self, p: int, cid: int) -> None:
@@ -493,13 +496,10 @@ class State:
         st.append((OP_FINISH, cid, h))
         if d.trap_kind == "each_time":
             self.listeners.append((h, d, d.trap_event, cid))
-            for ln in d.effects:
-                if self.cov is not None:
-                    _inc(self.cov, ln.k_met if ln.tn else ln.k_res)
         elif d.effects:
             st.append((OP_LINES, h, d.effects, 0, ctx, True, d, cid))
         if d.sacrifice:
-            st.append((OP_PICK, P_SACRIFICE, h, d.sacrifice, False, (), (d, cid)))
+            st.append((OP_PICK, P_SACRIFICE, h, d.sacrifice, False, (), (d, cid), True))
 
     def _run_finish(self, task: tuple) -> None:
         _, cid, p = task
@@ -588,7 +588,7 @@ class State:
         if self.listeners:
             for (h, d, tev, tcid) in self.listeners:
                 if tev == ev and actor != h:
-                    self._trigger(h, d.effects, ref, False, d, tcid)
+                    self._trigger(h, d.effects, ref, True, d, tcid)
         if actor == active and self.phase == STRATEGY:
             h = 1 - active
             for cid in self.hand[h]:
@@ -660,7 +660,7 @@ class State:
         self.stack[-1] = (OP_LINES, owner, lines, i + 1, ctx, ft, d, cid)
         ln = lines[i]
         cov = self.cov
-        if ln.timing == "after_effects" and d is not None and not ln.k_res[2] in ("demise", "end_of_turn", "triggers"):
+        if ln.timing == "after_effects" and ln.section in _PLAYED_SECTIONS:
             # "After its effects" waits for the end of the card or activation (Chains 5).
             self.pools[-1].append((owner, (_AfterLine(ln),), ctx, ft, d, cid))
             return
@@ -720,37 +720,37 @@ class State:
         if len(self.hand[v]) <= ln.n:
             self._discard_cards(v, tuple(self.hand[v]))
         else:
-            self.stack.append((OP_PICK, P_DISCARD, v, ln.n, False, (), (p, self._ft)))
+            self.stack.append((OP_PICK, P_DISCARD, v, ln.n, False, (), None, self._ft))
 
     def _v_targeted(self, p: int, ln: Line, ctx, purpose: int, data) -> None:
         if ln.a == "that" or ln.b == "that":
             cid = self._that(purpose, p, ln, ctx)
             if cid >= 0:
-                self._pick_done(purpose, p, (cid,), data)
+                self._pick_done(purpose, p, (cid,), data, self._ft)
             return
-        self.stack.append((OP_PICK, purpose, p, ln.n, ln.up_to, (), data))
+        self.stack.append((OP_PICK, purpose, p, ln.n, ln.up_to, (), data, self._ft))
 
     def _v_destroy(self, p: int, ln: Line, ctx) -> None:
-        self._v_targeted(p, ln, ctx, P_DESTROY, (self._ft,))
+        self._v_targeted(p, ln, ctx, P_DESTROY, None)
 
     def _v_sacrifice(self, p: int, ln: Line, ctx) -> None:
         # Only reached in a triggered section: destroy your own creatures, as many as possible.
-        self.stack.append((OP_PICK, P_SACRIFICE, p, ln.n, False, (), (None, -1)))
+        self.stack.append((OP_PICK, P_SACRIFICE, p, ln.n, False, (), (None, -1), self._ft))
 
     def _v_exile(self, p: int, ln: Line, ctx) -> None:
         self._v_targeted(p, ln, ctx, P_EXILE, (ln.a,))
 
     def _v_rift(self, p: int, ln: Line, ctx) -> None:
-        self.stack.append((OP_PICK, P_RIFT, p, ln.n, ln.up_to, (), (ln.a,)))
+        self.stack.append((OP_PICK, P_RIFT, p, ln.n, ln.up_to, (), (ln.a,), self._ft))
 
     def _v_allegiance(self, p: int, ln: Line, ctx) -> None:
         if ln.a >= 0:
             self._gain_allegiance(p, [ln.a] * ln.n)
         else:
-            self.stack.append((OP_PICK, P_FACTION, p, ln.n, False, (), None))
+            self.stack.append((OP_PICK, P_FACTION, p, ln.n, False, (), None, self._ft))
 
     def _v_recover(self, p: int, ln: Line, ctx) -> None:
-        self.stack.append((OP_PICK, P_RECOVER, p, ln.n, ln.up_to, (), (ln.a,)))
+        self.stack.append((OP_PICK, P_RECOVER, p, ln.n, ln.up_to, (), (ln.a,), self._ft))
 
     def _v_exhaust(self, p: int, ln: Line, ctx) -> None:
         self._v_targeted(p, ln, ctx, P_EXHAUST, None)
@@ -970,13 +970,14 @@ class State:
         raise AssertionError(purpose)
 
     def _run_pick(self, task: tuple) -> None:
-        _, purpose, p, k, optional, picked, data = task
+        _, purpose, p, k, optional, picked, data, ft = task
         left = k - len(picked)
         if purpose == P_FACTION:
             al = self.alleg[p]
             cands = [f for f in range(NF) if al[f] + picked.count(f) < MAX_ALLEGIANCE]
             if left <= 0 or not cands:
                 self.stack.pop()
+                self._ft = ft
                 self._gain_allegiance(p, list(picked))
                 return
             opts = [_FACTION_ACTS[f] for f in cands]
@@ -984,11 +985,11 @@ class State:
             cands = self._pick_cands(purpose, p, picked, data)
             if left <= 0 or not cands:
                 self.stack.pop()
-                self._pick_done(purpose, p, picked, data)
+                self._pick_done(purpose, p, picked, data, ft)
                 return
             if not optional and len(cands) <= left:
                 self.stack.pop()
-                self._pick_done(purpose, p, picked + tuple(cands), data)
+                self._pick_done(purpose, p, picked + tuple(cands), data, ft)
                 return
             opts = []
             if purpose in (P_DESTROY, P_SACRIFICE, P_EXHAUST, P_BOUNCE) or \
@@ -1009,13 +1010,10 @@ class State:
             self._apply_pick(task, choice)
 
     def _apply_pick(self, task: tuple, action: Action) -> None:
-        _, purpose, p, k, optional, picked, data = task
+        _, purpose, p, k, optional, picked, data, ft = task
         if action.kind == "stop":
             self.stack.pop()
-            if purpose == P_FACTION:
-                self._gain_allegiance(p, list(picked))
-            elif purpose != P_SETASIDE:
-                self._pick_done(purpose, p, picked, data)
+            self._pick_done(purpose, p, picked, data, ft)
             return
         if purpose == P_SETASIDE:
             # Expert variant 2: each card set aside is replaced at once.
@@ -1025,13 +1023,13 @@ class State:
             self.row[slot] = self.recruit.pop() if self.recruit else -1
             if self.log is not None:
                 self.log.append(("set_aside", p, cid))
-        self.stack[-1] = (OP_PICK, purpose, p, k, optional, picked + (action.a,), data)
+        self.stack[-1] = (OP_PICK, purpose, p, k, optional, picked + (action.a,), data, ft)
 
-    def _pick_done(self, purpose: int, p: int, picked: tuple, data) -> None:
+    def _pick_done(self, purpose: int, p: int, picked: tuple, data, ft: bool) -> None:
         """Apply a targeted effect to everything chosen, together."""
         log = self.log
+        self._ft = ft
         if purpose == P_DESTROY:
-            self._ft = data[0]
             for cid in picked:
                 self._destroy(cid, p)
         elif purpose == P_SACRIFICE:
@@ -1084,8 +1082,8 @@ class State:
             self._discard_cards(p, picked)
         elif purpose == P_KEEP:
             self._keep(p, picked)
-        elif purpose == P_SETASIDE:
-            pass
+        elif purpose == P_FACTION:
+            self._gain_allegiance(p, list(picked))
 
 
 class _AfterLine:

@@ -1,0 +1,82 @@
+"""The game: a compiled card database plus caps; it deals new states (Setup 1-7)."""
+from __future__ import annotations
+
+from ..model import CardDatabase
+from ..vocabulary import FACTIONS
+from .actions import Action
+from .cards import FACTION_INDEX, CompiledCards
+from .state import (HAND_SIZE, OP_PICK, OP_SETUP_END, OP_TURN, P_SETASIDE, ROW_SIZE, SETUP,
+                    State)
+
+DEFAULT_TURN_CAP = 200
+DEFAULT_DECISION_CAP = 20_000
+
+
+class Game:
+    """Rift Commanders over one card database (OpenSpiel's ``Game``)."""
+
+    def __init__(self, db: CardDatabase, turn_cap: int = DEFAULT_TURN_CAP,
+                 decision_cap: int = DEFAULT_DECISION_CAP) -> None:
+        self.db = db
+        self.cards = CompiledCards(db)
+        self.turn_cap = turn_cap
+        self.decision_cap = decision_cap
+        self.act_play: list[Action] = []
+        self.act_summon: list[Action] = []
+        self.act_activate: list[Action] = []
+        self.ensure_actions(200)
+
+    def ensure_actions(self, n: int) -> None:
+        """Pre-build the per-instance main-phase actions (no allocation in the hot loop)."""
+        for cid in range(len(self.act_play), n):
+            self.act_play.append(Action("play", cid))
+            self.act_summon.append(Action("summon", cid))
+            self.act_activate.append(Action("activate", cid))
+
+    def new_state(self, seed: int, factions: tuple[str, str] = ("red", "blue"), first: int | None = 0,
+                  expert: bool = False, log: bool = False, coverage: bool = False) -> State:
+        """Setup 1-7 (and the expert variant): a state at the first decision."""
+        f0, f1 = factions
+        if f0 == f1 or f0 not in FACTIONS or f1 not in FACTIONS:
+            raise ValueError(f"each player picks a different faction, got {factions!r}")
+        s = State(self, seed)
+        if log:
+            s.log = []
+        if coverage:
+            s.cov = {}
+        s.factions = [f0, f1]
+        rng = s.rng
+        # 2. Starter decks, shuffled face down.
+        for p, f in enumerate((f0, f1)):
+            for d in self.cards.starter(f):
+                s.deck[p].append(s.new_card(d, p))
+            rng.shuffle(s.deck[p])
+            # 3. 40 health, 1 allegiance in your faction, 0 poison.
+            s.alleg[p][FACTION_INDEX[f]] = 1
+        # 4. The recruitment zone: 80 cards shuffled, 8 revealed.
+        for d in self.cards.recruit():
+            s.recruit.append(s.new_card(d, -1))
+        rng.shuffle(s.recruit)
+        for slot in range(ROW_SIZE):
+            s.row[slot] = s.recruit.pop() if s.recruit else -1
+        # 6. The first player.
+        if first is None:
+            first = rng.randrange(2)
+        s.first = s.active = first
+        second = 1 - first
+        # 7. Draw 3 for the first player, 5 for the second; no mulligan.
+        s._draw(first, 3)
+        s._draw(second, HAND_SIZE)
+        s.bonus[second] = True
+        self.ensure_actions(len(s.defs))
+        s.phase = SETUP
+        if expert:
+            s.stack = [(OP_SETUP_END,),
+                       (OP_PICK, P_SETASIDE, second, 2, True, (), None, False),
+                       (OP_PICK, P_SETASIDE, first, 2, True, (), None, False)]
+        else:
+            s.stack = [(OP_TURN,)]
+        if s.log is not None:
+            s.log.append(("setup", f0, f1, first, expert))
+        s._advance()
+        return s

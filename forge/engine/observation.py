@@ -1,0 +1,125 @@
+"""What one player may see: public information plus their own hand (GP 7).
+
+An agent gets an ``Observation``, never the state. It reads the battlefield,
+discard piles, exile pile, counters, the recruitment row and the size of every
+hand and deck; it reads its own hand, and no deck's order nor the opponent's hand.
+"""
+from __future__ import annotations
+
+from ..model import Card
+from .cards import CardDef
+
+
+class HiddenCard(LookupError):
+    """An agent asked about a card it cannot see."""
+
+
+class Observation:
+    """A read-only view of a state for one player."""
+
+    __slots__ = ("_s", "player")
+
+    def __init__(self, state, player: int) -> None:
+        self._s = state
+        self.player = player
+
+    # -- counters and turn --------------------------------------------------------------
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    @property
+    def turn(self) -> int:
+        return self._s.turn
+
+    @property
+    def active(self) -> int:
+        return self._s.active
+
+    @property
+    def phase(self) -> str:
+        return self._s.phase
+
+    @property
+    def decision(self) -> str:
+        return self._s.decision_kind()
+
+    def health(self, p: int) -> int:
+        return self._s.health[p]
+
+    def poison(self, p: int) -> int:
+        return self._s.poison[p]
+
+    def essence(self, p: int) -> int:
+        return self._s.essence[p]
+
+    def allegiance(self, p: int) -> tuple[int, ...]:
+        return tuple(self._s.alleg[p])
+
+    def raised_this_turn(self, p: int) -> bool:
+        return self._s.raised[p]
+
+    def rite(self, p: int) -> str | None:
+        r = self._s.rite_of[p]
+        return r.id if r is not None else None
+
+    def rites_available(self) -> tuple[int, ...]:
+        """Faction indices whose Rite nobody owns yet."""
+        return tuple(f for f, o in enumerate(self._s.rite_owner) if o < 0 and f in self._s.cards.rites)
+
+    def faction(self, p: int) -> str:
+        return self._s.factions[p]
+
+    # -- zones ----------------------------------------------------------------------------
+    def hand(self) -> tuple[int, ...]:
+        """Your own hand (card instances)."""
+        return tuple(self._s.hand[self.player])
+
+    def hand_size(self, p: int) -> int:
+        return len(self._s.hand[p])
+
+    def deck_size(self, p: int) -> int:
+        return len(self._s.deck[p])
+
+    def discard_pile(self, p: int) -> tuple[int, ...]:
+        return tuple(self._s.discard[p])
+
+    def battlefield(self, p: int) -> tuple[int, ...]:
+        return tuple(self._s.field[p])
+
+    def is_exhausted(self, cid: int) -> bool:
+        self._check(cid)
+        return self._s.exhausted[cid]
+
+    def played(self, p: int) -> tuple[int, ...]:
+        return tuple(self._s.played[p])
+
+    def exile_pile(self) -> tuple[int, ...]:
+        return tuple(self._s.exile)
+
+    def recruitment_row(self) -> tuple[int, ...]:
+        """The 8 slots: a card instance, or -1 for an emptied slot."""
+        return tuple(self._s.row)
+
+    def recruit_deck_size(self) -> int:
+        return len(self._s.recruit)
+
+    def wound_pending(self) -> int:
+        """At a Guard decision, the damage a Guard would cancel."""
+        t = self._s.stack[-1] if self._s.stack else None
+        return t[2] if t and self._s.decision_kind() == "guard" else 0
+
+    # -- cards ----------------------------------------------------------------------------
+    def card(self, cid: int) -> Card:
+        """The design of a visible card instance."""
+        return self.defn(cid).card
+
+    def defn(self, cid: int) -> CardDef:
+        self._check(cid)
+        return self._s.defs[cid]
+
+    def _check(self, cid: int) -> None:
+        s = self._s
+        o = 1 - self.player
+        if cid in s.hand[o] or cid in s.deck[0] or cid in s.deck[1] or cid in s.recruit:
+            raise HiddenCard(f"card instance {cid} is hidden from player {self.player}")
