@@ -7,6 +7,8 @@ semantic checks (counts, references, rules of form) live in ``forge.validate``.
 from __future__ import annotations
 
 import difflib
+import gc
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -55,9 +57,30 @@ def _validator() -> Draft202012Validator:
     return Draft202012Validator(build_schema())
 
 
+@contextmanager
+def gc_paused():
+    """Pause the cyclic garbage collector while building many small acyclic objects.
+
+    Loading creates hundreds of thousands of containers and no cycles; the
+    collector's passes over them made validation grow faster than linearly
+    (about +40% at 10,000 cards).
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def load_database(root: Path | str) -> LoadResult:
     """Read every ``cards/*.yaml`` of the project at ``root``."""
-    root = Path(root)
+    with gc_paused():
+        return _load_database(Path(root))
+
+
+def _load_database(root: Path) -> LoadResult:
     result = LoadResult(root=root, db=CardDatabase())
     cards_dir = root / CARDS_DIR
     if not cards_dir.is_dir():

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import rulebook
-from .database import LoadResult, load_database
+from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
 from .model import Card, Position
 from .text import Phrasebook, PhraseError, load_phrasebooks, wording_differences
@@ -80,8 +80,9 @@ def validate(root: Path | str, extra: bool = True) -> Report:
                            check_languages, check_text, check_assets]
     if extra:
         checks += EXTRA_CHECKS
-    for check in checks:
-        report.findings.extend(check(load, report.books))
+    with gc_paused():
+        for check in checks:
+            report.findings.extend(check(load, report.books))
     report.findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.rule, f.message))
     return report
 
