@@ -63,7 +63,10 @@ class Game:
         if first is None:
             first = rng.randrange(2)
         s.first = s.active = first
+        s.expert = expert
         second = 1 - first
+        if s.log is not None:
+            s.log.append(("setup", f0, f1, first, expert))
         # 7. Draw 3 for the first player, 5 for the second; no mulligan.
         s._draw(first, 3)
         s._draw(second, HAND_SIZE)
@@ -76,7 +79,5 @@ class Game:
                        (OP_PICK, P_SETASIDE, first, 2, True, (), None, False)]
         else:
             s.stack = [(OP_TURN,)]
-        if s.log is not None:
-            s.log.append(("setup", f0, f1, first, expert))
         s._advance()
         return s

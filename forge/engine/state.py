@@ -73,6 +73,7 @@ class State:
         self.turn = 0
         self.active = 0
         self.first = 0
+        self.expert = False
         self.phase = SETUP
         self.factions = ["", ""]
         self.health = [START_HEALTH, START_HEALTH]
