@@ -32,7 +32,7 @@ SETUP, INITIATION, STRATEGY, CLEANUP, OVER = "setup", "initiation", "strategy", 
 # Task opcodes (the first item of every task tuple).
 (OP_TURN, OP_MAIN, OP_WINDOW, OP_LINES, OP_PICK, OP_MAY, OP_FINISH, OP_DRAIN, OP_CLEANUP,
  OP_CLEANUP2, OP_ENDTURN, OP_GUARD, OP_SETUP_END) = range(13)
-OP_NAMES = ("turn", "main", "window", "lines", "pick", "may", "finish", "drain", "cleanup",
+OP_NAMES = ("turn", "main", "window", "lines", "pick", "may", "finish", "order", "cleanup",
             "cleanup2", "endturn", "guard", "setup_end")
 
 # Pick purposes.
@@ -276,9 +276,9 @@ class State:
             if self._trap_options(1 - p, (), True):
                 self.stack.append((OP_WINDOW, 1 - p, (), W_IDLE))
             return
-        choice = self._ask(p, self._main_options())
-        if choice is not None:
-            _apply_main(self, task, choice)
+        # Always posed, even when ending the turn is the only option.
+        self.pending = p
+        self.options = self._main_options()
 
     def _main_options(self) -> list[Action]:
         p = self.active

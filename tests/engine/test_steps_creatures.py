@@ -1,0 +1,163 @@
+"""Rulebook: the six steps of a played card or activation; Creatures; Spells."""
+from __future__ import annotations
+
+from .conftest import Keywords, TrapSpec, Trigger, act, card, cid, ids, line, scenario
+
+ANOINT = card("anoint", "trap", ["white"], trap=TrapSpec("none"), effects=[line("protect_creatures")])
+KILL = card("kill", "spell", ["red"], effects=[line("destroy", 1)])
+SAC = card("sac", "spell", ["red"], effects=[line("wound", 1), line("sacrifice", 1)])
+BLAZE = card("blaze", "rite", ["red"], set="rite", triggers=[Trigger("cast", "you", (line("essence", 5),))])
+RUSHER = card("rusher", "creature", ["red"], keywords=Keywords(rush=True), activate=[line("wound", 1)])
+PINGER = card("pinger", "creature", ["red"], activate=[line("wound", 1)])
+
+
+def test_six_steps_1_announce_checks_allegiance_slot_and_sacrifice():
+    big = card("big", "creature", ["red"], allegiance={"red": 3})
+    s = scenario(big, SAC, players=[dict(hand=["big", "sac", "dummy"], field=["dummy"] * 5), {}])
+    opts = s.options
+    assert ("summon", cid(s, "big"), -1) not in opts          # allegiance
+    assert ("summon", cid(s, "dummy"), -1) not in opts        # no free slot
+    assert ("play", cid(s, "sac"), -1) in opts                # a creature to sacrifice
+    s = scenario(SAC, players=[dict(hand=["sac"]), {}])
+    assert ("play", cid(s, "sac"), -1) not in s.options       # Sacrifice cannot be paid
+
+
+def test_six_steps_2_played_event_triggers_wait():
+    s = scenario(BLAZE, players=[dict(hand=["spark"], rite="blaze"), {}])
+    act(s, "play", cid(s, "spark"))
+    i_wound = next(i for i, e in enumerate(s.log) if e[0] == "wound")
+    i_gain = next(i for i, e in enumerate(s.log) if e == ("essence", 0, 5))
+    assert i_wound < i_gain  # the Rite's effect waited for the card to finish
+
+
+def test_six_steps_3_opponent_window_anointing_protects_before_destroy():
+    s = scenario(ANOINT, KILL, players=[dict(hand=["kill"]), dict(hand=["anoint"], field=["dummy"])])
+    act(s, "pass")
+    act(s, "play", cid(s, "kill"))
+    assert s.decision_kind() == "window:step3" and s.current_player() == 1
+    act(s, "trap", cid(s, "anoint"))
+    assert ids(s, s.field[1]) == ["dummy"]
+
+
+def test_six_steps_4_every_sacrifice_paid_together_before_resolution():
+    demise = card("dm", "creature", ["red"], demise=[line("essence", 1)])
+    s = scenario(SAC, demise, players=[dict(hand=["sac"], field=["dm", "dummy"]), {}])
+    act(s, "play", cid(s, "sac"))
+    assert s.decision_kind() == "pick:sacrifice"
+    act(s, "pick", cid(s, "dm", "field"))
+    i_destroy = next(i for i, e in enumerate(s.log) if e[0] == "destroy")
+    i_wound = next(i for i, e in enumerate(s.log) if e[0] == "wound")
+    assert i_destroy < i_wound  # written below the Wound, paid before it
+    assert s.essence[0] == 1    # a sacrificed creature is destroyed: its Demise waited and resolved
+
+
+def test_six_steps_5_each_line_does_what_it_can_then_reading_continues():
+    c = card("c", "spell", ["red"], effects=[line("destroy", 2), line("draw", 1), line("wound", 2)])
+    s = scenario(c, players=[dict(hand=["c"]), dict(field=["dummy"])])
+    act(s, "play", cid(s, "c"))
+    assert s.field[1] == [] and s.health[1] == 38
+
+
+def test_six_steps_6_spell_to_discard_then_waiting_effects():
+    dm = card("dm", "creature", ["red"], demise=[line("wound", 1)])
+    s = scenario(KILL, dm, players=[dict(hand=["kill"]), dict(field=["dm"])])
+    act(s, "play", cid(s, "kill"))
+    assert ids(s, s.discard[0]) == ["kill"] and s.health[0] == 39
+
+
+def test_six_steps_summon_goes_from_step_3_to_step_6():
+    watcher = card("hand-trap", "trap", ["red"], trap=TrapSpec("when", "summon"), effects=[line("wound", 2)])
+    s = scenario(watcher, players=[dict(hand=["dummy"]), dict(hand=["hand-trap"])])
+    act(s, "summon", cid(s, "dummy"))
+    assert s.decision_kind() == "window:step3"
+    act(s, "trap", cid(s, "hand-trap"), 0)
+    assert s.health[0] == 38 and s.decision_kind() == "main"
+
+
+def test_six_steps_trap_follows_steps_1_2_5_6_no_window():
+    t1 = card("t1", "trap", ["white"], trap=TrapSpec("none"), effects=[line("wound", 1)])
+    s = scenario(t1, players=[dict(hand=["filler"], field=["dummy"]), dict(hand=["t1", "t1"])])
+    act(s, "trap", cid(s, "t1"))
+    # Back to the same window for the trap's owner: nobody got a window against the trap.
+    assert s.current_player() == 1 and s.decision_kind() == "window:idle"
+
+
+def test_creatures_at_most_five_in_play():
+    s = scenario(players=[dict(hand=["dummy"], field=["dummy"] * 4), {}])
+    act(s, "summon", cid(s, "dummy"))
+    assert len(s.field[0]) == 5
+    s = scenario(players=[dict(hand=["dummy"], field=["dummy"] * 5), {}])
+    assert not any(o.kind == "summon" for o in s.options)
+
+
+def test_creatures_summoned_exhausted_unless_rush():
+    s = scenario(RUSHER, PINGER, players=[dict(hand=["rusher", "pinger"]), {}])
+    act(s, "summon", cid(s, "pinger"))
+    act(s, "summon", cid(s, "rusher"))
+    assert ("activate", cid(s, "rusher", "field"), -1) in s.options
+    assert ("activate", cid(s, "pinger", "field"), -1) not in s.options
+
+
+def test_creatures_activated_once_per_turn():
+    s = scenario(PINGER, players=[dict(field=["pinger"]), {}])
+    act(s, "activate", cid(s, "pinger", "field"))
+    assert not any(o.kind == "activate" for o in s.options)
+
+
+def test_creatures_readied_at_end_of_owner_turn_so_guard_works_next_turn():
+    g = card("g", "creature", ["white"], keywords=Keywords(guard=True))
+    s = scenario(g, PINGER, players=[dict(hand=["g", "filler"]), dict(field=["pinger"], hand=["filler"])])
+    act(s, "summon", cid(s, "g"))
+    assert s.exhausted[cid(s, "g", "field")]
+    act(s, "end")
+    act(s, "stop")
+    assert not s.exhausted[cid(s, "g", "field")]
+    act(s, "activate", cid(s, "pinger", "field"))
+    assert s.decision_kind() == "guard"
+
+
+def test_creatures_passive_abilities_work_while_exhausted():
+    wall = card("wall", "creature", ["white"], keywords=Keywords(aegis=1))
+    s = scenario(wall, PINGER, players=[dict(field=["pinger"]), dict(field=[("wall", True)])])
+    act(s, "activate", cid(s, "pinger", "field"))
+    assert s.health[1] == 40
+
+
+def test_creatures_destroyed_go_to_owner_discard_and_demise_waits():
+    dm = card("dm", "creature", ["red"], demise=[line("draw", 1)], activate=[line("wound", 5)])
+    s = scenario(KILL, dm, players=[dict(hand=["kill"]), dict(field=["dm"], deck=["filler"])])
+    act(s, "play", cid(s, "kill"))
+    assert ids(s, s.discard[1]) == ["dm"] and ids(s, s.hand[1]) == ["filler"]
+
+
+def test_creatures_a_card_that_changes_zones_is_a_new_card():
+    bounce = card("bounce", "spell", ["blue"], effects=[line("bounce", 1)])
+    s = scenario(bounce, RUSHER, players=[dict(hand=["bounce"]), dict(field=["rusher"])])
+    c = cid(s, "rusher", "field")
+    old_stamp = s.stamp[c]
+    act(s, "play", cid(s, "bounce"))
+    assert c in s.hand[1] and s.stamp[c] == 0
+    s._enter(1, c)
+    assert s.stamp[c] != old_stamp
+    # A "that creature" reference made before the move no longer finds it.
+    assert s._that(0, 0, s.defs[cid(s, "bounce", "discard")].effects[0], (c, old_stamp)) == -1
+
+
+def test_creatures_returned_and_summoned_again_enter_exhausted():
+    s = scenario(PINGER, players=[dict(hand=["pinger"]), {}])
+    c = cid(s, "pinger")
+    act(s, "summon", c)
+    assert s.exhausted[c]
+
+
+def test_spells_cast_in_strategy_phase_resolve_then_discard():
+    s = scenario(players=[dict(hand=["spark"], allegiance={"red": 1}), {}])
+    act(s, "play", cid(s, "spark"))
+    assert s.health[1] == 39 and ids(s, s.discard[0]) == ["spark"] and s.resolving == []
+
+
+def test_sacrifice_of_the_activated_creature_itself_is_allowed():
+    selfsac = card("selfsac", "creature", ["red"], activate=[line("sacrifice", 1), line("wound", 3)])
+    s = scenario(selfsac, players=[dict(field=["selfsac"]), {}])
+    act(s, "activate", cid(s, "selfsac", "field"))
+    assert s.field[0] == [] and s.health[1] == 37
