@@ -84,6 +84,7 @@ class TextStyle:
     flavor_gap: float
     align: str
     hyphenate: bool
+    icon_line_scale: float = 1.0  # a line of icons only (a Soul card's essence) is drawn this much larger
 
     @classmethod
     def from_template(cls, tpl, card_type: str) -> "TextStyle":
@@ -91,7 +92,8 @@ class TextStyle:
         return cls(tpl.font("text"), tpl.font("keyword"), tpl.font("flavor"),
                    float(t["min_size"]), float(t["max_size"]), float(t["step"]), float(t["leading"]),
                    float(t["paragraph_gap"]), float(t["icon_scale"]), float(t["flavor_scale"]),
-                   float(t["flavor_gap"]), str(t.get("align", "auto")), bool(t.get("hyphenate", True)))
+                   float(t["flavor_gap"]), str(t.get("align", "auto")), bool(t.get("hyphenate", True)),
+                   float(t.get("icon_line_scale", 1.0)))
 
 
 # -- turning markup into groups of atoms ------------------------------------------
@@ -232,15 +234,17 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
     ok = True
     one_liners = True
     for pi, para in enumerate(paragraphs):
-        wrapped, fine = wrap(paragraph_groups(para, lang, style.text_font, style.keyword_font), width, size, style, lang)
+        groups = paragraph_groups(para, lang, style.text_font, style.keyword_font)
+        psize = size * style.icon_line_scale if all(a.kind == "icon" for g in groups for a in g) else size
+        wrapped, fine = wrap(groups, width, psize, style, lang)
         ok &= fine
         one_liners &= len(wrapped) <= 1
         if pi:
             y += size * style.paragraph_gap
-        for groups in wrapped:
-            items, w = _place(groups, size, style)
-            lh = size * style.leading
-            lines.append(Line(items, w, size, y + (lh - size) / 2 + 0.8 * size))
+        for line_groups in wrapped:
+            items, w = _place(line_groups, psize, style)
+            lh = psize * style.leading
+            lines.append(Line(items, w, psize, y + (lh - psize) / 2 + 0.8 * psize))
             y += lh
     rule_y = None
     if flavor:

@@ -1,0 +1,154 @@
+"""``forge render cards``: card faces, print-and-play sheets, print-shop files and Tabletop Simulator decks."""
+from __future__ import annotations
+
+import os
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..findings import EXIT_USAGE, Finding, exit_status
+from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+
+app = typer.Typer(name="render", help="Render the game's printable and digital outputs.", no_args_is_help=True,
+                  add_completion=False, pretty_exceptions_enable=False)
+
+@app.callback()
+def render() -> None:
+    """Render the game's printable and digital outputs."""
+
+
+PROFILE_CHOICES = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
+
+
+class Lang(str, Enum):
+    en = "en"
+    fr = "fr"
+    all = "all"
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+    all = "all"
+
+
+def parse_profiles(value: str) -> tuple[str, ...]:
+    """"all", one profile, or a comma-separated list, in the canonical order."""
+    names = {p.strip().lower() for p in value.split(",") if p.strip()}
+    if "all" in names or not names:
+        return PROFILE_CHOICES
+    unknown = sorted(names - set(PROFILE_CHOICES))
+    if unknown:
+        raise typer.BadParameter(f"unknown profile {unknown[0]!r}; choose from {', '.join(PROFILE_CHOICES)} or all")
+    return tuple(p for p in PROFILE_CHOICES if p in names)
+
+
+def parse_offset(value: str) -> tuple[float, float]:
+    """"X,Y" in millimetres, e.g. "-1.5,0.5"."""
+    try:
+        x, y = (float(v) for v in value.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"expected X,Y in millimetres (e.g. -1.5,0.5), got {value!r}") from None
+    return (x, y)
+
+
+class ProgressBar:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+
+    def __init__(self, stream=sys.stderr):
+        self.stream = stream
+        self.enabled = stream.isatty()
+
+    def __call__(self, done: int, total: int, what: str) -> None:
+        if not self.enabled:
+            return
+        width = 28
+        filled = width * done // max(total, 1)
+        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what[:40]:<40}")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            self.stream.write("\r" + " " * 90 + "\r")
+            self.stream.flush()
+
+
+@app.command("cards")
+def cards(
+    root: RootOption = Path("."),
+    lang: Lang = typer.Option(Lang.all, "--lang", help="Language to render: en, fr or all."),
+    paper: Paper = typer.Option(Paper.all, "--paper", help="Print-and-play paper: a4, letter or all."),
+    profile: str = typer.Option("all", "--profile",
+                                help="pnp, gamecrafter, mpc, pod, tts, proof or all (comma-separated list allowed)."),
+    back_offset: str = typer.Option("0,0", "--back-offset",
+                                    help="Shift the print-and-play backs by X,Y mm (see the calibration page)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output folder [default: ROOT/output]."),
+    format: FormatOption = Format.text,
+    workers: int = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with."),
+    tts_url: Optional[str] = typer.Option(None, "--tts-url",
+                                          help="Base URL where the Tabletop Simulator images will be hosted "
+                                               "[default: file URLs of OUT/tts]."),
+) -> None:
+    """Render card faces and backs, print-and-play sheets, print-shop files, TTS decks and proofs."""
+    check_root(root)
+    profiles = parse_profiles(profile)
+    offset = parse_offset(back_offset)
+    from ..database import load_database
+    from ..render.cards import RenderOptions, render_cards
+    from ..text import PhraseError, load_phrasebooks
+
+    load = load_database(root)
+    errors = [f for f in load.findings if f.severity == "error"]
+    if load.io_error or errors:
+        _report_and_exit(format, load.findings, None, io_error=load.io_error,
+                         message="the card database has errors; fix them (forge validate) before rendering")
+    try:
+        books = load_phrasebooks(root)
+    except PhraseError as exc:
+        typer.echo(f"forge: error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    options = RenderOptions(
+        langs=("en", "fr") if lang is Lang.all else (lang.value,),
+        papers=("a4", "letter") if paper is Paper.all else (paper.value,),
+        profiles=profiles, back_offset=offset, out=out if out is not None else root / "output",
+        workers=max(1, workers), tts_base_url=tts_url)
+    bar = ProgressBar()
+    try:
+        result = render_cards(load.db, books, root, options, progress=bar)
+    finally:
+        bar.close()
+    _report_and_exit(format, list(load.findings) + result.findings, result)
+
+
+def _report_and_exit(format: Format, findings: list[Finding], result, io_error: bool = False,
+                     message: str = "") -> None:
+    if format is Format.json:
+        emit_json({
+            "ok": exit_status(findings, io_error) == 0,
+            "findings": [f.to_json() for f in findings],
+            "summary": result.summary() if result else {},
+            "preflight": {k: {"ok": v["ok"], "files": len(v["files"]),
+                              "problems": [p for f in v["files"] for p in f["problems"]]}
+                          for k, v in sorted(result.preflight.items())} if result else {},
+            **({"error": message} if message else {}),
+        })
+    else:
+        typer.echo(to_text(findings, result, message))
+    raise typer.Exit(exit_status(findings, io_error))
+
+
+def to_text(findings: list[Finding], result, message: str = "") -> str:
+    lines = [render_findings(findings)] if findings else []
+    if message:
+        lines.append(f"✗ {message}")
+        return "\n".join(lines)
+    for name, report in sorted(result.preflight.items()):
+        mark = "✓" if report["ok"] else "✗"
+        lines.append(f"{mark} {name}: {plural(len(report['files']), 'file')}, preflight "
+                     f"{'passed' if report['ok'] else 'failed'}")
+    s = result.summary()
+    lines.append(f"{plural(s['written'], 'file')} written, {s['unchanged']} unchanged in {s['seconds']:.1f} s")
+    return "\n".join(lines)

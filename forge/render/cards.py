@@ -1,0 +1,441 @@
+"""``render_cards``: plan every output of every profile, render only what changed, preflight it all.
+
+The run first gathers everything (faces in each language, their cache keys),
+then plans outputs, then renders the ones whose key changed on both cores, then
+reads the outputs back for the preflight reports. Nothing is written from
+half-read input; each file is written atomically.
+
+Incremental: each output's key (a hash of the faces it shows, the template and
+the assets) is kept in ``<out>/.cache/manifest.json``; an output whose key did
+not change is left alone.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from ..atomic import write_bytes
+from ..findings import WARNING, Finding
+from ..model import CardDatabase, Position
+from . import preflight
+from .face import CardFace, build_faces
+from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
+                   item_key, run_job)
+from .raster import GAMECRAFTER_SIZE, MPC_SIZE
+from .sheets import COLS, PAPERS, ROWS, Back
+from .template import Template, load_template
+from .tts import decks_for, saved_object
+
+PROFILES: tuple[str, ...] = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
+LANGS: tuple[str, ...] = ("en", "fr")
+BACK_KINDS: tuple[str, ...] = ("recruit", "starter", "rite")
+MANIFEST = Path(".cache") / "manifest.json"
+FACE_BATCH = 6
+
+Progress = Callable[[int, int, str], None]
+
+
+@dataclass(frozen=True)
+class RenderOptions:
+    """What to render: languages, papers, profiles, the duplex back offset (mm), where, on how many cores."""
+
+    langs: tuple[str, ...] = LANGS
+    papers: tuple[str, ...] = ("a4", "letter")
+    profiles: tuple[str, ...] = PROFILES
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    out: Path = Path("output")
+    workers: int = 2
+    tts_base_url: str | None = None  # where TTS finds the images; default: file URLs of <out>/tts
+
+
+@dataclass
+class RenderResult:
+    """What a run did: files written and left unchanged, findings, and the preflight report per profile."""
+
+    written: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    preflight: dict[str, dict] = field(default_factory=dict)
+    seconds: float = 0.0
+
+    def summary(self) -> dict:
+        return {"written": len(self.written), "unchanged": len(self.unchanged),
+                "errors": sum(f.severity == "error" for f in self.findings),
+                "warnings": sum(f.severity == WARNING for f in self.findings),
+                "seconds": round(self.seconds, 2),
+                "profiles": {k: v["ok"] for k, v in sorted(self.preflight.items())}}
+
+
+@dataclass
+class _Planned:
+    """An output file, its key, the job that makes it and how to check it."""
+
+    path: Path
+    key: str
+    job: object
+    check: tuple
+    phase: int = 1  # 1: needs nothing; 2: needs the face jobs' products
+
+
+def _hash(*parts) -> str:
+    return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
+
+
+# -- planning -----------------------------------------------------------------------
+class _Plan:
+    def __init__(self, db: CardDatabase, books: dict, root: Path, opts: RenderOptions, tpl: Template):
+        self.db, self.books, self.root, self.opts, self.tpl = db, books, root, opts, tpl
+        self.out = opts.out
+        self.faces = build_faces(db, books, list(opts.langs), root)
+        self.backs = {lang: [Back(k, lang) for k in BACK_KINDS] for lang in opts.langs}
+        self.keys: dict[tuple[str, str], str] = {}
+        for lang in opts.langs:
+            for item in self.faces[lang] + self.backs[lang]:
+                self.keys[(lang, item.id)] = item_key(item, tpl)
+        self.outputs: list[_Planned] = []
+        self.raster = bool({"gamecrafter", "mpc", "tts"} & set(opts.profiles))
+
+    def key(self, item) -> str:
+        return self.keys[(item.lang, item.id)]
+
+    def product(self, item, name: str) -> Path:
+        return cache_dir(self.out, self.key(item)) / name
+
+    def add(self, rel: str, key: str, job, check: tuple, phase: int = 1) -> None:
+        self.outputs.append(_Planned(self.out / rel, key, job, check, phase))
+
+    def plan(self) -> None:
+        profiles = self.opts.profiles
+        for lang in self.opts.langs:
+            if "pnp" in profiles:
+                self._pnp(lang)
+            for shop, name, size in (("gamecrafter", MASTER, GAMECRAFTER_SIZE), ("mpc", MPC, MPC_SIZE)):
+                if shop in profiles:
+                    self._shop(lang, shop, name, size)
+            if "pod" in profiles:
+                faces = self.faces[lang]
+                key = _hash("pod", [self.key(f) for f in faces], [self.key(b) for b in self.backs[lang]])
+                pages = 2 * sum(f.copies for f in faces)
+                self.add(f"pod/rift-commanders-{lang}-pod.pdf", key,
+                         DocJob(str(self.root), "", "pod", lang, tuple(faces)),
+                         ("pdf", (self.tpl.full_w, self.tpl.full_h), pages, True, lang))
+            if "tts" in profiles:
+                self._tts(lang)
+            if "proof" in profiles:
+                faces = self.faces[lang]
+                key = _hash("proof", [self.key(f) for f in faces], [self.key(b) for b in self.backs[lang]])
+                self.add(f"proof/rift-commanders-{lang}-proof.pdf", key,
+                         DocJob(str(self.root), "", "proof", lang, tuple(faces)),
+                         ("pdf", PAPERS["a4"], None, False, lang), phase=2)
+
+    def _pnp(self, lang: str) -> None:
+        faces = self.faces[lang]
+        n_cards = sum(f.copies for f in faces)
+        pages = 2 * -(-n_cards // (COLS * ROWS))
+        for paper in self.opts.papers:
+            key = _hash("pnp", paper, self.opts.back_offset, [self.key(f) for f in faces],
+                        [self.key(b) for b in self.backs[lang]])
+            self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
+                     DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset),
+                     ("pdf", PAPERS[paper], pages, False, lang))
+            ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest)
+            self.add(f"pnp/duplex-calibration-{lang}-{paper}.pdf", ckey,
+                     DocJob(str(self.root), "", "calibration", lang, (), paper, self.opts.back_offset),
+                     ("pdf", PAPERS[paper], 2, False, lang))
+
+    def _shop(self, lang: str, shop: str, product: str, size: tuple[int, int]) -> None:
+        for item in self.faces[lang] + self.backs[lang]:
+            name = item.id if isinstance(item, CardFace) else item.id
+            self.add(f"{shop}/{lang}/{name}.png", _hash(shop, self.key(item)),
+                     CopyJob("", str(self.product(item, product))), ("png", size, None), phase=2)
+
+    def _tts(self, lang: str) -> None:
+        labels = self.tpl.labels(lang)
+        names = {f.id: self.books[lang].faction_name(f.id) for f in self.db.factions}
+        for deck in decks_for(self.faces[lang], names, labels["backs"]):
+            back = Back(deck.back, lang)
+            for si, sheet in enumerate(deck.sheets()):
+                key = _hash("tts", [self.key(f) for f in sheet], self.key(back))
+                job = SheetJob("", tuple(str(self.product(f, THUMB)) for f in sheet), str(self.product(back, THUMB)))
+                self.add(f"tts/{lang}/{deck.key}-{si + 1}.png", key, job, ("png", None, 4096), phase=2)
+        for back in self.backs[lang]:
+            self.add(f"tts/{lang}/{back.id}.png", _hash("tts-back", self.key(back)),
+                     CopyJob("", str(self.product(back, TRIM))), ("png", None, 4096), phase=2)
+
+
+def _bind(planned: _Planned):
+    """The job with its output path filled in."""
+    job = planned.job
+    return type(job)(**{**job.__dict__, "path": str(planned.path)})
+
+
+# -- running ---------------------------------------------------------------------------
+def _run_all(jobs: list, workers: int, progress: Progress | None, done0: int, total: int) -> list[JobResult]:
+    """Run jobs on ``workers`` processes (inline for one worker or one job), reporting progress."""
+    results: list[JobResult] = []
+    done = done0
+    if workers <= 1 or len(jobs) <= 1:
+        for job in jobs:
+            results.append(run_job(job))
+            done += 1
+            if progress:
+                progress(done, total, _describe(job))
+        return results
+    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
+        futures = [(job, pool.submit(run_job, job)) for job in jobs]
+        for job, fut in futures:
+            results.append(fut.result())
+            done += 1
+            if progress:
+                progress(done, total, _describe(job))
+    return results
+
+
+def _describe(job) -> str:
+    if isinstance(job, FaceJob):
+        return f"cards {', '.join(i.id for i in job.items[:2])}{'…' if len(job.items) > 2 else ''}"
+    return Path(getattr(job, "path", "")).name
+
+
+def _weight(job) -> int:
+    """Big documents first, so both cores stay busy to the end."""
+    if isinstance(job, DocJob):
+        return {"pod": 0, "pnp": 1, "proof": 2, "calibration": 5}[job.kind]
+    if isinstance(job, FaceJob):
+        return 3
+    return 4
+
+
+def _read_manifest(out: Path) -> dict:
+    try:
+        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {"files": {}}
+
+
+def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: RenderOptions = RenderOptions(),
+                 progress: Progress | None = None) -> RenderResult:
+    """Render every asked profile and language of the game into ``options.out``; see the module doc."""
+    start = time.perf_counter()
+    root, out = Path(root), Path(options.out)
+    tpl = load_template(root)
+    plan = _Plan(db, phrasebooks, root, options, tpl)
+    plan.plan()
+    manifest = _read_manifest(out)
+    old = manifest.get("files", {})
+
+    # 1. which outputs changed, and which faces must be drawn for them or for their checks
+    todo = [o for o in plan.outputs if old.get(_rel(o.path, out), {}).get("key") != o.key or not o.path.exists()]
+    need: dict[str, set[str]] = {}  # face key -> cached products the outputs to write need
+    for o in todo:
+        if o.phase == 2 and not isinstance(o.job, DocJob):
+            for item, product in _items_of(plan, o):
+                need.setdefault(plan.key(item), set()).add(product)
+    face_jobs = _face_jobs(plan, need)
+    total = len(face_jobs) + len(todo)
+    if progress:
+        progress(0, total, "planning")
+
+    # 2. faces (checks and rasters) alongside the documents that need nothing else, then the rest
+    phase1 = face_jobs + [_bind(o) for o in todo if o.phase == 1]
+    phase1.sort(key=_weight)
+    _run_all(phase1, options.workers, progress, 0, total)
+    checks = _collect_checks(plan)
+    phase2 = []
+    for o in todo:
+        if o.phase != 2:
+            continue
+        job = _bind(o)
+        if isinstance(job, DocJob) and job.kind == "proof":
+            flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"])) for c in checks.values()
+                                   if c["lang"] == job.lang and (c["overflow"] or c["safe_zone"])))
+            job = DocJob(**{**job.__dict__, "flagged": flagged})
+        phase2.append(job)
+    phase2.sort(key=_weight)
+    _run_all(phase2, options.workers, progress, len(phase1), total)
+
+    # 3. files computed in this process: TTS saved objects and print-shop quantity lists
+    result = RenderResult()
+    extra = _small_files(plan, options)
+    for rel, data in extra.items():
+        path = out / rel
+        if not path.exists() or path.read_bytes() != data:
+            write_bytes(path, data)
+            result.written.append(rel)
+        else:
+            result.unchanged.append(rel)
+
+    # 4. preflight: read outputs back (only the rewritten ones; the others keep their last check)
+    files = {}
+    todo_paths = {o.path for o in todo}
+    for o in plan.outputs:
+        rel = _rel(o.path, out)
+        if o.path in todo_paths or "check" not in old.get(rel, {}):
+            check = _check_file(o.path, o.check)
+            result.written.append(rel)
+        else:
+            check = old[rel]["check"]
+            result.unchanged.append(rel)
+        check["path"] = rel
+        files[rel] = {"key": o.key, "check": check}
+    kept = {rel: e for rel, e in old.items() if rel not in files and (out / rel).exists()}
+    write_bytes(out / MANIFEST, json.dumps({"files": {**kept, **files}}, indent=1, sort_keys=True).encode())
+    result.findings = _findings(db, plan, checks, files)
+    result.preflight = _reports(plan, checks, files, options)
+    for profile, report in result.preflight.items():
+        data = (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+        path = out / profile / "preflight.json"
+        if not path.exists() or path.read_bytes() != data:
+            write_bytes(path, data)
+    if set(options.langs) == set(LANGS):  # a partial run keeps the other languages' cache
+        _prune_cache(out, set(plan.keys.values()))
+    result.written.sort()
+    result.unchanged.sort()
+    result.seconds = time.perf_counter() - start
+    return result
+
+
+def _rel(path: Path, out: Path) -> str:
+    return path.relative_to(out).as_posix()
+
+
+def _items_of(plan: _Plan, o: _Planned) -> list[tuple]:
+    """The faces and backs a raster output is made from, with the cached product it reads."""
+    lang = o.path.relative_to(plan.out).parts[1]
+    by_product = {}
+    for item in plan.faces.get(lang, []) + plan.backs.get(lang, []):
+        for name in (MASTER, MPC, THUMB, TRIM):
+            by_product[str(plan.product(item, name))] = (item, name)
+    sources = [o.job.source] if isinstance(o.job, CopyJob) else list(o.job.thumbs) + [o.job.hidden]
+    return [by_product[s] for s in sources if s in by_product]
+
+
+def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
+    """Faces whose check is not cached, or whose rasters an output needs and the cache lacks."""
+    todo = []
+    for lang in plan.opts.langs:
+        for item in plan.faces[lang] + plan.backs[lang]:
+            key = plan.key(item)
+            d = cache_dir(plan.out, key)
+            missing = tuple(sorted(n for n in need.get(key, ()) if not (d / n).exists()))
+            if missing or not (d / CHECK).exists():
+                todo.append((item, key, missing))
+    jobs = []
+    for products in sorted({t[2] for t in todo}):
+        group = [t for t in todo if t[2] == products]
+        for i in range(0, len(group), FACE_BATCH):
+            chunk = group[i:i + FACE_BATCH]
+            jobs.append(FaceJob(str(plan.root), str(plan.out), tuple(t[0] for t in chunk),
+                                tuple(t[1] for t in chunk), products))
+    return jobs
+
+
+def _collect_checks(plan: _Plan) -> dict[str, dict]:
+    checks = {}
+    for lang in plan.opts.langs:
+        for item in plan.faces[lang] + plan.backs[lang]:
+            key = plan.key(item)
+            checks[key] = json.loads((cache_dir(plan.out, key) / CHECK).read_text(encoding="utf-8"))
+    return checks
+
+
+def _check_file(path: Path, spec: tuple) -> dict:
+    if not path.exists():
+        return {"path": path.as_posix(), "kind": spec[0], "problems": ["was not written"]}
+    if spec[0] == "png":
+        return preflight.check_png(path, spec[1], max_side=spec[2])
+    _, size, pages, cmyk, lang = spec
+    return preflight.check_pdf(path, size, pages, cmyk=cmyk, lang=lang)
+
+
+def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
+    """TTS saved objects and the print shops' quantity lists, made here from the plan."""
+    out: dict[str, bytes] = {}
+    for lang in opts.langs:
+        faces = plan.faces[lang]
+        for shop in ("gamecrafter", "mpc"):
+            if shop in opts.profiles:
+                rows = ["file,id,name,set,back,quantity"]
+                rows += [f'{f.id}.png,{f.id},"{f.name}",{f.set},back-{f.back}.png,{f.copies}' for f in faces]
+                out[f"{shop}/{lang}/quantities.csv"] = ("\n".join(rows) + "\n").encode("utf-8")
+        if "tts" in opts.profiles:
+            base = opts.tts_base_url or (plan.out.resolve() / "tts").as_uri()
+            labels = plan.tpl.labels(lang)
+            names = {f.id: plan.books[lang].faction_name(f.id) for f in plan.db.factions}
+            decks = decks_for(faces, names, labels["backs"])
+            sheet_urls = {(d.key, si): f"{base}/{lang}/{d.key}-{si + 1}.png" for d in decks for si in range(len(d.sheets()))}
+            back_urls = {k: f"{base}/{lang}/back-{k}.png" for k in BACK_KINDS}
+            obj = saved_object(decks, lang, sheet_urls, back_urls)
+            out[f"tts/{lang}/rift-commanders-{lang}.json"] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+    return out
+
+
+# -- reporting --------------------------------------------------------------------------------
+def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[Finding]:
+    positions = {c.id: c.position for c in db.cards}
+    findings = []
+    for lang in plan.opts.langs:
+        for item in plan.faces[lang] + plan.backs[lang]:
+            check = checks[plan.key(item)]
+            pos = positions.get(item.id, Position("templates/cards/card.yaml"))
+            for problem in check["overflow"]:
+                findings.append(Finding(pos, "text-overflow", f"{lang}: {problem}",
+                                        "shorten the text, or give the line a terser `text:` override"))
+            for mark in check["safe_zone"]:
+                findings.append(Finding(pos, "safe-zone", f"{lang}: `{item.id}`: {mark} crosses the safe zone",
+                                        "move or shrink it in templates/cards/card.yaml"))
+    for rel, entry in sorted(files.items()):
+        for problem in entry["check"]["problems"]:
+            findings.append(Finding(Position(f"output/{rel}"), "preflight", f"{rel} {problem}"))
+    return sorted(findings)
+
+
+_PROFILE_SPEC = {
+    "pnp": {"paper": "A4 and Letter", "cards_per_page": 9, "duplex": "long edge, backs mirrored"},
+    "gamecrafter": {"size_px": list(GAMECRAFTER_SIZE), "dpi": 300, "colour_space": "RGB"},
+    "mpc": {"size_px": list(MPC_SIZE), "dpi": 300, "colour_space": "RGB"},
+    "pod": {"page": "card with 1/8 in bleed", "colour_space": "CMYK"},
+    "tts": {"max_side_px": 4096, "grid": "at most 10×7, last slot hidden", "colour_space": "RGB"},
+    "proof": {"paper": "A4"},
+}
+
+
+def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dict[str, dict]:
+    reports = {}
+    card_issues = []
+    for lang in opts.langs:
+        for item in plan.faces[lang] + plan.backs[lang]:
+            c = checks[plan.key(item)]
+            if c["overflow"] or c["safe_zone"]:
+                card_issues.append({"lang": lang, "id": item.id, "overflow": c["overflow"], "safe_zone": c["safe_zone"]})
+    n_cards = sum(len(plan.faces[lang]) + len(plan.backs[lang]) for lang in opts.langs)
+    for profile in opts.profiles:
+        entries = [e["check"] for rel, e in sorted(files.items()) if rel.startswith(profile + "/")]
+        ok = not card_issues and not any(e["problems"] for e in entries)
+        reports[profile] = {
+            "profile": profile, "ok": ok, "languages": list(opts.langs), "spec": _PROFILE_SPEC[profile],
+            "cards_checked": n_cards, "card_problems": card_issues,
+            "files": entries,
+            "safe_zone_mm": plan.tpl.data["card"]["safe"], "bleed_mm": plan.tpl.data["card"]["bleed"],
+        }
+    return reports
+
+
+def _prune_cache(out: Path, keep: set[str]) -> None:
+    """Drop cached face products no current face uses, so the cache does not grow forever."""
+    import shutil
+
+    base = out / ".cache" / "faces"
+    if not base.is_dir():
+        return
+    for d in sorted(base.glob("*/*")):
+        if d.is_dir() and d.name not in keep:
+            shutil.rmtree(d, ignore_errors=True)

@@ -1,0 +1,182 @@
+"""Units of rendering work, run in worker processes: each writes its files atomically and returns data.
+
+A job is a small picklable tuple-like dataclass; ``run_job`` dispatches on its
+type. Jobs never read the card database: the parent gives them faces.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..atomic import write_bytes
+from .face import CardFace
+from .paint import Mark, Painter
+from .pdf import PdfBuffer
+from .raster import GAMECRAFTER_SIZE, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
+from .sheets import Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
+from .template import Template, load_template
+from .tts import compose_sheet, grid_for
+
+#: Products cached per face (by its key) under <out>/.cache/faces/.
+MASTER, MPC, THUMB, TRIM, CHECK = "master.png", "mpc.png", "thumb.png", "trim.png", "check.json"
+
+
+def item_key(item: Item, tpl: Template) -> str:
+    if isinstance(item, Back):
+        import hashlib
+
+        from .assets import assets_hash
+        from .face import RENDERER_VERSION
+
+        text = f"{RENDERER_VERSION}|{tpl.digest}|{assets_hash()}|back|{item.kind}|{item.lang}"
+        return hashlib.sha256(text.encode()).hexdigest()
+    return item.key(tpl.digest)
+
+
+def cache_dir(out: Path, key: str) -> Path:
+    return out / ".cache" / "faces" / key[:2] / key
+
+
+def safe_zone_crossings(marks: list[Mark], tpl: Template) -> list[str]:
+    """Labels of the texts and icons that cross the safe zone (checked from what was drawn)."""
+    x, y, w, h = tpl.safe_rect()
+    eps = 0.01
+    out = []
+    for m in marks:
+        x0, y0, x1, y1 = m.box
+        if x0 < x - eps or y0 < y - eps or x1 > x + w + eps or y1 > y + h + eps:
+            out.append(f"{m.kind} {m.label!r} at ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) pt")
+    return sorted(set(out))
+
+
+@dataclass(frozen=True)
+class FaceJob:
+    """Draw faces (and backs) once: check them, and rasterise them when ``raster``."""
+
+    root: str
+    out: str
+    items: tuple[Item, ...]
+    keys: tuple[str, ...]
+    products: tuple[str, ...]  # which of MASTER, MPC, THUMB, TRIM to rasterise (none: check only)
+
+
+@dataclass(frozen=True)
+class DocJob:
+    """A PDF document: kind is pnp | calibration | pod | proof."""
+
+    root: str
+    path: str
+    kind: str
+    lang: str
+    faces: tuple[CardFace, ...] = ()
+    paper: str = "a4"
+    back_offset: tuple[float, float] = (0.0, 0.0)
+    flagged: tuple[tuple[str, tuple[str, ...]], ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetJob:
+    """A Tabletop Simulator face sheet, composed from cached thumbnails."""
+
+    path: str
+    thumbs: tuple[str, ...]
+    hidden: str
+
+
+@dataclass(frozen=True)
+class CopyJob:
+    """Copy a cached product (or a crop of it) to an output path."""
+
+    path: str
+    source: str
+
+
+@dataclass
+class JobResult:
+    written: list[str] = field(default_factory=list)
+    checks: dict[str, dict] = field(default_factory=dict)  # face key -> check
+
+
+def run_job(job) -> JobResult:
+    if isinstance(job, FaceJob):
+        return _run_faces(job)
+    if isinstance(job, DocJob):
+        return _run_doc(job)
+    if isinstance(job, SheetJob):
+        return _run_sheet(job)
+    if isinstance(job, CopyJob):
+        write_bytes(Path(job.path), Path(job.source).read_bytes())
+        return JobResult([job.path])
+    raise TypeError(f"unknown job {job!r}")
+
+
+def _run_faces(job: FaceJob) -> JobResult:
+    root, out = Path(job.root), Path(job.out)
+    tpl = load_template(root)
+    doc = PdfBuffer((tpl.full_w, tpl.full_h), "Rift Commanders — card", None)
+    result = JobResult()
+    checks = []
+    for item in job.items:
+        p = Painter(doc.canvas)
+        problems: list[str] = []
+        if isinstance(item, CardFace):
+            from .draw import draw_face
+
+            m = draw_face(p, tpl, item, root)
+            problems = list(m.problems)
+        else:
+            draw_item(p, tpl, item, root)
+        doc.canvas.showPage()
+        checks.append({"id": item.id, "lang": item.lang, "overflow": problems,
+                       "safe_zone": safe_zone_crossings(p.marks, tpl)})
+    pdf = doc.finish()
+    images = render_pages(pdf, GAMECRAFTER_SIZE) if job.products else [None] * len(job.items)
+    bleed_px = round(tpl.bleed / 72 * 300)
+    for item, key, check, img in zip(job.items, job.keys, checks, images):
+        d = cache_dir(out, key)
+        if img is not None:
+            if MASTER in job.products:
+                write_bytes(d / MASTER, png_bytes(img))
+            if MPC in job.products:
+                write_bytes(d / MPC, png_bytes(mpc_crop(img)))
+            if TRIM in job.products and isinstance(item, Back):
+                write_bytes(d / TRIM, png_bytes(trim_crop(img, bleed_px)))
+            if THUMB in job.products:
+                write_bytes(d / THUMB, png_bytes(trim_thumb(img, bleed_px), level=1))
+        write_bytes(d / CHECK, json.dumps(check, sort_keys=True).encode())
+        result.checks[key] = check
+    return result
+
+
+def _run_doc(job: DocJob) -> JobResult:
+    root = Path(job.root)
+    tpl = load_template(root)
+    faces = list(job.faces)
+    if job.kind == "pnp":
+        data = pnp_sheets(tpl, faces, job.lang, job.paper, root, job.back_offset)
+    elif job.kind == "calibration":
+        data = calibration_sheet(tpl, job.paper, job.lang, job.back_offset)
+    elif job.kind == "pod":
+        data = pod_document(tpl, faces, job.lang, root)
+    elif job.kind == "proof":
+        data = proof_sheet(tpl, faces, job.lang, root, {k: list(v) for k, v in job.flagged})
+    else:
+        raise ValueError(f"unknown document kind {job.kind!r}")
+    write_bytes(Path(job.path), data)
+    return JobResult([job.path])
+
+
+def _run_sheet(job: SheetJob) -> JobResult:
+    from PIL import Image
+
+    images = []
+    for t in job.thumbs:
+        with Image.open(t) as im:
+            images.append(im.convert("RGB"))
+    with Image.open(job.hidden) as im:
+        hidden = im.convert("RGB")
+    cols, rows = grid_for(len(images))
+    sheet = compose_sheet(images, hidden, cols, rows)
+    write_bytes(Path(job.path), png_bytes(sheet, level=3))
+    return JobResult([job.path])
