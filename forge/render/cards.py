@@ -25,6 +25,7 @@ from ..atomic import write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
 from . import preflight
+from .assets import assets_hash
 from .face import CardFace, build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
                    item_key, run_job)
@@ -145,7 +146,7 @@ class _Plan:
             self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
                      DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset),
                      ("pdf", PAPERS[paper], pages, False, lang))
-            ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest)
+            ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest, assets_hash())
             self.add(f"pnp/duplex-calibration-{lang}-{paper}.pdf", ckey,
                      DocJob(str(self.root), "", "calibration", lang, (), paper, self.opts.back_offset),
                      ("pdf", PAPERS[paper], 2, False, lang))

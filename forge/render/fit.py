@@ -7,7 +7,7 @@ the minimum size, so the validator and the renderer never disagree.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -24,7 +24,7 @@ _BREAK = re.compile(r"[ \t\n]+")
 #: French typography: no line break before these marks or after «.
 _FR_NBSP_BEFORE = re.compile(r" ([:;!?»])")
 _FR_NBSP_AFTER = re.compile(r"« ")
-_DIGITS = re.compile(r"^[0-9]+$")
+_NUMBER = re.compile(r"^[0-9]+[.,;:]?$")
 NBSP = "\u00a0"
 
 
@@ -129,8 +129,9 @@ def paragraph_groups(markup: str, lang: str, text_font: str, keyword_font: str) 
         if tok is None and 0 < i < len(tokens) - 1:
             before, after = tokens[i - 1], tokens[i + 1]
             if before is not None and after is not None and (
-                    (before.kind == "text" and _DIGITS.match(before.value) and after.kind == "icon")
-                    or before.kind == "icon"):
+                    (_is_number(before) and after.kind in ("icon", "text"))
+                    or before.kind == "icon"
+                    or (before.font == keyword_font and _is_number(after))):
                 tokens[i] = Atom("text", NBSP, before.font or after.font or text_font)
     groups: list[list[Atom]] = [[]]
     for tok in tokens:
@@ -140,6 +141,11 @@ def paragraph_groups(markup: str, lang: str, text_font: str, keyword_font: str) 
         else:
             groups[-1].append(tok)
     return [g for g in groups if g]
+
+
+def _is_number(atom: Atom) -> bool:
+    """"3", "2." or "1," : a count that stays with its keyword and its noun."""
+    return atom.kind == "text" and bool(_NUMBER.match(atom.value))
 
 
 # -- measuring -----------------------------------------------------------------------
@@ -157,7 +163,7 @@ def group_width(group: list[Atom], size: float, style: TextStyle) -> float:
 def _hyphenator(lang: str):
     import pyphen
 
-    return pyphen.Pyphen(lang={"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=2, right=3)
+    return pyphen.Pyphen(lang={"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=3, right=3)
 
 
 def hyphen_split(group: list[Atom], room: float, size: float, style: TextStyle, lang: str):
@@ -266,15 +272,34 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
     return TextLayout(size, tuple(lines), y, ok, align, rule_y)
 
 
-def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, style: TextStyle,
-             lang: str) -> TextLayout:
-    """The largest size from max_size down to min_size at which the text fits; fits=False otherwise."""
+#: Hyphenating is only worth it when it lets the text be this many points larger.
+HYPHENATION_GAIN = 1.0
+
+
+def _largest_fit(paragraphs, flavor, width, height, style: TextStyle, lang) -> TextLayout | None:
     size = style.max_size
     while size >= style.min_size - 1e-9:
         layout = layout_at(paragraphs, flavor, width, size, style, lang)
         if layout.fits and layout.height <= height + 1e-6:
             return layout
         size = round(size - style.step, 4)
+    return None
+
+
+def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, style: TextStyle,
+             lang: str) -> TextLayout:
+    """The largest size from max_size down to min_size at which the text fits; fits=False otherwise.
+
+    Words are only hyphenated when that buys at least HYPHENATION_GAIN points of size.
+    """
+    plain = replace(style, hyphenate=False)
+    whole = _largest_fit(paragraphs, flavor, width, height, plain, lang)
+    if style.hyphenate:
+        split = _largest_fit(paragraphs, flavor, width, height, style, lang)
+        if split and (whole is None or split.size - whole.size >= HYPHENATION_GAIN):
+            return split
+    if whole:
+        return whole
     layout = layout_at(paragraphs, flavor, width, style.min_size, style, lang)
     return TextLayout(layout.size, layout.lines, layout.height, False, layout.align, layout.rule_y)
 
