@@ -51,9 +51,17 @@ class HeuristicAgent:
 
     name = "heuristic"
 
+    #: Main-phase actions per turn before the agent ends its turn (breaks draw-spell loops).
+    ACTIONS_PER_TURN = 40
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
         self._values: dict[int, float] = {}
+        self._turn = -1
+        self._actions = 0
+        self._sprung: set[int] = set()
+        self._trap_turn = -1
+        self._traps = 0
 
     def value(self, d: CardDef) -> float:
         v = self._values.get(d.i)
@@ -83,6 +91,11 @@ class HeuristicAgent:
     # -- strategy phase --------------------------------------------------------------------
     def _main(self, obs: Observation, legal: list[Action]) -> Action:
         me = obs.player
+        if obs.turn != self._turn:
+            self._turn, self._actions = obs.turn, 0
+        self._actions += 1
+        if self._actions > self.ACTIONS_PER_TURN:
+            return legal[-1]  # end the turn
         best, best_score = legal[-1], 0.0
         want = self._wanted_faction(obs)
         ess = obs.essence(me)
@@ -135,17 +148,25 @@ class HeuristicAgent:
         return max(range(len(al)), key=lambda f: (need[f], -f))
 
     # -- traps --------------------------------------------------------------------------
+    #: Traps the agent springs per opponent turn, at most (breaks trap-cycling loops).
+    TRAPS_PER_TURN = 3
+
     def _window(self, obs: Observation, legal: list[Action], kind: str) -> Action:
+        if obs.turn != self._trap_turn:
+            self._trap_turn, self._traps, self._sprung = obs.turn, 0, set()
+        if self._traps >= self.TRAPS_PER_TURN:
+            return legal[-1]
         for a in legal:
             if a.kind != "trap":
                 continue
             d = obs.defn(a.a)
-            if a.b >= 0:
-                return a  # a "when" trap: spring it
-            if d.trap_kind == "each_time":
+            if a.b < 0 and d.i in self._sprung:
+                continue  # the same design is already working this turn
+            # A "when" trap answers its event; "each time" and no-trigger traps right after a card.
+            if a.b >= 0 or d.trap_kind == "each_time" or kind == "window:step3":
+                self._traps += 1
+                self._sprung.add(d.i)
                 return a
-            if kind == "window:step3":
-                return a  # Divine Shield, Anointing of Souls: right after a card is played
         return legal[-1]
 
     # -- choices --------------------------------------------------------------------------

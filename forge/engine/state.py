@@ -534,8 +534,9 @@ class State:
                         if d.sacrifice > sac:
                             continue
                     opts.append(Action("trap", cid))
-        for j, (cid, ref) in enumerate(cands):
-            if cid in hand and self._meets(al, defs[cid]) and \
+        for j, (cid, stamp, ref) in enumerate(cands):
+            # A card that left the hand and came back is a new card: not against this event.
+            if cid in hand and self.stamp[cid] == stamp and self._meets(al, defs[cid]) and \
                     (not defs[cid].sacrifice or defs[cid].sacrifice <= self._sacrificable(h)):
                 opts.append(Action("trap", cid, j))
         if opts:
@@ -556,7 +557,7 @@ class State:
             self.stack.pop()
             return
         _, h, cands, kind = task
-        ctx = cands[action.b][1] if action.b >= 0 else None
+        ctx = cands[action.b][2] if action.b >= 0 else None
         self._play_trap(h, action.a, ctx)
 
     @staticmethod
@@ -595,7 +596,7 @@ class State:
             for cid in self.hand[h]:
                 d = defs[cid]
                 if d.trap_kind == "when" and d.trap_event == ev and self._meets(self.alleg[h], d):
-                    self._when.append((cid, ref))
+                    self._when.append((cid, self.stamp[cid], ref))
 
     def _triggers_of(self, d: CardDef, cid: int, p: int, ev: str, actor: int, victim: int,
                      ref: tuple, ft: bool) -> None:
@@ -760,7 +761,7 @@ class State:
         self._v_targeted(p, ln, ctx, P_BOUNCE, None)
 
     def _v_divine_shield(self, p: int, ln: Line, ctx) -> None:
-        self.shield[p] += 1
+        self.shield[p] = 1  # "if active": a second Divine Shield adds nothing
         if self.log is not None:
             self.log.append(("shield", p))
 
@@ -863,10 +864,17 @@ class State:
                 self.rng.shuffle(deck)
                 if self.log is not None:
                     self.log.append(("reshuffle", p, len(deck)))
-            hand.append(deck.pop())
+            c = deck.pop()
+            hand.append(c)
+            self.stamp[c] = self.next_stamp
+            self.next_stamp += 1
             drawn += 1
         if drawn and self.log is not None:
             self.log.append(("draw", p, drawn))
+
+    def _stamp(self, cid: int) -> None:
+        self.stamp[cid] = self.next_stamp
+        self.next_stamp += 1
 
     def _sacrificable(self, p: int) -> int:
         return 0 if self.protect[p] else len(self.field[p])
@@ -1049,6 +1057,7 @@ class State:
             for cid in picked:
                 o = self._leave_field(cid)
                 self.hand[o].append(cid)
+                self._stamp(cid)
                 if log is not None:
                     log.append(("bounce", p, cid))
         elif purpose == P_EXILE:
@@ -1071,12 +1080,14 @@ class State:
                 self.exile.remove(cid)
                 self.owner[cid] = p
                 (self.hand[p] if data[0] == "hand" else self.discard[p]).append(cid)
+                self._stamp(cid)
                 if log is not None:
                     log.append(("rift", p, cid))
         elif purpose == P_RECOVER:
             for cid in picked:
                 self.discard[p].remove(cid)
                 self.hand[p].append(cid)
+                self._stamp(cid)
                 if log is not None:
                     log.append(("recover", p, cid))
         elif purpose == P_DISCARD:

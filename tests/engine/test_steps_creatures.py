@@ -136,7 +136,7 @@ def test_creatures_a_card_that_changes_zones_is_a_new_card():
     c = cid(s, "rusher", "field")
     old_stamp = s.stamp[c]
     act(s, "play", cid(s, "bounce"))
-    assert c in s.hand[1] and s.stamp[c] == 0
+    assert c in s.hand[1] and s.stamp[c] != old_stamp
     s._enter(1, c)
     assert s.stamp[c] != old_stamp
     # A "that creature" reference made before the move no longer finds it.

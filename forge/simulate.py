@@ -1,0 +1,328 @@
+"""Simulated games over every pairing of factions: outcomes, coverage, invariants.
+
+Game ``i`` of a run with seed ``S`` has its own seed ``game_seed(S, i)`` and the
+ordered pairing ``PAIRINGS[i % 12]`` (the first faction is seat 0 and plays
+first), so the results do not depend on how many worker processes play them.
+This module plays and aggregates; it writes nothing and prints nothing (the
+command does).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import statistics
+import traceback
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from .engine import Game, make_agent
+from .engine.invariants import InvariantChecker, InvariantError
+from .engine.observation import Observation
+from .engine.record import make_record
+from .model import CardDatabase
+from .vocabulary import FACTIONS
+
+PAIRINGS: tuple[tuple[str, str], ...] = tuple((a, b) for a in FACTIONS for b in FACTIONS if a != b)
+MASK64 = (1 << 64) - 1
+
+
+def splitmix64(x: int) -> int:
+    x = (x + 0x9E3779B97F4A7C15) & MASK64
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game ``index`` in a run seeded ``seed`` (63 bits)."""
+    return splitmix64(splitmix64(seed & MASK64) ^ index) >> 1
+
+
+@dataclass
+class Settings:
+    games: int = 100
+    seed: int = 0
+    jobs: int = 1
+    agents: str = "random"
+    expert: bool = False
+    turn_cap: int = 200
+    decision_cap: int = 20_000
+    check: bool = True
+
+
+@dataclass
+class GameOutcome:
+    """One simulated game, as data."""
+
+    index: int
+    seed: int
+    factions: tuple[str, str]
+    winner: int | None
+    turns: int
+    decisions: int
+    capped: str | None = None
+    error: str | None = None
+    invariant: bool = False
+    coverage: dict = field(default_factory=dict)
+    record: list[dict] | None = None
+
+    @property
+    def failed(self) -> bool:
+        return self.error is not None
+
+
+def play_one(game: Game, settings: Settings, index: int) -> GameOutcome:
+    """Play game ``index``; on an error or broken invariant, replay it with a log for the record."""
+    seed = game_seed(settings.seed, index)
+    factions = PAIRINGS[index % len(PAIRINGS)]
+    try:
+        state = _play(game, settings, seed, factions, log=False)
+    except Exception as exc:  # noqa: BLE001 - every failure becomes a reported outcome
+        msg = _describe(exc)
+        state = None
+        record = _failure_record(game, settings, seed, factions, msg)
+        return GameOutcome(index, seed, factions, None, 0, 0, error=msg,
+                           invariant=isinstance(exc, InvariantError), record=record)
+    return GameOutcome(index, seed, factions, state.winner, state.turn, state.decisions,
+                       capped=state.capped, coverage=state.cov or {})
+
+
+def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: list | None = None):
+    state = game.new_state(seed, factions, first=0, expert=settings.expert, log=log, coverage=True)
+    if out is not None:
+        out.append(state)
+    agents = (make_agent(settings.agents, splitmix64(seed ^ 1)), make_agent(settings.agents, splitmix64(seed ^ 2)))
+    views = (Observation(state, 0), Observation(state, 1))
+    check = InvariantChecker(state) if settings.check else None
+    if check is not None:
+        check(state)
+    while not state.terminal:
+        p = state.pending
+        state.apply(agents[p].act(views[p], state.options))
+        if check is not None:
+            check(state)
+    return state
+
+
+def _failure_record(game: Game, settings: Settings, seed: int, factions, msg: str) -> list[dict]:
+    """The same game again, logged, up to the failure (the engine is deterministic)."""
+    out: list = []
+    try:
+        _play(game, settings, seed, factions, log=True, out=out)
+    except Exception:  # noqa: BLE001 - the failure we are recording
+        pass
+    if not out:
+        return [{"t": "header", "seed": seed, "factions": list(factions), "error": msg}]
+    return make_record(out[0], (settings.agents, settings.agents), error=msg)
+
+
+def _describe(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" at {tb[-1].filename.rsplit('/', 1)[-1]}:{tb[-1].lineno}" if tb else ""
+    return f"{type(exc).__name__}: {exc}{where}"
+
+
+# -- running many games -------------------------------------------------------------------
+
+_WORKER: dict = {}
+
+
+def _init_worker(db: CardDatabase, settings: Settings) -> None:
+    _WORKER["game"] = Game(db, turn_cap=settings.turn_cap, decision_cap=settings.decision_cap)
+    _WORKER["settings"] = settings
+
+
+def _work(indices: list[int]) -> list[GameOutcome]:
+    return [play_one(_WORKER["game"], _WORKER["settings"], i) for i in indices]
+
+
+def _chunks(n: int, size: int) -> list[list[int]]:
+    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+
+
+def play_games(db: CardDatabase, settings: Settings,
+               progress: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
+    """Every outcome, in game order, whatever the number of jobs."""
+    if settings.jobs <= 1:
+        _init_worker(db, settings)
+        for i in range(settings.games):
+            yield play_one(_WORKER["game"], settings, i)
+            if progress:
+                progress(1)
+        return
+    size = max(1, min(50, settings.games // (settings.jobs * 8) or 1))
+    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    with ctx.Pool(settings.jobs, initializer=_init_worker, initargs=(db, settings)) as pool:
+        for batch in pool.imap(_work, _chunks(settings.games, size)):
+            yield from batch
+            if progress:
+                progress(len(batch))
+
+
+# -- the report ---------------------------------------------------------------------------
+
+@dataclass
+class Report:
+    settings: Settings
+    games: int = 0
+    errors: list[GameOutcome] = field(default_factory=list)
+    capped: list[GameOutcome] = field(default_factory=list)
+    coverage: Counter = field(default_factory=Counter)
+    wins_by_faction: Counter = field(default_factory=Counter)
+    games_by_faction: Counter = field(default_factory=Counter)
+    wins_by_pairing: Counter = field(default_factory=Counter)
+    games_by_pairing: Counter = field(default_factory=Counter)
+    wins_by_seat: Counter = field(default_factory=Counter)
+    decided: int = 0
+    turns: list[int] = field(default_factory=list)
+    decisions: int = 0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+    def add(self, o: GameOutcome) -> None:
+        self.games += 1
+        if o.failed:
+            self.errors.append(o)
+            return
+        self.coverage.update(o.coverage)
+        self.decisions += o.decisions
+        self.turns.append(o.turns)
+        if o.capped:
+            self.capped.append(o)
+            return
+        pairing = f"{o.factions[0]}-{o.factions[1]}"
+        self.games_by_pairing[pairing] += 1
+        self.decided += 1
+        for f in o.factions:
+            self.games_by_faction[f] += 1
+        if o.winner is not None:
+            self.wins_by_faction[o.factions[o.winner]] += 1
+            self.wins_by_seat[o.winner] += 1
+            if o.winner == 0:
+                self.wins_by_pairing[pairing] += 1
+
+
+def card_coverage(report: Report, db: CardDatabase) -> list[dict]:
+    """Per card: bought, played, activated, each line's resolutions, traps, Rites."""
+    cov = report.coverage
+    out = []
+    for c in db.cards:
+        lines = []
+        for section in ("effects", "activate", "demise", "end_of_turn"):
+            for i, ln in enumerate(getattr(c, section)):
+                lines.append(_line_cov(cov, c.id, section, i, ln))
+        index = 0
+        for t in c.triggers:
+            for ln in t.lines:
+                lines.append(_line_cov(cov, c.id, "triggers", index, ln))
+                index += 1
+        entry = {"card": c.id, "type": c.type, "bought": cov[("bought", c.id)], "played": cov[("played", c.id)],
+                 "activated": cov[("activated", c.id)], "lines": lines}
+        if c.type == "trap" and c.trap:
+            entry["sprung"] = {c.trap.kind: cov[("trap", c.id, c.trap.kind)]}
+        if c.type == "rite":
+            entry["taken"] = cov[("rite", c.id)]
+        entry["gaps"] = _gaps(entry)
+        out.append(entry)
+    return out
+
+
+def _line_cov(cov: Counter, card_id: str, section: str, i: int, ln) -> dict:
+    d = {"section": section, "index": i, "verb": ln.verb}
+    if ln.threshold:
+        d["met"] = cov[("line", card_id, section, i, "met")]
+        d["not_met"] = cov[("line", card_id, section, i, "not_met")]
+    else:
+        d["resolved"] = cov[("line", card_id, section, i, "resolved")]
+    return d
+
+
+def _gaps(entry: dict) -> list[str]:
+    gaps = []
+    for ln in entry["lines"]:
+        where = f"{ln['section']}[{ln['index']}]"
+        if "resolved" in ln and not ln["resolved"]:
+            gaps.append(f"{where} never resolved")
+        if "met" in ln and not ln["met"]:
+            gaps.append(f"{where} threshold never met")
+        if "not_met" in ln and not ln["not_met"]:
+            gaps.append(f"{where} threshold never missed")
+    return gaps
+
+
+def run(db: CardDatabase, settings: Settings, progress: Callable[[int], None] | None = None) -> Report:
+    report = Report(settings)
+    for outcome in play_games(db, settings, progress):
+        report.add(outcome)
+    return report
+
+
+def _rate(w: int, n: int) -> float | None:
+    return round(w / n, 4) if n else None
+
+
+def to_json(report: Report, db: CardDatabase, replays: dict[int, str] | None = None) -> dict:
+    s = report.settings
+    t = report.turns
+    return {
+        "settings": {"games": s.games, "seed": s.seed, "jobs": s.jobs, "agents": s.agents, "expert": s.expert,
+                     "turn_cap": s.turn_cap, "decision_cap": s.decision_cap},
+        "games": report.games,
+        "errors": [{"game": o.index, "seed": o.seed, "factions": list(o.factions), "error": o.error,
+                    "invariant": o.invariant, "replay": (replays or {}).get(o.index)} for o in report.errors],
+        "capped": [{"game": o.index, "seed": o.seed, "factions": list(o.factions), "reason": o.capped,
+                    "turns": o.turns} for o in report.capped],
+        "win_rate": {
+            "by_faction": {f: _rate(report.wins_by_faction[f], report.games_by_faction[f]) for f in FACTIONS},
+            "by_pairing": {k: _rate(report.wins_by_pairing[k], report.games_by_pairing[k])
+                           for k in (f"{a}-{b}" for a, b in PAIRINGS)},
+            "by_seat": {"first": _rate(report.wins_by_seat[0], report.decided),
+                        "second": _rate(report.wins_by_seat[1], report.decided)},
+        },
+        "turns": {"mean": round(statistics.fmean(t), 2) if t else None, "median": statistics.median(t) if t else None,
+                  "min": min(t) if t else None, "max": max(t) if t else None},
+        "decisions": report.decisions,
+        "coverage": card_coverage(report, db),
+    }
+
+
+def render_text(data: dict) -> str:
+    """The JSON report, rendered for people."""
+    out = []
+    s = data["settings"]
+    out.append(f"simulated {data['games']} games ({s['agents']} agents, seed {s['seed']}, "
+               f"{s['jobs']} jobs{', expert variant' if s['expert'] else ''})")
+    out.append(f"errors: {len(data['errors'])}")
+    for e in data["errors"]:
+        kind = "invariant broken" if e["invariant"] else "error"
+        out.append(f"  game {e['game']} (seed {e['seed']}, {e['factions'][0]} vs {e['factions'][1]}): "
+                   f"{kind}: {e['error']}" + (f"\n    replay: {e['replay']}" if e.get("replay") else ""))
+    out.append(f"capped: {len(data['capped'])}")
+    for c in data["capped"][:20]:
+        out.append(f"  game {c['game']} (seed {c['seed']}, {c['factions'][0]} vs {c['factions'][1]}): "
+                   f"{c['reason']} cap after {c['turns']} turns")
+    t = data["turns"]
+    out.append(f"game length (turns): mean {t['mean']}, median {t['median']}, min {t['min']}, max {t['max']}")
+    wr = data["win_rate"]
+
+    def pct(x):
+        return "-" if x is None else f"{100 * x:.1f}%"
+
+    out.append("win rate by faction: " + ", ".join(f"{f} {pct(v)}" for f, v in wr["by_faction"].items()))
+    out.append(f"win rate by seat: first {pct(wr['by_seat']['first'])}, second {pct(wr['by_seat']['second'])}")
+    out.append("win rate of the first player by pairing:")
+    for k, v in wr["by_pairing"].items():
+        out.append(f"  {k:<12} {pct(v)}")
+    out.append("card coverage (bought / played / activated; gaps):")
+    for c in data["coverage"]:
+        extra = ""
+        if "sprung" in c:
+            extra = " sprung " + ", ".join(f"{k} {v}" for k, v in c["sprung"].items())
+        if "taken" in c:
+            extra = f" taken {c['taken']}"
+        gaps = "; ".join(c["gaps"])
+        out.append(f"  {c['card']:<28} {c['bought']:>6} {c['played']:>6} {c['activated']:>6}{extra}"
+                   + (f"  [{gaps}]" if gaps else ""))
+    return "\n".join(out)
