@@ -638,6 +638,16 @@ class State:
             chooser = 1 - a
         else:
             chooser = a
+        if len(mine) > 1:
+            # Identical waiting effects (same lines, same source, same target) are one option.
+            seen, distinct = set(), []
+            for i in mine:
+                w = pool[i]
+                key = (id(w[1]), w[2], w[5])
+                if key not in seen:
+                    seen.add(key)
+                    distinct.append(i)
+            mine = distinct
         if len(mine) == 1:
             self._resolve_waiting(mine[0])
             return
