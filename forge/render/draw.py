@@ -61,15 +61,28 @@ def _shape_path(canvas, shape: str, x: float, y: float, w: float, h: float):
     return p
 
 
-def _background(p: Painter, tpl: Template, base: str) -> None:
-    """Full-bleed frame colour with a soft vertical light."""
+def _background(p: Painter, tpl: Template, base: str, second: str | None = None) -> None:
+    """Full-bleed frame colour with a soft vertical light; two-faction cards blend both colours across."""
     c = p.canvas
     c.saveState()
     path = c.beginPath()
     path.rect(0, 0, tpl.full_w, tpl.full_h)
     c.clipPath(path, stroke=0, fill=0)
-    p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
+    if second:
+        p.linear(0, tpl.full_h, tpl.full_w, 0, [shade(base, -0.1), base, second, shade(second, 0.35)],
+                 [0, 0.4, 0.6, 1])
+    else:
+        p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
     c.restoreState()
+
+
+def _second_color(face: CardFace) -> str | None:
+    """The second faction's colour of a multi-faction card, for its frame."""
+    for fid in face.card_factions[1:]:
+        style = face.faction_style(fid)
+        if style and style[0] != face.frame_color:
+            return style[0]
+    return None
 
 
 def _inner_border(p: Painter, tpl: Template, inset_mm: float) -> None:
@@ -360,7 +373,7 @@ def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = Non
     m = measure or measure_face(face, tpl)
     lay = tpl.layout(face.type)
     base = _frame_color(tpl, face)
-    _background(p, tpl, base)
+    _background(p, tpl, base, _second_color(face))
     _inner_border(p, tpl, float(lay["frame_inset"]))
     _draw_art(p, tpl, face, root, lay)
     _title(p, tpl, face, m, lay)

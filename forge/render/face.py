@@ -37,12 +37,14 @@ class CardFace:
     cost: int | None
     allegiance: tuple[tuple[str, int], ...]
     faction: str | None
+    card_factions: tuple[str, ...]  # every faction of the card, frame faction first
     frame_color: str | None  # None: the template's neutral frame
     faction_icon: str | None
     factions: tuple[tuple[str, str, str], ...]  # every faction: (id, colour, icon), for inline icons
     art: str | None = None
     art_digest: str | None = None
-    copies: int = 1
+    copies: int = 1  # physical copies in the box (``CardDatabase.box_count``)
+    deck_copies: int = 1  # copies in one deck (``Card.copies``): a starter deck's share of a neutral card
     back: str = "recruit"
 
     @property
@@ -85,12 +87,14 @@ def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path) -> Car
         cost=card.cost,
         allegiance=tuple((f, int(n)) for f, n in card.allegiance.items()),
         faction=card.faction,
+        card_factions=tuple(card.factions),
         frame_color=main.color if main else None,
         faction_icon=main.icon if main else None,
         factions=tuple((f.id, f.color, f.icon) for f in db.factions),
         art=card.art if art_digest else None,
         art_digest=art_digest,
         copies=db.box_count(card),
+        deck_copies=card.copies,
         back=BACK_OF_SET.get(card.set, "recruit"),
     )
 

@@ -26,6 +26,8 @@ _FR_NBSP_BEFORE = re.compile(r" ([:;!?»])")
 _FR_NBSP_AFTER = re.compile(r"« ")
 _NUMBER = re.compile(r"^[0-9]+[.,;:]?$")
 NBSP = "\u00a0"
+#: Icons that head what follows them ("⟳ Guard", "✝ Demise: …") and never end a line.
+LEADING_ICONS = ("activate", "demise", "trap")
 
 
 @dataclass(frozen=True)
@@ -124,13 +126,13 @@ def paragraph_groups(markup: str, lang: str, text_font: str, keyword_font: str) 
                 tokens.append(None)
             if piece:
                 tokens.append(Atom("text", piece, font))
-    # A number before an icon ("3 [[black]]:") and an icon before a word stay together.
+    # "3 [[black]]:", "Wound 2", "1 card" and "[[activate]] Guard" stay together.
     for i, tok in enumerate(tokens):
         if tok is None and 0 < i < len(tokens) - 1:
             before, after = tokens[i - 1], tokens[i + 1]
             if before is not None and after is not None and (
                     (_is_number(before) and after.kind in ("icon", "text"))
-                    or before.kind == "icon"
+                    or (before.kind == "icon" and before.value in LEADING_ICONS)
                     or (before.font == keyword_font and _is_number(after))):
                 tokens[i] = Atom("text", NBSP, before.font or after.font or text_font)
     groups: list[list[Atom]] = [[]]

@@ -111,26 +111,37 @@ def run_job(job) -> JobResult:
     raise TypeError(f"unknown job {job!r}")
 
 
-def _run_faces(job: FaceJob) -> JobResult:
-    root, out = Path(job.root), Path(job.out)
-    tpl = load_template(root)
-    doc = PdfBuffer((tpl.full_w, tpl.full_h), "Rift Commanders — card", None)
-    result = JobResult()
+def cards_pdf(items: list[Item], root: Path, tpl: Template | None = None) -> tuple[bytes, list[dict]]:
+    """One page per card at full bleed, and each card's check (overflow, safe-zone crossings)."""
+    from .draw import draw_face
+
+    tpl = tpl or load_template(root)
+    doc = PdfBuffer((tpl.full_w, tpl.full_h), "Rift Commanders — cards", None, trim=tpl.trim_rect())
     checks = []
-    for item in job.items:
+    for item in items:
         p = Painter(doc.canvas)
         problems: list[str] = []
         if isinstance(item, CardFace):
-            from .draw import draw_face
-
-            m = draw_face(p, tpl, item, root)
-            problems = list(m.problems)
+            problems = list(draw_face(p, tpl, item, root).problems)
         else:
             draw_item(p, tpl, item, root)
         doc.canvas.showPage()
         checks.append({"id": item.id, "lang": item.lang, "overflow": problems,
                        "safe_zone": safe_zone_crossings(p.marks, tpl)})
-    pdf = doc.finish()
+    return doc.finish(), checks
+
+
+def card_images(items: list[Item], root: Path) -> list:
+    """Cards as 825 × 1125 px RGB images at 300 DPI (bleed included), as the print shops get them."""
+    pdf, _ = cards_pdf(items, Path(root))
+    return render_pages(pdf, GAMECRAFTER_SIZE)
+
+
+def _run_faces(job: FaceJob) -> JobResult:
+    root, out = Path(job.root), Path(job.out)
+    tpl = load_template(root)
+    result = JobResult()
+    pdf, checks = cards_pdf(list(job.items), root, tpl)
     images = render_pages(pdf, GAMECRAFTER_SIZE) if job.products else [None] * len(job.items)
     bleed_px = round(tpl.bleed / 72 * 300)
     for item, key, check, img in zip(job.items, job.keys, checks, images):

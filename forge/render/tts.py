@@ -52,15 +52,10 @@ def decks_for(faces: list[CardFace], faction_names: dict[str, str], titles: dict
                 tuple(f for f in faces if f.set == "recruit" for _ in range(f.copies)))]
     for fid, fname in faction_names.items():
         starter = tuple(f for f in faces if f.set == "starter" and f.faction in (None, fid)
-                        for _ in range(_starter_copies(f, len(faction_names))))
+                        for _ in range(f.deck_copies))
         out.append(Deck(f"starter-{fid}", f"{titles['starter']} — {fname}", "starter", starter))
     out.append(Deck("rites", titles["rite"], "rite", tuple(f for f in faces if f.set == "rite")))
     return [d for d in out if d.cards]
-
-
-def _starter_copies(face: CardFace, n_factions: int) -> int:
-    """A face's copies are box counts; a neutral starter card's share of one deck is a quarter of them."""
-    return face.copies // n_factions if face.faction is None else face.copies
 
 
 def compose_sheet(images: list, hidden, cols: int, rows: int):

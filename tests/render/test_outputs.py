@@ -1,0 +1,211 @@
+"""Every profile rendered from a small game, read back: PDFs with pypdf, images with Pillow."""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from forge.render.cards import RenderOptions, render_cards
+from forge.render.sheets import COLS, PAPERS, ROWS, slot_origin
+from forge.render.template import load_template
+
+from .helpers import books, mini_db, physical_count
+
+pytest.importorskip("pypdfium2")
+REPO = Path(__file__).resolve().parents[2]
+TTS_URL = "https://example.invalid/rift"
+
+
+def render(out: Path, db=None, **over):
+    opts = RenderOptions(out=out, workers=2, tts_base_url=TTS_URL, **over)
+    return render_cards(db or mini_db(), books(), REPO, opts)
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("render") / "output"
+    return out, render(out)
+
+
+def texts_with_positions(page) -> list[tuple[str, float, float]]:
+    found = []
+
+    def visit(text, cm, tm, font, size):
+        if text.strip():
+            # tm is the text matrix inside the current transformation cm
+            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
+            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
+            found.append((text.strip(), x, y))
+
+    page.extract_text(visitor_text=visit)
+    return found
+
+
+def slot_of(tpl, paper, x, y, back):
+    for i in range(COLS * ROWS):
+        sx, sy = slot_origin(tpl, paper, i, back)
+        if sx <= x <= sx + tpl.trim_w and sy <= y <= sy + tpl.trim_h:
+            return i
+    return None
+
+
+def test_nothing_fails_preflight(rendered):
+    out, result = rendered
+    assert result.findings == []
+    assert set(result.preflight) == {"pnp", "gamecrafter", "mpc", "pod", "tts", "proof"}
+    for profile, report in result.preflight.items():
+        assert report["ok"], profile
+        saved = json.loads((out / profile / "preflight.json").read_text())
+        assert saved["ok"] and saved["files"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pnp_pages_sizes_and_counts(rendered, paper):
+    out, _ = rendered
+    reader = PdfReader(out / f"pnp/rift-commanders-en-{paper}.pdf")
+    assert len(reader.pages) == 2 * math.ceil(physical_count(mini_db()) / 9)
+    for page in reader.pages:
+        assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAPERS[paper], abs=0.01)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_pnp_cards_sit_in_their_slots_and_backs_are_mirrored(rendered, paper):
+    out, _ = rendered
+    tpl = load_template(REPO)
+    db = mini_db()
+    physical = [c.id for c in db.cards for _ in range(db.box_count(c))]
+    reader = PdfReader(out / f"pnp/rift-commanders-en-{paper}.pdf")
+    for sheet in range(len(reader.pages) // 2):
+        expected = physical[sheet * 9:(sheet + 1) * 9]
+        ids = {}
+        for text, x, y in texts_with_positions(reader.pages[2 * sheet]):
+            if text in {c.id for c in db.cards}:
+                ids[slot_of(tpl, paper, x, y, back=False)] = text
+        assert [ids.get(i) for i in range(len(expected))] == expected
+        backs = {}
+        for text, x, y in texts_with_positions(reader.pages[2 * sheet + 1]):
+            if text in ("RECRUITMENT", "STARTER DECK", "RITE"):
+                backs[slot_of(tpl, paper, x, y, back=True)] = text
+        kinds = {"recruit": "RECRUITMENT", "starter": "STARTER DECK", "rite": "RITE"}
+        assert [backs.get(i) for i in range(len(expected))] == [kinds[db.by_id()[c].set] for c in expected]
+
+
+def test_back_columns_mirror_for_long_edge_duplex():
+    tpl = load_template(REPO)
+    for i in range(9):
+        fx, fy = slot_origin(tpl, "a4", i, back=False)
+        bx, by = slot_origin(tpl, "a4", i, back=True)
+        assert by == fy and fx + bx == pytest.approx(PAPERS["a4"][0] - tpl.trim_w)
+
+
+def test_pdfs_embed_subset_fonts_and_carry_metadata(rendered):
+    out, _ = rendered
+    for rel in ("pnp/rift-commanders-fr-a4.pdf", "pod/rift-commanders-en-pod.pdf", "proof/rift-commanders-fr-proof.pdf"):
+        reader = PdfReader(out / rel)
+        fonts = set()
+        for page in reader.pages[:2]:
+            for ref in page["/Resources"]["/Font"].values():
+                font = ref.get_object()
+                assert "/FontFile2" in font["/FontDescriptor"].get_object(), font["/BaseFont"]
+                fonts.add(str(font["/BaseFont"]).split("+", 1)[1])
+        assert {"Lato-Regular", "Lato-Bold"} <= fonts and any(f.startswith("IM_FELL_English") for f in fonts)
+        assert all("+" in str(ref.get_object()["/BaseFont"]) for ref in reader.pages[0]["/Resources"]["/Font"].values())
+        meta = reader.metadata
+        assert meta.title.startswith("Rift Commanders") and meta.author == "Benoît Morin"
+        lang = rel.split("-")[2]
+        assert str(reader.trailer["/Root"]["/Lang"]).startswith(lang)
+
+
+@pytest.mark.parametrize("lang,name,keyword", [("en", "Ember Whelp", "Wound"), ("fr", "Dragonnet des Braises", "Blessures")])
+def test_each_card_text_is_printed_in_its_language(rendered, lang, name, keyword):
+    out, _ = rendered
+    reader = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")
+    first = reader.pages[0].extract_text()
+    assert name in first and keyword in first and "Small, hot" not in first if lang == "fr" else name in first
+    other = "Blessures" if lang == "en" else "Wound"
+    assert other not in first
+
+
+def test_pod_is_one_card_per_page_at_full_bleed_in_cmyk(rendered):
+    out, result = rendered
+    tpl = load_template(REPO)
+    reader = PdfReader(out / "pod/rift-commanders-en-pod.pdf")
+    assert len(reader.pages) == 2 * physical_count(mini_db())
+    page = reader.pages[0]
+    assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((tpl.full_w, tpl.full_h), abs=0.01)
+    assert float(page.trimbox.width) == pytest.approx(tpl.trim_w, abs=0.01)
+    pod = result.preflight["pod"]["files"][0]
+    assert pod["colour_space"] == "CMYK" and not pod["problems"]
+    data = page.get_contents().get_data()
+    assert b" k" in data and b" rg" not in data
+
+
+@pytest.mark.parametrize("shop,size", [("gamecrafter", (825, 1125)), ("mpc", (822, 1122))])
+def test_print_shop_images(rendered, shop, size):
+    from PIL import Image
+
+    out, _ = rendered
+    files = sorted((out / shop / "en").glob("*.png"))
+    assert {f.stem for f in files} == {c.id for c in mini_db().cards} | {"back-recruit", "back-starter", "back-rite"}
+    for f in files:
+        with Image.open(f) as im:
+            assert im.size == size and im.mode == "RGB" and round(im.info["dpi"][0]) == 300
+    quantities = (out / shop / "en" / "quantities.csv").read_text().splitlines()
+    assert "ember-whelp.png,ember-whelp,\"Ember Whelp\",recruit,back-recruit.png,3" in quantities
+
+
+def test_tts_sheets_and_saved_object(rendered):
+    from PIL import Image
+
+    out, _ = rendered
+    saved = json.loads((out / "tts/fr/rift-commanders-fr.json").read_text())
+    decks = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    recruit = decks["Recrutement"]
+    assert [c["Nickname"] for c in recruit["ContainedObjects"]].count("Dragonnet des Braises") == 3
+    assert len(recruit["DeckIDs"]) == 6
+    for deck in decks.values():
+        for custom in deck["CustomDeck"].values():
+            assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7 and not custom["BackIsHidden"]
+            assert custom["FaceURL"].startswith(TTS_URL)
+            sheet = out / "tts" / custom["FaceURL"][len(TTS_URL) + 1:]
+            with Image.open(sheet) as im:
+                assert max(im.size) <= 4096 and im.mode == "RGB"
+                assert im.size == (custom["NumWidth"] * 409, custom["NumHeight"] * 573)
+    starters = [o for name, o in decks.items() if name.startswith("Deck de départ")]
+    assert len(starters) == 2 and all(len(o["DeckIDs"]) == 2 for o in starters)  # 8 neutral wisps, 2 per faction
+
+
+def test_same_inputs_give_byte_identical_files(rendered, tmp_path):
+    out, _ = rendered
+    again = tmp_path / "output"
+    render(again)
+    files = sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file() and ".cache" not in p.parts)
+    assert files == sorted(p.relative_to(again) for p in again.rglob("*") if p.is_file() and ".cache" not in p.parts)
+    different = [str(f) for f in files if (out / f).read_bytes() != (again / f).read_bytes()]
+    assert different == []
+
+
+def test_incremental_render_only_redoes_what_changed(tmp_path):
+    out = tmp_path / "output"
+    render(out)
+    assert render(out).written == []
+    db = mini_db()
+    card = db.cards[1]
+    db.cards[1] = replace(card, flavor={"en": "The sea takes back what it gave."})
+    result = render(out, db)
+    written = set(result.written)
+    assert "gamecrafter/en/tide-turn.png" in written and "mpc/en/tide-turn.png" in written
+    assert "pnp/rift-commanders-en-a4.pdf" in written and "pod/rift-commanders-en-pod.pdf" in written
+    assert not any(w.startswith(("gamecrafter/fr", "mpc/fr", "pnp/rift-commanders-fr")) for w in written)
+    assert "gamecrafter/en/ember-whelp.png" not in written
+
+
+def test_a_partial_run_renders_only_what_was_asked(tmp_path):
+    out = tmp_path / "output"
+    result = render(out, langs=("fr",), papers=("letter",), profiles=("pnp",))
+    assert sorted(result.written) == ["pnp/duplex-calibration-fr-letter.pdf", "pnp/rift-commanders-fr-letter.pdf"]
+    assert sorted(p.name for p in out.iterdir()) == [".cache", "pnp"]
