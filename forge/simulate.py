@@ -150,7 +150,7 @@ def play_games(db: CardDatabase, settings: Settings,
             if progress:
                 progress(1)
         return
-    size = max(1, min(50, settings.games // (settings.jobs * 8) or 1))
+    size = max(1, min(16, settings.games // (settings.jobs * 32) or 1))
     ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
     with ctx.Pool(settings.jobs, initializer=_init_worker, initargs=(db, settings)) as pool:
         for batch in pool.imap(_work, _chunks(settings.games, size)):

@@ -580,7 +580,8 @@ class State:
         for p in (active, 1 - active):
             for cid in self.field[p]:
                 d = defs[cid]
-                if d.triggers and ev in d.trigger_events:
+                if d.triggers and ev in d.trigger_events and not (ev == "summon" and cid == ref[0]):
+                    # A creature acts from the next event on: not on its own summon.
                     self._triggers_of(d, cid, p, ev, actor, victim, ref, ft)
             rite = self.rite_of[p]
             if rite is not None and ev in rite.trigger_events:

@@ -1,0 +1,68 @@
+"""Engine speed: complete games per second and decisions per second, per agent, and the --jobs 2 speed-up.
+
+    python benchmarks/engine_speed.py [--games N] [--real]
+
+``--real`` loads the project's cards/ (forge.database) instead of the sample game.
+Timed here, never in the test suite.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from forge.engine import Game, HeuristicAgent, RandomAgent, run  # noqa: E402
+from forge.engine.sample import sample_database  # noqa: E402
+from forge.simulate import PAIRINGS, Settings  # noqa: E402
+from forge.simulate import run as simulate_run  # noqa: E402
+
+
+def load(real: bool):
+    if not real:
+        return sample_database()
+    from forge.database import load_database
+    return load_database(Path(__file__).resolve().parents[1]).db
+
+
+def engine_only(db, agent_cls, games: int) -> tuple[float, float, float]:
+    """Bare engine loop: no invariants, no coverage, no log."""
+    game = Game(db)
+    decisions = turns = 0
+    t = time.perf_counter()
+    for i in range(games):
+        s = game.new_state(i, PAIRINGS[i % 12])
+        run(s, [agent_cls(2 * i), agent_cls(2 * i + 1)])
+        decisions += s.decisions
+        turns += s.turn
+    dt = time.perf_counter() - t
+    return games / dt, decisions / dt, turns / games
+
+
+def simulate(db, agents: str, games: int, jobs: int) -> float:
+    t = time.perf_counter()
+    simulate_run(db, Settings(games=games, seed=1, jobs=jobs, agents=agents))
+    return games / (time.perf_counter() - t)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=600)
+    ap.add_argument("--real", action="store_true")
+    args = ap.parse_args()
+    db = load(args.real)
+    print(f"database: {'cards/' if args.real else 'sample'}; {args.games} games per figure")
+    for name, cls in (("random", RandomAgent), ("heuristic", HeuristicAgent)):
+        g, d, t = engine_only(db, cls, args.games)
+        print(f"engine only   {name:<9}: {g:7.1f} games/s  {d:9.0f} decisions/s  ({t:.1f} turns/game)")
+    for name in ("random", "heuristic"):
+        j1 = simulate(db, name, args.games, 1)
+        j2 = simulate(db, name, args.games, 2)
+        print(f"simulate      {name:<9}: jobs 1 {j1:7.1f} games/s, jobs 2 {j2:7.1f} games/s "
+              f"(x{j2 / j1:.2f}; invariants + coverage on)")
+
+
+if __name__ == "__main__":
+    main()
