@@ -48,6 +48,7 @@ class Settings:
     turn_cap: int = 200
     decision_cap: int = 20_000
     check: bool = True
+    record: bool = False  # keep every game's record (slower), not only failing ones
 
 
 @dataclass
@@ -76,15 +77,16 @@ def play_one(game: Game, settings: Settings, index: int) -> GameOutcome:
     seed = game_seed(settings.seed, index)
     factions = PAIRINGS[index % len(PAIRINGS)]
     try:
-        state = _play(game, settings, seed, factions, log=False)
+        state = _play(game, settings, seed, factions, log=settings.record)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a reported outcome
         msg = _describe(exc)
         state = None
         record = _failure_record(game, settings, seed, factions, msg)
         return GameOutcome(index, seed, factions, None, 0, 0, error=msg,
                            invariant=isinstance(exc, InvariantError), record=record)
+    record = make_record(state, (settings.agents, settings.agents)) if settings.record else None
     return GameOutcome(index, seed, factions, state.winner, state.turn, state.decisions,
-                       capped=state.capped, coverage=state.cov or {})
+                       capped=state.capped, coverage=state.cov or {}, record=record)
 
 
 def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: list | None = None):
@@ -167,6 +169,7 @@ class Report:
     games: int = 0
     errors: list[GameOutcome] = field(default_factory=list)
     capped: list[GameOutcome] = field(default_factory=list)
+    saved: list[GameOutcome] = field(default_factory=list)  # games with a record (--save-replays)
     coverage: Counter = field(default_factory=Counter)
     wins_by_faction: Counter = field(default_factory=Counter)
     games_by_faction: Counter = field(default_factory=Counter)
@@ -188,6 +191,8 @@ class Report:
             return
         self.coverage.update(o.coverage)
         self.decisions += o.decisions
+        if o.record is not None:
+            self.saved.append(o)
         self.turns.append(o.turns)
         if o.capped:
             self.capped.append(o)

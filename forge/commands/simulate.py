@@ -29,6 +29,8 @@ def simulate(
     expert: bool = typer.Option(False, "--expert", help="Use the expert variant (recruitment set-asides)."),
     turn_cap: int = typer.Option(200, "--turn-cap", min=1, help="Stop a game after this many turns."),
     decision_cap: int = typer.Option(20_000, "--decision-cap", min=1, help="Stop a game after this many decisions."),
+    save_replays: bool = typer.Option(False, "--save-replays",
+                                      help="Write every game's record under output/replays/ (failing games always are)."),
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
 ) -> None:
@@ -45,11 +47,11 @@ def simulate(
         typer.echo(render_findings(errors), err=True)
         raise typer.Exit(1)
     settings = Settings(games=games, seed=seed, jobs=jobs, agents=agents.value, expert=expert,
-                        turn_cap=turn_cap, decision_cap=decision_cap)
+                        turn_cap=turn_cap, decision_cap=decision_cap, record=save_replays)
     report = _run_with_progress(load.db, settings)
     replays: dict[int, str] = {}
     try:
-        for o in report.errors:
+        for o in report.errors + (report.saved if save_replays else []):
             if o.record:
                 rel = REPLAY_DIR / f"game-{o.index:06d}-seed-{o.seed}.jsonl"
                 atomic.write_text(root / rel, to_jsonl(o.record))
@@ -80,3 +82,38 @@ def _stderr_console():
     from rich.console import Console
 
     return Console(stderr=True)
+
+
+def replay(
+    record: Path = typer.Argument(..., help="A game record (.jsonl) written by forge simulate."),
+    lang: str = typer.Option("en", "--lang", help="Language of the log: en or fr."),
+    root: RootOption = Path("."),
+) -> None:
+    """Replay a game record, check it reaches the recorded state, and print its log."""
+    from ..database import load_database
+    from ..engine.record import ReplayMismatch, from_jsonl, render
+    from ..engine.record import replay as replay_record
+
+    check_root(root)
+    if lang not in ("en", "fr"):
+        typer.echo(f"forge: error: --lang {lang}: choose en or fr", err=True)
+        raise typer.Exit(2)
+    try:
+        lines = from_jsonl(record.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        typer.echo(f"forge: error: cannot read {record}: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    load = load_database(root)
+    if load.io_error or any(f.severity == ERROR for f in load.findings):
+        typer.echo(render_findings(load.findings), err=True)
+        raise typer.Exit(2 if load.io_error else 1)
+    for text in render(lines, load.db, lang):
+        typer.echo(text)
+    try:
+        replay_record(load.db, lines)
+    except ReplayMismatch as exc:
+        typer.echo(f"forge: replay differs from the record: {exc}", err=True)
+        raise typer.Exit(1) from exc
+    except Exception as exc:  # noqa: BLE001 - a failing game's record replays up to its failure
+        typer.echo(f"forge: the replay stops: {type(exc).__name__}: {exc}", err=True)
+        raise typer.Exit(1) from exc

@@ -1,6 +1,12 @@
 """The engine's log phrases, per language (card names come from ``card.name[lang]``)."""
 from __future__ import annotations
 
+#: Faction colour names as the logs print them.
+FACTION_NAMES: dict[str, dict[str, str]] = {
+    "en": {"red": "Red", "white": "White", "black": "Black", "blue": "Blue"},
+    "fr": {"red": "Rouge", "white": "Blanc", "black": "Noir", "blue": "Bleu"},
+}
+
 PHRASES: dict[str, dict[str, str]] = {
     "en": {
         "player": "Player {n}",

@@ -14,7 +14,7 @@ from ..model import CardDatabase
 from ..vocabulary import FACTIONS
 from .actions import Action
 from .game import Game
-from .phrases import PHRASES
+from .phrases import FACTION_NAMES, PHRASES
 from .state import State
 
 FORMAT = "rift-commanders-record"
@@ -147,7 +147,7 @@ def render(lines: list[dict], db: CardDatabase, lang: str = "en") -> list[str]:
     """A human-readable log of a record, in English or French."""
     table = PHRASES[lang]
     names = {c.id: c.name.get(lang) or c.id for c in db.cards}
-    fnames = {f.id: f.name.get(lang, f.id) for f in db.factions}
+    fnames = FACTION_NAMES[lang]
 
     def who(p) -> str:
         return table["player"].format(n=int(p) + 1)

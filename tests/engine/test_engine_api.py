@@ -214,3 +214,21 @@ def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, monkeypatch):
     assert "boom" in err["error"] and err["replay"].startswith("output/replays/")
     lines = from_jsonl((proj / err["replay"]).read_text())
     assert lines[0]["t"] == "header" and lines[-1]["error"]
+
+
+def test_replay_command_prints_the_log_and_checks_the_record(tmp_path):
+    root = _project(tmp_path)
+    import shutil
+
+    from forge.commands.simulate import replay as replay_cmd, simulate as simulate_cmd
+
+    proj = tmp_path / "proj"
+    shutil.copytree(root / "cards", proj / "cards")
+    app = typer.Typer()
+    app.command()(simulate_cmd)
+    app.command()(replay_cmd)
+    res = CliRunner().invoke(app, ["simulate", "--games", "1", "--root", str(proj), "--save-replays"])
+    assert res.exit_code == 0, res.output
+    rec = next((proj / "output" / "replays").glob("*.jsonl"))
+    res = CliRunner().invoke(app, ["replay", str(rec), "--root", str(proj), "--lang", "fr"])
+    assert res.exit_code == 0 and res.output.startswith("Mise en place")
