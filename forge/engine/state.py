@@ -102,6 +102,7 @@ class State:
         self.pending = -1
         self.options: list[Action] = []
         self._when: list[tuple] = []
+        self._now: list[tuple] = []  # "immediately" lines triggered by the last step
         self._ft = False
         self.terminal = False
         self.winner: int | None = None
@@ -127,7 +128,7 @@ class State:
         s.rng.setstate(self.rng.getstate())
         for name in ("owner", "exhausted", "stamp", "health", "poison", "essence", "raised",
                      "resolving", "recruit", "row", "exile", "set_aside", "rite_of", "rite_owner",
-                     "shield", "protect", "listeners", "bonus", "stack", "options", "_when", "history",
+                     "shield", "protect", "listeners", "bonus", "stack", "options", "_when", "_now", "history",
                      "factions"):
             setattr(s, name, getattr(self, name)[:])
         for name in ("alleg", "deck", "hand", "discard", "field", "played", "pools"):
@@ -202,6 +203,10 @@ class State:
                     cands = tuple(self._when)
                     self._when.clear()
                     stack.append((OP_WINDOW, 1 - self.active, cands, W_WHEN))
+                if self._now:
+                    # "Immediately" acts right away: before the next line, window or action.
+                    stack.extend(reversed(self._now))
+                    self._now.clear()
                 task = stack[-1]
                 _RUN[task[0]](self, task)
         except _GameOver:
@@ -620,7 +625,7 @@ class State:
             rest = tuple(ln for ln in lines if ln.timing != "immediately")
             if rest:
                 self.pools[-1].append((owner, rest, ctx, ft, d, cid))
-            self.stack.append((OP_LINES, owner, tuple(now), 0, ctx, ft, d, cid))
+            self._now.append((OP_LINES, owner, tuple(now), 0, ctx, ft, d, cid))
         else:
             self.pools[-1].append((owner, lines, ctx, ft, d, cid))
 

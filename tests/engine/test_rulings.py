@@ -95,3 +95,10 @@ def test_ruling_protection_covers_creatures_entering_later_in_the_turn():
     s._enter(1, c)
     act(s, "play", cid(s, "kill"))
     assert s.field[1] == [c]
+
+
+def test_ruling_immediately_lines_of_end_of_turn_effects_resolve_at_once():
+    eot = card("eot", "creature", ["red"], end_of_turn=[line("wound", 1, timing="immediately"), line("essence", 1)])
+    s = scenario(eot, players=[dict(field=["eot"], hand=["filler"]), {}])
+    act(s, "end")
+    assert s.health[1] == 39 and ("essence", 0, 1) in s.log
