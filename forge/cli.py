@@ -6,8 +6,10 @@ import sys
 
 import typer
 
+from .commands import render
 from .commands.docs import docs
 from .commands.schema import schema
+from .commands.simulate import replay, simulate
 from .commands.validate import validate
 
 app = typer.Typer(
@@ -18,8 +20,11 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.command()(validate)
-app.command()(schema)
+app.command()(simulate)
+app.command()(replay)
+app.add_typer(render.app, name="render")
 app.command()(docs)
+app.command()(schema)
 
 
 def main() -> None:
