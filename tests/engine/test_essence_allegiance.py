@@ -138,3 +138,11 @@ def test_allegiance_trap_raises_do_not_use_the_turn_action():
     s = scenario(t, players=[{}, dict(hand=["pray"])])
     act(s, "trap", cid(s, "pray"))
     assert s.alleg[1][1] == 2 and s.raised == [False, False]
+
+
+def test_buying_replacement_happens_before_any_reaction():
+    watch = card("watch", "trap", ["blue"], trap=TrapSpec("when", "buy"), effects=[line("draw", 1)])
+    s = scenario(KINDLE, watch, players=[dict(essence=2), dict(hand=["watch"])], row=["kindle"] + [""] * 7,
+                 recruit=["spark"])
+    act(s, "buy", 0)
+    assert s.decision_kind() == "window:when" and s.defs[s.row[0]].id == "spark"
