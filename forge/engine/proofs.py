@@ -40,8 +40,9 @@ class ProofFailure:
 
     card_id: str
     section: str  # effects | activate | demise | end_of_turn | triggers
-    index: int
+    index: int  # the line's index in its section (triggers: counted across all triggers)
     message: str
+    path: tuple = ()  # where the line sits in the card's YAML mapping, e.g. ("triggers", 1, "effects", 0)
 
 
 @dataclass
@@ -90,8 +91,22 @@ def prove_card(game: Game, card: Card) -> CardProof:
         if key not in seen:
             seen.add(key)
             unique.append(f)
-    proof.failures = unique
+    proof.failures = [ProofFailure(f.card_id, f.section, f.index, f.message, _yaml_path(card, f.section, f.index))
+                      for f in unique]
     return proof
+
+
+def _yaml_path(card: Card, section: str, index: int) -> tuple:
+    """The card-file path of a line: (section, index), or (triggers, k, effects, j) for a trigger line."""
+    if index < 0:
+        return (section,)
+    if section != "triggers":
+        return (section, index)
+    for k, t in enumerate(card.triggers):
+        if index < len(t.lines):
+            return ("triggers", k, "effects", index)
+        index -= len(t.lines)
+    return ("triggers",)
 
 
 def _expected_lines(card: Card, section: str) -> list[tuple[int, EffectLine]]:
