@@ -1,13 +1,21 @@
 """The reference rules engine of Rift Commanders.
 
 Pure: it imports ``forge.model`` and ``forge.vocabulary`` only, does no I/O and
-prints nothing. A game is reproducible from (card database, seed, agents).
+prints nothing. A game is reproducible from (card database, seed, agents): all
+the game's randomness comes from ``random.Random(seed)`` owned by the state.
 
-    game = Game(db)
-    state = game.new_state(seed=7, factions=("red", "blue"))
+    game = Game(db)                                    # compile once per database
+    state = game.new_state(seed=7, factions=("red", "blue"), expert=False, log=True)
+    agents = (RandomAgent(1), HeuristicAgent(2))
     while not state.is_terminal():
-        action = agents[state.current_player()].act(Observation(state, p), state.legal_actions())
-        state.apply(action)
+        p = state.current_player()
+        state.apply(agents[p].act(Observation(state, p), state.legal_actions()))
+    state.winner, state.capped, state.turn
+
+Modules: ``state`` (the rules), ``game`` (setup), ``actions`` (decisions),
+``observation`` (what a player sees), ``agents``, ``record`` (JSON-lines records,
+replay, en/fr logs), ``invariants``, ``proofs`` (``prove_cards(db)``),
+``builder`` (hand-built positions), ``sample`` (a small game in code).
 """
 from __future__ import annotations
 
