@@ -230,7 +230,8 @@ def _run_trap(game: Game, card: Card, met: bool) -> State:
 
 def _event_ref(s: State, event: str, actor: int) -> tuple:
     if event in ("summon", "activate"):
-        c = s.field[actor][0] if s.field[actor] else -1
+        # Another creature than the card under proof: a creature does not see its own summon.
+        c = s.field[actor][-1] if s.field[actor] else -1
         return (c, s.stamp[c] if c >= 0 else 0)
     if event == "destroy":
         return (s.discard[1 - actor][0] if s.discard[1 - actor] else -1, 0)

@@ -232,3 +232,11 @@ def test_replay_command_prints_the_log_and_checks_the_record(tmp_path):
     rec = next((proj / "output" / "replays").glob("*.jsonl"))
     res = CliRunner().invoke(app, ["replay", str(rec), "--root", str(proj), "--lang", "fr"])
     assert res.exit_code == 0 and res.output.startswith("Mise en place")
+
+
+def test_prove_cards_sees_a_summon_trigger_of_another_creature():
+    from forge.model import Trigger
+
+    db = sample_database()
+    db.cards.append(card("herald", "creature", ["white"], triggers=[Trigger("summon", "you", (line("draw", 1),))]))
+    assert prove_cards(db)[-1].ok
