@@ -24,11 +24,10 @@ from typing import Callable
 from ..atomic import write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
-from . import preflight
 from .assets import assets_hash
 from .face import CardFace, build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
-                   item_key, run_job)
+                   check_output, item_key, run_job)
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .sheets import COLS, PAPERS, ROWS, Back
 from .template import Template, load_template
@@ -172,9 +171,9 @@ class _Plan:
 
 
 def _bind(planned: _Planned):
-    """The job with its output path filled in."""
+    """The job with its output path and its preflight check filled in."""
     job = planned.job
-    return type(job)(**{**job.__dict__, "path": str(planned.path)})
+    return type(job)(**{**job.__dict__, "path": str(planned.path), "check": planned.check})
 
 
 # -- running ---------------------------------------------------------------------------
@@ -248,7 +247,9 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     # 2. faces (checks and rasters) alongside the documents that need nothing else, then the rest
     phase1 = face_jobs + [_bind(o) for o in todo if o.phase == 1]
     phase1.sort(key=_weight)
-    _run_all(phase1, options.workers, progress, 0, total)
+    file_checks: dict[str, dict] = {}
+    for r in _run_all(phase1, options.workers, progress, 0, total):
+        file_checks.update(r.file_checks)
     checks = _collect_checks(plan)
     phase2 = []
     for o in todo:
@@ -261,7 +262,8 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
             job = DocJob(**{**job.__dict__, "flagged": flagged})
         phase2.append(job)
     phase2.sort(key=_weight)
-    _run_all(phase2, options.workers, progress, len(phase1), total)
+    for r in _run_all(phase2, options.workers, progress, len(phase1), total):
+        file_checks.update(r.file_checks)
 
     # 3. files computed in this process: TTS saved objects and print-shop quantity lists
     result = RenderResult()
@@ -280,7 +282,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     for o in plan.outputs:
         rel = _rel(o.path, out)
         if o.path in todo_paths or "check" not in old.get(rel, {}):
-            check = _check_file(o.path, o.check)
+            check = file_checks.get(str(o.path)) or check_output(o.path, o.check)
             result.written.append(rel)
         else:
             check = old[rel]["check"]
@@ -346,15 +348,6 @@ def _collect_checks(plan: _Plan) -> dict[str, dict]:
             key = plan.key(item)
             checks[key] = json.loads((cache_dir(plan.out, key) / CHECK).read_text(encoding="utf-8"))
     return checks
-
-
-def _check_file(path: Path, spec: tuple) -> dict:
-    if not path.exists():
-        return {"path": path.as_posix(), "kind": spec[0], "problems": ["was not written"]}
-    if spec[0] == "png":
-        return preflight.check_png(path, spec[1], max_side=spec[2])
-    _, size, pages, cmyk, lang = spec
-    return preflight.check_pdf(path, size, pages, cmyk=cmyk, lang=lang)
 
 
 def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:

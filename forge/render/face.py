@@ -128,8 +128,20 @@ def name_width(tpl, face: CardFace) -> float:
     return tpl.box(lay["name"]["box"])[2] - 4.0
 
 
+_MEASURES: dict[tuple[CardFace, str], FaceMeasure] = {}
+
+
 def measure_face(face: CardFace, tpl) -> FaceMeasure:
-    """Fit the name, the type line and the rules text of a face into its layout."""
+    """Fit the name, the type line and the rules text of a face into its layout (memoised per template)."""
+    key = (face, tpl.digest)
+    if key not in _MEASURES:
+        if len(_MEASURES) > 4096:
+            _MEASURES.clear()
+        _MEASURES[key] = _measure(face, tpl)
+    return _MEASURES[key]
+
+
+def _measure(face: CardFace, tpl) -> FaceMeasure:
     lay = tpl.layout(face.type)
     problems = []
     name_spec = lay["name"]

@@ -73,6 +73,7 @@ class DocJob:
     paper: str = "a4"
     back_offset: tuple[float, float] = (0.0, 0.0)
     flagged: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    check: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,7 @@ class SheetJob:
     path: str
     thumbs: tuple[str, ...]
     hidden: str
+    check: tuple = ()
 
 
 @dataclass(frozen=True)
@@ -90,24 +92,44 @@ class CopyJob:
 
     path: str
     source: str
+    check: tuple = ()
 
 
 @dataclass
 class JobResult:
     written: list[str] = field(default_factory=list)
     checks: dict[str, dict] = field(default_factory=dict)  # face key -> check
+    file_checks: dict[str, dict] = field(default_factory=dict)  # output path -> preflight check
+
+
+def check_output(path: Path, spec: tuple) -> dict:
+    """Read an output back and check it against its profile (see ``preflight``)."""
+    from . import preflight
+
+    if not path.exists():
+        return {"path": path.as_posix(), "kind": spec[0], "problems": ["was not written"]}
+    if spec[0] == "png":
+        return preflight.check_png(path, spec[1], max_side=spec[2])
+    _, size, pages, cmyk, lang = spec
+    return preflight.check_pdf(path, size, pages, cmyk=cmyk, lang=lang)
+
+
+def _checked(job, result: JobResult) -> JobResult:
+    if job.check:
+        result.file_checks[job.path] = check_output(Path(job.path), job.check)
+    return result
 
 
 def run_job(job) -> JobResult:
     if isinstance(job, FaceJob):
         return _run_faces(job)
     if isinstance(job, DocJob):
-        return _run_doc(job)
+        return _checked(job, _run_doc(job))
     if isinstance(job, SheetJob):
-        return _run_sheet(job)
+        return _checked(job, _run_sheet(job))
     if isinstance(job, CopyJob):
         write_bytes(Path(job.path), Path(job.source).read_bytes())
-        return JobResult([job.path])
+        return _checked(job, JobResult([job.path]))
     raise TypeError(f"unknown job {job!r}")
 
 
@@ -189,5 +211,5 @@ def _run_sheet(job: SheetJob) -> JobResult:
         hidden = im.convert("RGB")
     cols, rows = grid_for(len(images))
     sheet = compose_sheet(images, hidden, cols, rows)
-    write_bytes(Path(job.path), png_bytes(sheet, level=3))
+    write_bytes(Path(job.path), png_bytes(sheet, level=1))
     return JobResult([job.path])

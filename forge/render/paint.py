@@ -2,6 +2,7 @@
 every text and icon box, so the safe zone is checked from what was actually drawn."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -91,10 +92,42 @@ class Painter:
         self.canvas.setLineWidth(width)
 
     def linear(self, x0, y0, x1, y1, colors: list[str], positions=None) -> None:
-        self.canvas.linearGradient(x0, y0, x1, y1, [self.color(c) for c in colors], positions, extend=True)
+        """Fill the clip with a gradient along (x0, y0)→(x1, y1)."""
+        length = math.hypot(x1 - x0, y1 - y0) or 1.0
+        cos, sin = (x1 - x0) / length, (y1 - y0) / length
+        self._shade("axial", colors, positions, (length * cos, length * sin, -length * sin, length * cos, x0, y0))
 
     def radial(self, x, y, r, colors: list[str], positions=None) -> None:
-        self.canvas.radialGradient(x, y, r, [self.color(c) for c in colors], positions, extend=True)
+        """Fill the clip with a radial gradient around (x, y)."""
+        self._shade("radial", colors, positions, (r, 0, 0, r, x, y))
+
+    def _shade(self, kind: str, colors: list[str], positions, matrix: tuple) -> None:
+        """Paint a unit gradient through ``matrix``: the same colours reuse one shading object per document.
+
+        reportlab makes a new shading (three PDF objects) for each gradient drawn; cards repeat the
+        same few gradients hundreds of times, so they are defined once, on a unit axis or circle, and
+        placed with a transformation. This uses reportlab's shading registry (``_addShading``).
+        """
+        from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
+        from reportlab.pdfgen.canvas import _buildColorFunction, _normalizeColors
+
+        c = self.canvas
+        cache = c.__dict__.setdefault("_forge_shadings", {})
+        key = (kind, self.cmyk, tuple(colors), tuple(positions or ()))
+        name = cache.get(key)
+        if name is None:
+            space, ncolors = _normalizeColors([self.color(v) for v in colors])
+            fcn = _buildColorFunction(ncolors, positions)
+            if kind == "axial":
+                shading = PDFAxialShading(0, 0, 1, 0, Function=fcn, ColorSpace=space, Extend="[true true]")
+            else:
+                shading = PDFRadialShading(0, 0, 0, 0, 0, 1, Function=fcn, ColorSpace=space, Extend="[true true]")
+            name = cache[key] = c._addShading(shading)
+        c._shadingUsed[name] = name
+        c.saveState()
+        c.transform(*matrix)
+        c._code.append(f"/{name} sh")
+        c.restoreState()
 
     # -- marks ----------------------------------------------------------------
     def record(self, kind: str, label: str, box: Box) -> None:

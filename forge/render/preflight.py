@@ -35,9 +35,11 @@ def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side
             "colour_space": mode, "problems": problems}
 
 
-def _fonts_of(resources, seen: dict) -> None:
+def _fonts_of(resources, seen: dict, visited: set | None = None) -> None:
+    """Every font a page's resources (and the forms it places, each visited once) use, and if embedded."""
     if resources is None:
         return
+    visited = visited if visited is not None else set()
     resources = resources.get_object()
     fonts = resources.get("/Font")
     if fonts:
@@ -53,23 +55,38 @@ def _fonts_of(resources, seen: dict) -> None:
     xobjects = resources.get("/XObject")
     if xobjects:
         for ref in xobjects.get_object().values():
+            key = getattr(ref, "idnum", None)
+            if key is not None and key in visited:
+                continue
+            visited.add(key)
             obj = ref.get_object()
             if obj.get("/Subtype") == "/Form":
-                _fonts_of(obj.get("/Resources"), seen)
+                _fonts_of(obj.get("/Resources"), seen, visited)
 
 
-def _rgb_use(page) -> list[str]:
-    """Where a page uses RGB: colour operators, images or shadings in DeviceRGB."""
+def _rgb_use(page, seen: set) -> list[str]:
+    """Where a page (and the card forms it places) uses RGB: colour operators, images or gradients."""
     found = []
     data = page.get_contents().get_data() if page.get_contents() else b""
+    found += _rgb_in(data, page.get("/Resources"), seen)
+    return found
+
+
+def _rgb_in(data: bytes, resources, seen: set) -> list[str]:
+    found = []
     if _RGB_OPS.search(data):
         found.append("RGB colour operators")
-    res = page.get("/Resources")
-    res = res.get_object() if res is not None else {}
+    res = resources.get_object() if resources is not None else {}
     for ref in (res.get("/XObject") or {}).values():
+        key = getattr(ref, "idnum", id(ref))
+        if key in seen:
+            continue
+        seen.add(key)
         obj = ref.get_object()
         if obj.get("/Subtype") == "/Image" and obj.get("/ColorSpace") == "/DeviceRGB":
             found.append("an RGB image")
+        elif obj.get("/Subtype") == "/Form":
+            found += _rgb_in(obj.get_data(), obj.get("/Resources"), seen)
     for ref in (res.get("/Shading") or {}).values():
         if ref.get_object().get("/ColorSpace") == "/DeviceRGB":
             found.append("an RGB gradient")
@@ -89,12 +106,14 @@ def check_pdf(path: Path, page_size: tuple[float, float] | None, pages: int | No
     fonts: dict[str, bool] = {}
     rgb: set[str] = set()
     sizes = set()
+    seen_forms: set = set()
+    font_forms: set = set()
     for page in reader.pages:
         box = page.mediabox
         sizes.add((round(float(box.width), 2), round(float(box.height), 2)))
-        _fonts_of(page.get("/Resources"), fonts)
+        _fonts_of(page.get("/Resources"), fonts, font_forms)
         if cmyk:
-            rgb.update(_rgb_use(page))
+            rgb.update(_rgb_use(page, seen_forms))
     if page_size:
         bad = [s for s in sizes if abs(s[0] - page_size[0]) > PT_TOLERANCE or abs(s[1] - page_size[1]) > PT_TOLERANCE]
         if bad:

@@ -46,9 +46,18 @@ def draw_item(p: Painter, tpl: Template, item: Item, root: Path | None) -> None:
         draw_face(p, tpl, item, root)
 
 
-def _place_trimmed(p: Painter, tpl: Template, item: Item, x: float, y: float, root: Path | None,
-                   scale: float = 1.0) -> None:
-    """Draw a card so its trim box's bottom-left lands on (x, y), clipped to the trim."""
+def form_name(item: Item) -> str:
+    return f"{item.id}.{item.lang}"
+
+
+def draw_once(doc: PdfBuffer, p: Painter, tpl: Template, item: Item, root: Path | None) -> None:
+    """Draw a card at the origin as a form: drawn once per document however often it is placed."""
+    doc.use_form(form_name(item), tpl.full_w, tpl.full_h, lambda: draw_item(p, tpl, item, root))
+
+
+def _place_trimmed(doc: PdfBuffer, p: Painter, tpl: Template, item: Item, x: float, y: float,
+                   root: Path | None, scale: float = 1.0) -> None:
+    """Place a card so its trim box's bottom-left lands on (x, y), clipped to the trim."""
     c = p.canvas
     c.saveState()
     c.translate(x, y)
@@ -57,7 +66,7 @@ def _place_trimmed(p: Painter, tpl: Template, item: Item, x: float, y: float, ro
     clip.rect(0, 0, tpl.trim_w, tpl.trim_h)
     c.clipPath(clip, stroke=0, fill=0)
     c.translate(-tpl.bleed, -tpl.bleed)
-    draw_item(p, tpl, item, root)
+    draw_once(doc, p, tpl, item, root)
     c.restoreState()
 
 
@@ -124,13 +133,13 @@ def pnp_sheets(tpl: Template, fronts: list[CardFace], lang: str, paper: str, roo
     for n, page in enumerate(pages, 1):
         for i, face in enumerate(page):
             x, y = slot_origin(tpl, paper, i, back=False)
-            _place_trimmed(p, tpl, face, x, y, root)
+            _place_trimmed(doc, p, tpl, face, x, y, root)
         _crop_marks(p, tpl, paper)
         _page_label(p, tpl, paper, f"Rift Commanders · {lang.upper()} · {n}/{len(pages)} · recto")
         doc.canvas.showPage()
         for i, face in enumerate(page):
             x, y = slot_origin(tpl, paper, i, back=True)
-            _place_trimmed(p, tpl, Back(face.back, lang), x + dx, y + dy, root)
+            _place_trimmed(doc, p, tpl, Back(face.back, lang), x + dx, y + dy, root)
         _crop_marks(p, tpl, paper, dx, dy)
         _page_label(p, tpl, paper, f"Rift Commanders · {lang.upper()} · {n}/{len(pages)} · verso")
         doc.canvas.showPage()
@@ -189,9 +198,9 @@ def pod_document(tpl: Template, fronts: list[CardFace], lang: str, root: Path | 
     p = Painter(doc.canvas, cmyk=True)
     for face in fronts:
         for _ in range(face.copies):
-            draw_face(p, tpl, face, root)
+            draw_once(doc, p, tpl, face, root)
             doc.canvas.showPage()
-            draw_back(p, tpl, face.back, lang)
+            draw_once(doc, p, tpl, Back(face.back, lang), root)
             doc.canvas.showPage()
     return doc.finish()
 
@@ -225,7 +234,7 @@ def proof_sheet(tpl: Template, fronts: list[CardFace], lang: str, root: Path | N
             row, col = divmod(i, PROOF_COLS)
             x = x0 + col * (cw + gap_x)
             y = y_top - (row + 1) * cell_h + 14
-            _place_trimmed(p, tpl, item, x, y, root, scale=PROOF_SCALE)
+            _place_trimmed(doc, p, tpl, item, x, y, root, scale=PROOF_SCALE)
             problems = flagged.get(item.id, [])
             p.stroke("#c0392b" if problems else "#b0a890", 1.2 if problems else 0.3)
             c.roundRect(x, y, cw, ch, 3, stroke=1, fill=0)

@@ -31,17 +31,26 @@ def rendered(tmp_path_factory):
     return out, render(out)
 
 
-def texts_with_positions(page) -> list[tuple[str, float, float]]:
-    found = []
+def placements(page, bleed: float) -> list[tuple[str, float, float]]:
+    """Each card form drawn on a page (its name, e.g. "ember-whelp.en") and where its trim's corner lands."""
+    from pypdf.generic import ContentStream
 
-    def visit(text, cm, tm, font, size):
-        if text.strip():
-            # tm is the text matrix inside the current transformation cm
-            x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
-            y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
-            found.append((text.strip(), x, y))
+    def mul(a, b):
+        return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+                a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
 
-    page.extract_text(visitor_text=visit)
+    ctm, stack, found = [1, 0, 0, 1, 0, 0], [], []
+    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
+        if op == b"q":
+            stack.append(ctm)
+        elif op == b"Q":
+            ctm = stack.pop()
+        elif op == b"cm":
+            ctm = mul([float(v) for v in operands], ctm)
+        elif op == b"Do":
+            x = bleed * ctm[0] + bleed * ctm[2] + ctm[4]
+            y = bleed * ctm[1] + bleed * ctm[3] + ctm[5]
+            found.append((str(operands[0]).removeprefix("/FormXob."), x, y))
     return found
 
 
@@ -79,19 +88,19 @@ def test_pnp_cards_sit_in_their_slots_and_backs_are_mirrored(rendered, paper):
     db = mini_db()
     physical = [c.id for c in db.cards for _ in range(db.box_count(c))]
     reader = PdfReader(out / f"pnp/rift-commanders-en-{paper}.pdf")
+    kinds = {"recruit": "back-recruit.en", "starter": "back-starter.en", "rite": "back-rite.en"}
     for sheet in range(len(reader.pages) // 2):
         expected = physical[sheet * 9:(sheet + 1) * 9]
-        ids = {}
-        for text, x, y in texts_with_positions(reader.pages[2 * sheet]):
-            if text in {c.id for c in db.cards}:
-                ids[slot_of(tpl, paper, x, y, back=False)] = text
-        assert [ids.get(i) for i in range(len(expected))] == expected
-        backs = {}
-        for text, x, y in texts_with_positions(reader.pages[2 * sheet + 1]):
-            if text in ("RECRUITMENT", "STARTER DECK", "RITE"):
-                backs[slot_of(tpl, paper, x, y, back=True)] = text
-        kinds = {"recruit": "RECRUITMENT", "starter": "STARTER DECK", "rite": "RITE"}
+        fronts = {slot_of(tpl, paper, x + 1, y + 1, back=False): name
+                  for name, x, y in placements(reader.pages[2 * sheet], tpl.bleed)}
+        assert [fronts.get(i) for i in range(len(expected))] == [f"{c}.en" for c in expected]
+        backs = {slot_of(tpl, paper, x + 1, y + 1, back=True): name
+                 for name, x, y in placements(reader.pages[2 * sheet + 1], tpl.bleed)}
         assert [backs.get(i) for i in range(len(expected))] == [kinds[db.by_id()[c].set] for c in expected]
+        # the trim corners land exactly on the slots
+        for name, x, y in placements(reader.pages[2 * sheet], tpl.bleed):
+            sx, sy = slot_origin(tpl, paper, slot_of(tpl, paper, x + 1, y + 1, back=False), back=False)
+            assert (x, y) == pytest.approx((sx, sy), abs=0.01)
 
 
 def test_back_columns_mirror_for_long_edge_duplex():
@@ -140,8 +149,9 @@ def test_pod_is_one_card_per_page_at_full_bleed_in_cmyk(rendered):
     assert float(page.trimbox.width) == pytest.approx(tpl.trim_w, abs=0.01)
     pod = result.preflight["pod"]["files"][0]
     assert pod["colour_space"] == "CMYK" and not pod["problems"]
-    data = page.get_contents().get_data()
-    assert b" k" in data and b" rg" not in data
+    (form,) = [x.get_object() for x in page["/Resources"]["/XObject"].values()]
+    data = form.get_data()
+    assert b" k" in data and b" rg" not in data and b"/DeviceRGB" not in data
 
 
 @pytest.mark.parametrize("shop,size", [("gamecrafter", (825, 1125)), ("mpc", (822, 1122))])
