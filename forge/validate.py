@@ -67,25 +67,12 @@ def check_card_proofs(load: LoadResult, books: dict) -> Iterable[Finding]:
     """The rules engine plays every line of every card (issue: every printed card resolves)."""
     from .engine.proofs import prove_cards
 
-    by_id = load.db.by_id()
     for proof in prove_cards(load.db):
         for failure in proof.failures:
-            card = by_id[failure.card_id]
-            path = _section_path(card, failure.section, failure.index)
-            yield Finding(_at(load, card, *path), "engine",
-                          f"`{card.id}` {failure.section} line {failure.index + 1} does not resolve: {failure.message}",
+            yield Finding(load.card_position(failure.card_id, *failure.path), "engine",
+                          f"`{failure.card_id}` {failure.section} line {failure.index + 1} does not resolve: "
+                          f"{failure.message}",
                           "the engine cannot execute this line as printed; change the effect")
-
-
-def _section_path(card: Card, section: str, index: int) -> tuple:
-    """The YAML path of a card's line, counting trigger lines across triggers as the engine does."""
-    if section != "triggers":
-        return (section, index)
-    for t, trig in enumerate(card.triggers):
-        if index < len(trig.lines):
-            return ("triggers", t, "effects", index)
-        index -= len(trig.lines)
-    return ("triggers",)
 
 
 def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
