@@ -6,6 +6,7 @@ the canvas to where the card goes (a sheet, a page of its own).
 """
 from __future__ import annotations
 
+import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
 from .face import CardFace, FaceMeasure, measure_face, name_width
 from .fit import Line, TextLayout
-from .paint import Painter, mix, shade
+from .paint import Painter, is_light, mix, shade
 from .template import Template
 
 ART_DPI = 300
@@ -149,14 +150,15 @@ def _default_art(p: Painter, tpl: Template, face: CardFace, base: str, x, y, w, 
     p.radial(x + w / 2, y + h * 0.55, max(w, h) * 0.75,
              [shade(base, -0.55), shade(base, -0.05), shade(base, 0.55)], [0, 0.45, 1])
     c = p.canvas
-    # faint rays
+    # faint rays, turned a little differently on each card so a faction's cards are not all alike
     c.saveState()
     p.fill("#ffffff", alpha=0.07)
     cx, cy = x + w / 2, y + h * 0.55
+    turn = int(hashlib.sha256(face.id.encode()).hexdigest()[:4], 16) % 30
     for i in range(12):
         c.saveState()
         c.translate(cx, cy)
-        c.rotate(i * 30)
+        c.rotate(turn + i * 30)
         path = c.beginPath()
         path.moveTo(0, 0)
         path.lineTo(w, -w * 0.09)
@@ -167,8 +169,12 @@ def _default_art(p: Painter, tpl: Template, face: CardFace, base: str, x, y, w, 
     c.restoreState()
     icon = _type_art_icon(tpl, face)
     size = h * 0.74
-    p.icon(icon, cx - size / 2 + 0.6, cy - size / 2 - 0.8, size, shade(base, 0.7), alpha=0.45, record=False)
-    p.icon(icon, cx - size / 2, cy - size / 2, size, mix(base, "#fff6dd", 0.82), alpha=0.92, record=False)
+    if is_light(base):  # a pale faction: a dark, embossed icon reads better than a pale one
+        p.icon(icon, cx - size / 2 - 0.5, cy - size / 2 + 0.7, size, "#fffaf0", alpha=0.7, record=False)
+        p.icon(icon, cx - size / 2, cy - size / 2, size, shade(base, 0.5), alpha=0.9, record=False)
+    else:
+        p.icon(icon, cx - size / 2 + 0.6, cy - size / 2 - 0.8, size, shade(base, 0.7), alpha=0.45, record=False)
+        p.icon(icon, cx - size / 2, cy - size / 2, size, mix(base, "#fff6dd", 0.82), alpha=0.92, record=False)
 
 
 def _type_art_icon(tpl: Template, face: CardFace) -> str:
@@ -206,7 +212,7 @@ def _medallion(p: Painter, tpl: Template, cx, cy, r, color: str, icon: str, labe
     p.stroke(tpl.color("gold"), max(0.3, r * 0.1))
     c.circle(cx, cy, r, stroke=1, fill=0)
     s = r * 1.35
-    p.icon(icon, cx - s / 2, cy - s / 2, s, "#fbf6ea", record=False)
+    p.icon(icon, cx - s / 2, cy - s / 2, s, "#3a2e1c" if is_light(color) else "#fbf6ea", record=False)
     p.record("icon", label, (cx - r, cy - r, cx + r, cy + r))
 
 
@@ -359,10 +365,15 @@ def _footer(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
     labels = tpl.labels(face.lang)
     safe_x0, _, safe_w, _ = tpl.safe_rect()
     y1 = tpl.y(spec["y"]) - size
-    ink = tpl.color("footer_ink")
-    p.text(safe_x0 + 0.5, y1 - size * 1.2 / 2, face.id, tpl.font("footer_id"), size, ink, label="id")
+    left = _frame_color(tpl, face)
+    right = _second_color(face) or left
+
+    def ink(under: str) -> str:  # readable over the frame: dark on pale factions, light on dark ones
+        return tpl.color("ink") if is_light(under) else tpl.color("footer_ink")
+
+    p.text(safe_x0 + 0.5, y1 - size * 1.2 / 2, face.id, tpl.font("footer_id"), size, ink(left), label="id")
     for i, credit in enumerate(labels["credits"]):
-        p.text(safe_x0 + safe_w - 0.5, y1 - i * size * 1.2, credit, tpl.font("footer"), size * 0.92, ink,
+        p.text(safe_x0 + safe_w - 0.5, y1 - i * size * 1.2, credit, tpl.font("footer"), size * 0.92, ink(right),
                anchor="end", label="credits")
 
 

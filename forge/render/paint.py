@@ -29,6 +29,16 @@ def mix(a: str, b: str, t: float) -> str:
     return "#" + "".join(f"{round((x + (y - x) * t) * 255):02x}" for x, y in zip(ra, rb))
 
 
+def luminance(c: str) -> float:
+    """Relative luminance (0 black .. 1 white), to pick readable ink over a colour."""
+    r, g, b = hex_rgb(c)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def is_light(c: str) -> bool:
+    return luminance(c) > 0.55
+
+
 def shade(c: str, t: float) -> str:
     """Darken (t > 0) towards black or lighten (t < 0) towards white."""
     return mix(c, "#000000", t) if t >= 0 else mix(c, "#ffffff", -t)

@@ -67,7 +67,8 @@ def _fonts_of(resources, seen: dict, visited: set | None = None) -> None:
 def _rgb_use(page, seen: set) -> list[str]:
     """Where a page (and the card forms it places) uses RGB: colour operators, images or gradients."""
     found = []
-    data = page.get_contents().get_data() if page.get_contents() else b""
+    contents = page.get_contents()
+    data = contents.get_data() if contents is not None else b""
     found += _rgb_in(data, page.get("/Resources"), seen)
     return found
 
@@ -127,7 +128,7 @@ def check_pdf(path: Path, page_size: tuple[float, float] | None, pages: int | No
         problems.append("uses " + ", ".join(sorted(rgb)) + " in a CMYK profile")
     meta = reader.metadata or {}
     for key in ("/Title", "/Author"):
-        if not meta.get(key):
+        if str(meta.get(key) or "") in ("", "untitled", "anonymous"):  # reportlab's placeholders
             problems.append(f"has no {key[1:].lower()} in its metadata")
     if lang and not str(reader.trailer["/Root"].get("/Lang", "")).lower().startswith(lang):
         problems.append(f"does not declare the language {lang}")
