@@ -106,8 +106,8 @@ def _parse_markup(line: str):
 
 
 def prepare(text: str, lang: str) -> str:
-    """Language typography before breaking: French keeps ':' ';' '!' '?' '»' with the word before."""
-    text = text.replace("\u202f", NBSP)
+    """Typography before breaking: curly apostrophes; French keeps ':' ';' '!' '?' '»' with the word before."""
+    text = text.replace("\u202f", NBSP).replace("'", "\u2019")  # typographic apostrophes
     if lang == "fr":
         text = _FR_NBSP_AFTER.sub("«" + NBSP, _FR_NBSP_BEFORE.sub(NBSP + r"\1", text))
     return text
