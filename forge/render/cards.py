@@ -24,7 +24,7 @@ from typing import Callable
 from ..atomic import write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
-from .assets import assets_hash
+from .assets import assets_hash, has_icon
 from .face import CardFace, build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
                    check_output, item_key, run_job)
@@ -376,6 +376,19 @@ def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
 def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[Finding]:
     positions = {c.id: c.position for c in db.cards}
     findings = []
+    for faction in db.factions:
+        if not has_icon(faction.icon):
+            findings.append(Finding(faction.position, "icon-missing",
+                                    f"faction `{faction.id}`: icon `{faction.icon}` is not vendored; "
+                                    "its cards show the neutral icon",
+                                    "pick a game-icons.net name and run python -m forge.render.vendor, "
+                                    "or map it in ICON_ALIASES (forge/render/assets.py)", severity=WARNING))
+    for card in db.cards:
+        if card.art and not plan.faces[plan.opts.langs[0]][db.cards.index(card)].art:
+            findings.append(Finding(card.position, "art-missing",
+                                    f"`{card.id}`: art `{card.art}` is not a file inside the project; "
+                                    "the default art is printed", "check the path (forge validate)",
+                                    severity=WARNING))
     for lang in plan.opts.langs:
         for item in plan.faces[lang] + plan.backs[lang]:
             check = checks[plan.key(item)]

@@ -219,7 +219,12 @@ def _medallion(p: Painter, tpl: Template, cx, cy, r, color: str, icon: str, labe
 def _title(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
     bar = tpl.box(lay["title_bar"])
     parch = tpl.color("parchment")
-    _panel(p, bar, shade(parch, -0.3), mix(parch, tpl.color("parchment_edge"), 0.6), tpl.color("gold_dark"), 1.4 * mm, 0.7)
+    if lay.get("title_style") == "gold":  # Rites: a gilded title
+        gold = tpl.color("gold")
+        _panel(p, bar, mix(gold, "#fff6d8", 0.6), mix(gold, "#fff6d8", 0.15), tpl.color("gold_dark"), 1.4 * mm, 0.9)
+    else:
+        _panel(p, bar, shade(parch, -0.3), mix(parch, tpl.color("parchment_edge"), 0.6), tpl.color("gold_dark"),
+               1.4 * mm, 0.7)
     nb = tpl.box(lay["name"]["box"])
     font = tpl.font("title")
     baseline = nb[1] + nb[3] / 2 - m.name_size * 0.3

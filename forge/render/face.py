@@ -64,10 +64,15 @@ class CardFace:
         return hashlib.sha256(f"{RENDERER_VERSION}|{template_digest}|{assets_hash()}|{payload}".encode()).hexdigest()
 
 
-def _digest_file(path: Path) -> str | None:
+def _digest_art(root: Path, rel: str) -> str | None:
+    """The art file's hash; None when it is missing or lies outside the project folder (never read then)."""
+    base = Path(root).resolve()
     try:
+        path = (base / rel).resolve()
+        if not path.is_relative_to(base) or not path.is_file():
+            return None
         return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError:
+    except (OSError, RuntimeError):
         return None
 
 
@@ -77,7 +82,7 @@ def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path) -> Car
     main = factions.get(card.faction) if card.faction else None
     lines = tuple(book.card_text(card))
     plain = tuple(book.plain(ln) for ln in lines) if hasattr(book, "plain") else lines
-    art_digest = _digest_file(Path(root) / card.art) if card.art else None
+    art_digest = _digest_art(Path(root), card.art) if card.art else None
     return CardFace(
         id=card.id, type=card.type, set=card.set, lang=lang,
         name=card.name.get(lang) or card.name.get("en") or card.id,

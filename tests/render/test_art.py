@@ -84,3 +84,23 @@ def test_changing_the_art_file_changes_the_cache_key(art_project):
     Image.new("RGB", (600, 400), "white").save(root / "art" / "whelp.png")
     after = build_face(db.cards[0], db, books()["en"], "en", root).key(tpl.digest)
     assert before != after
+
+
+def test_art_outside_the_project_is_never_read(art_project):
+    root, db = art_project
+    outside = root.parent / "secret.png"
+    outside.write_bytes((root / "art" / "whelp.png").read_bytes())
+    card = replace(db.cards[0], art="../secret.png")
+    face = build_face(card, db, books()["en"], "en", root)
+    assert face.art is None and face.art_digest is None
+
+
+def test_render_warns_about_missing_art_and_icons(art_project, tmp_path):
+    from forge.model import Faction
+    from forge.render.cards import RenderOptions, render_cards
+
+    root, db = art_project
+    db.cards[1] = replace(db.cards[1], art="art/nowhere.png")
+    db.factions[1] = Faction("blue", {"en": "Blue", "fr": "Bleu"}, "#2f63a8", "no-such-icon", {})
+    result = render_cards(db, books(), root, RenderOptions(out=tmp_path / "out", profiles=("proof",), workers=1))
+    assert [(f.rule, f.severity) for f in result.findings] == [("art-missing", "warning"), ("icon-missing", "warning")]
