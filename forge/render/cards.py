@@ -16,7 +16,7 @@ import json
 import multiprocessing
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -152,8 +152,7 @@ class _Plan:
 
     def _shop(self, lang: str, shop: str, product: str, size: tuple[int, int]) -> None:
         for item in self.faces[lang] + self.backs[lang]:
-            name = item.id if isinstance(item, CardFace) else item.id
-            self.add(f"{shop}/{lang}/{name}.png", _hash(shop, self.key(item)),
+            self.add(f"{shop}/{lang}/{item.id}.png", _hash(shop, self.key(item)),
                      CopyJob("", str(self.product(item, product))), ("png", size, None), phase=2)
 
     def _tts(self, lang: str) -> None:
@@ -164,7 +163,7 @@ class _Plan:
             for si, sheet in enumerate(deck.sheets()):
                 key = _hash("tts", [self.key(f) for f in sheet], self.key(back))
                 job = SheetJob("", tuple(str(self.product(f, THUMB)) for f in sheet), str(self.product(back, THUMB)))
-                self.add(f"tts/{lang}/{deck.key}-{si + 1}.png", key, job, ("png", None, 4096), phase=2)
+                self.add(f"tts/{lang}/{deck.key}-{si + 1}.jpg", key, job, ("jpeg", None, 4096), phase=2)
         for back in self.backs[lang]:
             self.add(f"tts/{lang}/{back.id}.png", _hash("tts-back", self.key(back)),
                      CopyJob("", str(self.product(back, TRIM))), ("png", None, 4096), phase=2)
@@ -177,26 +176,52 @@ def _bind(planned: _Planned):
 
 
 # -- running ---------------------------------------------------------------------------
-def _run_all(jobs: list, workers: int, progress: Progress | None, done0: int, total: int) -> list[JobResult]:
-    """Run jobs on ``workers`` processes (inline for one worker or one job), reporting progress."""
-    results: list[JobResult] = []
-    done = done0
-    if workers <= 1 or len(jobs) <= 1:
-        for job in jobs:
-            results.append(run_job(job))
-            done += 1
-            if progress:
-                progress(done, total, _describe(job))
-        return results
-    ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        futures = [(job, pool.submit(run_job, job)) for job in jobs]
-        for job, fut in futures:
-            results.append(fut.result())
-            done += 1
-            if progress:
-                progress(done, total, _describe(job))
-    return results
+class _Scheduler:
+    """Runs jobs on a process pool, biggest first, at most one queued per free worker.
+
+    Jobs that need the faces' products (TTS sheets, the proof) become ready when the
+    face jobs are done; keeping the queue short lets them start at once instead of
+    waiting behind every document.
+    """
+
+    def __init__(self, workers: int, progress: Progress | None, total: int):
+        self.workers, self.progress, self.total = workers, progress, total
+        self.done = 0
+        self.results: list[JobResult] = []
+
+    def _finished(self, job, result: JobResult) -> None:
+        self.results.append(result)
+        self.done += 1
+        if self.progress:
+            self.progress(self.done, self.total, _describe(job))
+
+    def run(self, first: list, then: list, after_first) -> list[JobResult]:
+        """Run ``first`` and ``then``; when every ``first`` job is done, ``after_first()`` gives more."""
+        if self.workers <= 1:
+            for job in sorted(first, key=_weight) + sorted(then, key=_weight):
+                self._finished(job, run_job(job))
+            for job in sorted(after_first(), key=_weight):
+                self._finished(job, run_job(job))
+            return self.results
+        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
+        ready = sorted(first, key=_weight) + sorted(then, key=_weight)
+        first_left = len(first)
+        released = False
+        running: dict = {}
+        with ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx) as pool:
+            while ready or running:
+                while ready and len(running) < self.workers:
+                    job = ready.pop(0)
+                    running[pool.submit(run_job, job)] = job
+                finished, _ = wait(list(running), return_when=FIRST_COMPLETED)
+                for fut in finished:
+                    job = running.pop(fut)
+                    self._finished(job, fut.result())
+                    first_left -= isinstance(job, FaceJob)
+                if not released and first_left == 0:
+                    released = True
+                    ready = sorted(ready + after_first(), key=_weight)
+        return self.results
 
 
 def _describe(job) -> str:
@@ -206,12 +231,14 @@ def _describe(job) -> str:
 
 
 def _weight(job) -> int:
-    """Big documents first, so both cores stay busy to the end."""
-    if isinstance(job, DocJob):
-        return {"pod": 0, "pnp": 1, "proof": 2, "calibration": 5}[job.kind]
+    """Faces first (others wait for them), then the biggest jobs, so both cores stay busy to the end."""
     if isinstance(job, FaceJob):
-        return 3
-    return 4
+        return 0
+    if isinstance(job, DocJob):
+        return {"pod": 1, "pnp": 3, "proof": 4, "calibration": 6}[job.kind]
+    if isinstance(job, SheetJob):
+        return 2
+    return 5
 
 
 def _read_manifest(out: Path) -> dict:
@@ -244,26 +271,28 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     if progress:
         progress(0, total, "planning")
 
-    # 2. faces (checks and rasters) alongside the documents that need nothing else, then the rest
-    phase1 = face_jobs + [_bind(o) for o in todo if o.phase == 1]
-    phase1.sort(key=_weight)
+    # 2. faces (checks and rasters) and the documents that need nothing else; then, once the faces
+    #    are done, the outputs made from their products (TTS sheets, copies, the proof with its flags)
+    def after_faces() -> list:
+        checks = _collect_checks(plan)
+        jobs = []
+        for o in todo:
+            if o.phase != 2:
+                continue
+            job = _bind(o)
+            if isinstance(job, DocJob) and job.kind == "proof":
+                flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"])) for c in checks.values()
+                                       if c["lang"] == job.lang and (c["overflow"] or c["safe_zone"])))
+                job = DocJob(**{**job.__dict__, "flagged": flagged})
+            jobs.append(job)
+        return jobs
+
+    scheduler = _Scheduler(options.workers, progress, total)
+    results = scheduler.run(face_jobs, [_bind(o) for o in todo if o.phase == 1], after_faces)
     file_checks: dict[str, dict] = {}
-    for r in _run_all(phase1, options.workers, progress, 0, total):
+    for r in results:
         file_checks.update(r.file_checks)
     checks = _collect_checks(plan)
-    phase2 = []
-    for o in todo:
-        if o.phase != 2:
-            continue
-        job = _bind(o)
-        if isinstance(job, DocJob) and job.kind == "proof":
-            flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"])) for c in checks.values()
-                                   if c["lang"] == job.lang and (c["overflow"] or c["safe_zone"])))
-            job = DocJob(**{**job.__dict__, "flagged": flagged})
-        phase2.append(job)
-    phase2.sort(key=_weight)
-    for r in _run_all(phase2, options.workers, progress, len(phase1), total):
-        file_checks.update(r.file_checks)
 
     # 3. files computed in this process: TTS saved objects and print-shop quantity lists
     result = RenderResult()
@@ -332,10 +361,12 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
             if missing or not (d / CHECK).exists():
                 todo.append((item, key, missing))
     jobs = []
+    # small batches when few faces changed, so both cores share them
+    batch = max(1, min(FACE_BATCH, -(-len(todo) // (2 * max(1, plan.opts.workers)))))
     for products in sorted({t[2] for t in todo}):
         group = [t for t in todo if t[2] == products]
-        for i in range(0, len(group), FACE_BATCH):
-            chunk = group[i:i + FACE_BATCH]
+        for i in range(0, len(group), batch):
+            chunk = group[i:i + batch]
             jobs.append(FaceJob(str(plan.root), str(plan.out), tuple(t[0] for t in chunk),
                                 tuple(t[1] for t in chunk), products))
     return jobs
@@ -365,7 +396,8 @@ def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
             labels = plan.tpl.labels(lang)
             names = {f.id: plan.books[lang].faction_name(f.id) for f in plan.db.factions}
             decks = decks_for(faces, names, labels["backs"])
-            sheet_urls = {(d.key, si): f"{base}/{lang}/{d.key}-{si + 1}.png" for d in decks for si in range(len(d.sheets()))}
+            sheet_urls = {(d.key, si): f"{base}/{lang}/{d.key}-{si + 1}.jpg"
+                          for d in decks for si in range(len(d.sheets()))}
             back_urls = {k: f"{base}/{lang}/back-{k}.png" for k in BACK_KINDS}
             obj = saved_object(decks, lang, sheet_urls, back_urls)
             out[f"tts/{lang}/rift-commanders-{lang}.json"] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
@@ -410,7 +442,8 @@ _PROFILE_SPEC = {
     "gamecrafter": {"size_px": list(GAMECRAFTER_SIZE), "dpi": 300, "colour_space": "RGB"},
     "mpc": {"size_px": list(MPC_SIZE), "dpi": 300, "colour_space": "RGB"},
     "pod": {"page": "card with 1/8 in bleed", "colour_space": "CMYK"},
-    "tts": {"max_side_px": 4096, "grid": "at most 10×7, last slot hidden", "colour_space": "RGB"},
+    "tts": {"max_side_px": 4096, "grid": "at most 10×7, last slot hidden", "colour_space": "RGB",
+            "sheets": "JPEG, quality 92, no chroma subsampling"},
     "proof": {"paper": "A4"},
 }
 

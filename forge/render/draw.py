@@ -353,9 +353,8 @@ def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: di
     top = y + h - max(0.0, (h - layout.height) / 2)
     scale = tpl.text_settings(face.type)["icon_scale"]
     for line in layout.lines:
-        x0 = x + (w - line.width) / 2 if (layout.align == "center" or line.flavor and layout.align == "center") else x
-        if line.flavor and layout.align != "center":
-            x0 = x + (w - line.width) / 2
+        centred = line.flavor or layout.align == "center"  # flavour text is always centred
+        x0 = x + (w - line.width) / 2 if centred else x
         _draw_line(p, tpl, face, line, x0, top, float(scale))
     if layout.rule_y is not None:
         ry = top - layout.rule_y

@@ -13,7 +13,7 @@ from ..atomic import write_bytes
 from .face import CardFace
 from .paint import Mark, Painter
 from .pdf import PdfBuffer
-from .raster import GAMECRAFTER_SIZE, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
+from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
 from .sheets import Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
 from .template import Template, load_template
 from .tts import compose_sheet, grid_for
@@ -108,8 +108,8 @@ def check_output(path: Path, spec: tuple) -> dict:
 
     if not path.exists():
         return {"path": path.as_posix(), "kind": spec[0], "problems": ["was not written"]}
-    if spec[0] == "png":
-        return preflight.check_png(path, spec[1], max_side=spec[2])
+    if spec[0] in ("png", "jpeg"):
+        return preflight.check_png(path, spec[1], max_side=spec[2], kind=spec[0])
     _, size, pages, cmyk, lang = spec
     return preflight.check_pdf(path, size, pages, cmyk=cmyk, lang=lang)
 
@@ -211,5 +211,5 @@ def _run_sheet(job: SheetJob) -> JobResult:
         hidden = im.convert("RGB")
     cols, rows = grid_for(len(images))
     sheet = compose_sheet(images, hidden, cols, rows)
-    write_bytes(Path(job.path), png_bytes(sheet, level=1))
+    write_bytes(Path(job.path), jpeg_bytes(sheet))
     return JobResult([job.path])

@@ -14,8 +14,9 @@ PT_TOLERANCE = 0.05
 _RGB_OPS = re.compile(rb"(?<![A-Za-z])(rg|RG)(?![A-Za-z])")
 
 
-def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side: int | None = None) -> dict:
-    """Size (exact, or at most ``max_side``), DPI and colour mode of a PNG."""
+def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side: int | None = None,
+              kind: str = "png") -> dict:
+    """Format, size (exact, or at most ``max_side``), DPI and colour mode of a PNG (or JPEG) image."""
     from PIL import Image
 
     problems = []
@@ -23,6 +24,8 @@ def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side
         w, h = im.size
         mode = im.mode
         got_dpi = im.info.get("dpi", (0, 0))
+        if im.format.lower() != kind:
+            problems.append(f"is a {im.format} file, expected {kind.upper()}")
     if size and (w, h) != tuple(size):
         problems.append(f"is {w}×{h} px, expected {size[0]}×{size[1]}")
     if max_side and max(w, h) > max_side:
@@ -31,7 +34,7 @@ def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side
         problems.append(f"declares {got_dpi[0]:.0f} DPI, expected {dpi}")
     if mode != "RGB":
         problems.append(f"is {mode}, expected RGB")
-    return {"path": path.as_posix(), "kind": "png", "size_px": [w, h], "dpi": round(got_dpi[0]),
+    return {"path": path.as_posix(), "kind": kind, "size_px": [w, h], "dpi": round(got_dpi[0]),
             "colour_space": mode, "problems": problems}
 
 

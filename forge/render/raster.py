@@ -63,3 +63,10 @@ def png_bytes(img, dpi: int = DPI, level: int = 3) -> bytes:
     buf = io.BytesIO()
     img.convert("RGB").save(buf, "PNG", dpi=(dpi, dpi), compress_level=level)
     return buf.getvalue()
+
+
+def jpeg_bytes(img, quality: int = 92) -> bytes:
+    """A baseline JPEG without chroma subsampling (small card text stays crisp) and no EXIF or time."""
+    buf = io.BytesIO()
+    img.convert("RGB").save(buf, "JPEG", quality=quality, subsampling=0, optimize=False, dpi=(DPI, DPI))
+    return buf.getvalue()
