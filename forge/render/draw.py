@@ -353,6 +353,8 @@ def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: di
     top = y + h - max(0.0, (h - layout.height) / 2)
     scale = tpl.text_settings(face.type)["icon_scale"]
     for line in layout.lines:
+        if top - line.baseline + line.size * 0.8 < y - 1:
+            continue  # wholly below the box: overflow is reported, never drawn (nor counted as a mark)
         centred = line.flavor or layout.align == "center"  # flavour text is always centred
         x0 = x + (w - line.width) / 2 if centred else x
         _draw_line(p, tpl, face, line, x0, top, float(scale))

@@ -219,3 +219,18 @@ def test_a_partial_run_renders_only_what_was_asked(tmp_path):
     result = render(out, langs=("fr",), papers=("letter",), profiles=("pnp",))
     assert sorted(result.written) == ["pnp/duplex-calibration-fr-letter.pdf", "pnp/rift-commanders-fr-letter.pdf"]
     assert sorted(p.name for p in out.iterdir()) == [".cache", "pnp"]
+
+
+def test_a_card_that_overflows_is_reported_and_framed_on_the_proof(tmp_path):
+    from .helpers import TEXT
+
+    text = {k: dict(v) for k, v in TEXT.items()}
+    text["tide-turn"] = {"en": ["Return every opposing creature to its owner's hand, then draw a card."] * 12,
+                         "fr": TEXT["tide-turn"]["fr"]}
+    opts = RenderOptions(out=tmp_path / "output", workers=1, profiles=("proof",), langs=("en",))
+    result = render_cards(mini_db(), books(text), REPO, opts)
+    assert [(f.rule, f.message[:3]) for f in result.findings] == [("text-overflow", "en:")]
+    report = result.preflight["proof"]
+    assert not report["ok"] and [c["id"] for c in report["card_problems"]] == ["tide-turn"]
+    proof = PdfReader(tmp_path / "output/proof/rift-commanders-en-proof.pdf").pages[0].get_contents().get_data()
+    assert b".752941 .223529 .168627 RG" in proof  # the red frame (#c0392b) around the flagged card
