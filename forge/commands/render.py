@@ -150,5 +150,6 @@ def to_text(findings: list[Finding], result, message: str = "") -> str:
         lines.append(f"{mark} {name}: {plural(len(report['files']), 'file')}, preflight "
                      f"{'passed' if report['ok'] else 'failed'}")
     s = result.summary()
-    lines.append(f"{plural(s['written'], 'file')} written, {s['unchanged']} unchanged in {s['seconds']:.1f} s")
+    removed = f", {s['removed']} removed" if s["removed"] else ""
+    lines.append(f"{plural(s['written'], 'file')} written, {s['unchanged']} unchanged{removed} in {s['seconds']:.1f} s")
     return "\n".join(lines)

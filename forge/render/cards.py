@@ -61,12 +61,13 @@ class RenderResult:
 
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)  # outputs of cards no longer in the game
     findings: list[Finding] = field(default_factory=list)
     preflight: dict[str, dict] = field(default_factory=dict)
     seconds: float = 0.0
 
     def summary(self) -> dict:
-        return {"written": len(self.written), "unchanged": len(self.unchanged),
+        return {"written": len(self.written), "unchanged": len(self.unchanged), "removed": len(self.removed),
                 "errors": sum(f.severity == "error" for f in self.findings),
                 "warnings": sum(f.severity == WARNING for f in self.findings),
                 "seconds": round(self.seconds, 2),
@@ -82,6 +83,7 @@ class _Planned:
     job: object
     check: tuple
     phase: int = 1  # 1: needs nothing; 2: needs the face jobs' products
+    scope: tuple = ()  # (profile, language, paper or "") it belongs to, to find stale outputs
 
 
 def _hash(*parts) -> str:
@@ -100,6 +102,7 @@ class _Plan:
             for item in self.faces[lang] + self.backs[lang]:
                 self.keys[(lang, item.id)] = item_key(item, tpl)
         self.outputs: list[_Planned] = []
+        self._lang = ""
         self.raster = bool({"gamecrafter", "mpc", "tts"} & set(opts.profiles))
 
     def key(self, item) -> str:
@@ -108,12 +111,14 @@ class _Plan:
     def product(self, item, name: str) -> Path:
         return cache_dir(self.out, self.key(item)) / name
 
-    def add(self, rel: str, key: str, job, check: tuple, phase: int = 1) -> None:
-        self.outputs.append(_Planned(self.out / rel, key, job, check, phase))
+    def add(self, rel: str, key: str, job, check: tuple, phase: int = 1, paper: str = "") -> None:
+        scope = (rel.split("/", 1)[0], self._lang, paper)
+        self.outputs.append(_Planned(self.out / rel, key, job, check, phase, scope))
 
     def plan(self) -> None:
         profiles = self.opts.profiles
         for lang in self.opts.langs:
+            self._lang = lang
             if "pnp" in profiles:
                 self._pnp(lang)
             for shop, name, size in (("gamecrafter", MASTER, GAMECRAFTER_SIZE), ("mpc", MPC, MPC_SIZE)):
@@ -144,11 +149,11 @@ class _Plan:
                         [self.key(b) for b in self.backs[lang]])
             self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
                      DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset),
-                     ("pdf", PAPERS[paper], pages, False, lang))
+                     ("pdf", PAPERS[paper], pages, False, lang), paper=paper)
             ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest, assets_hash())
             self.add(f"pnp/duplex-calibration-{lang}-{paper}.pdf", ckey,
                      DocJob(str(self.root), "", "calibration", lang, (), paper, self.opts.back_offset),
-                     ("pdf", PAPERS[paper], 2, False, lang))
+                     ("pdf", PAPERS[paper], 2, False, lang), paper=paper)
 
     def _shop(self, lang: str, shop: str, product: str, size: tuple[int, int]) -> None:
         for item in self.faces[lang] + self.backs[lang]:
@@ -317,8 +322,16 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
             check = old[rel]["check"]
             result.unchanged.append(rel)
         check["path"] = rel
-        files[rel] = {"key": o.key, "check": check}
-    kept = {rel: e for rel, e in old.items() if rel not in files and (out / rel).exists()}
+        files[rel] = {"key": o.key, "check": check, "scope": list(o.scope)}
+    kept = {}
+    for rel, entry in old.items():
+        if rel in files or not (out / rel).exists():
+            continue
+        if _in_scope(entry.get("scope"), options):  # e.g. the PNG of a card deleted since: remove it
+            (out / rel).unlink()
+            result.removed.append(rel)
+        else:
+            kept[rel] = entry
     write_bytes(out / MANIFEST, json.dumps({"files": {**kept, **files}}, indent=1, sort_keys=True).encode())
     result.findings = _findings(db, plan, checks, files)
     result.preflight = _reports(plan, checks, files, options)
@@ -333,6 +346,14 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     result.unchanged.sort()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def _in_scope(scope, options: RenderOptions) -> bool:
+    """Whether this run renders the profile, language (and paper) an earlier output belonged to."""
+    if not scope:
+        return False
+    profile, lang, paper = scope
+    return profile in options.profiles and lang in options.langs and (not paper or paper in options.papers)
 
 
 def _rel(path: Path, out: Path) -> str:

@@ -234,3 +234,13 @@ def test_a_card_that_overflows_is_reported_and_framed_on_the_proof(tmp_path):
     assert not report["ok"] and [c["id"] for c in report["card_problems"]] == ["tide-turn"]
     proof = PdfReader(tmp_path / "output/proof/rift-commanders-en-proof.pdf").pages[0].get_contents().get_data()
     assert b".752941 .223529 .168627 RG" in proof  # the red frame (#c0392b) around the flagged card
+
+
+def test_outputs_of_a_deleted_card_are_removed(tmp_path):
+    out = tmp_path / "output"
+    render(out, profiles=("gamecrafter", "pnp"))
+    db = mini_db()
+    db.cards = [c for c in db.cards if c.id != "snare"]
+    result = render(out, db, profiles=("gamecrafter",), langs=("en",))
+    assert result.removed == ["gamecrafter/en/snare.png"]
+    assert not (out / "gamecrafter/en/snare.png").exists() and (out / "gamecrafter/fr/snare.png").exists()
