@@ -85,12 +85,12 @@ def cards(
                                 help="pnp, gamecrafter, mpc, pod, tts, proof or all (comma-separated list allowed)."),
     back_offset: str = typer.Option("0,0", "--back-offset",
                                     help="Shift the print-and-play backs by X,Y mm (see the calibration page)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Output folder [default: ROOT/output]."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
     format: FormatOption = Format.text,
     workers: int = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url",
                                           help="Base URL where the Tabletop Simulator images will be hosted "
-                                               "[default: file URLs of OUT/tts]."),
+                                               "(default: file URLs of OUT/tts)."),
 ) -> None:
     """Render card faces and backs, print-and-play sheets, print-shop files, TTS decks and proofs."""
     check_root(root)
