@@ -262,8 +262,12 @@ def _allegiance(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
         cy = top - size / 2 - i * (size + gap)
         icon = resolve_icon_name(style[1]) if has_icon(style[1]) else SYMBOL_ICONS["neutral"]
         _medallion(p, tpl, cx, cy, size / 2, style[0], icon, f"allegiance {fid}")
-        if compact and n > 1:
-            p.text(cx + size * 0.55, cy - size * 0.5, f"×{n}", tpl.font("number"), size * 0.55, "#ffffff", label="allegiance")
+        if compact and n > 1:  # a dark shadow keeps the count legible on pale art
+            label = f"×{n}"
+            p.text(cx + size * 0.55 + 0.35, cy - size * 0.5 - 0.35, label, tpl.font("number"), size * 0.55, "#1a1510",
+                   label="allegiance")
+            p.text(cx + size * 0.55, cy - size * 0.5, label, tpl.font("number"), size * 0.55, "#ffffff",
+                   label="allegiance")
 
 
 def _type_bar(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
