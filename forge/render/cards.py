@@ -25,7 +25,7 @@ from ..atomic import write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
 from .assets import assets_hash, has_icon
-from .face import CardFace, build_faces
+from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
                    check_output, item_key, run_job)
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE

@@ -15,7 +15,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
-from .face import CardFace, FaceMeasure, measure_face, name_width
+from .face import CardFace, FaceMeasure, measure_face
 from .fit import Line, TextLayout
 from .paint import Painter, is_light, mix, shade
 from .template import Template
