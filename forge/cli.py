@@ -7,6 +7,7 @@ import sys
 import typer
 
 from .commands import render
+from .commands.build import build
 from .commands.docs import docs
 from .commands.schema import schema
 from .commands.simulate import replay, simulate
@@ -19,6 +20,7 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+app.command()(build)
 app.command()(validate)
 app.command()(simulate)
 app.command()(replay)

@@ -31,6 +31,6 @@ def project(tmp_path: Path):
 @pytest.fixture
 def shipped(tmp_path: Path) -> Path:
     """A copy of the shipped game project, safe to modify."""
-    for part in ("cards", "locales", "schema"):
+    for part in ("cards", "locales", "schema", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)
     return tmp_path

@@ -1,0 +1,97 @@
+"""``forge build``: the whole kit from the card database, in one run.
+
+The stages run in order and each gates the next, as a designer preparing a print
+run would: validate the database (schema, rulebook, engine proofs, text fit),
+play a smoke batch of games over every faction pairing and seat, then render every
+card output in both languages. Nothing is rendered from a database that fails.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .findings import ERROR, Finding
+from .validate import Report, validate
+
+#: Every ordered pairing of factions, both seats: 12 games make one round.
+SMOKE_GAMES = 48
+
+
+@dataclass
+class Stage:
+    """One stage of the build: its name, whether it passed, what it says, how long it took."""
+
+    name: str
+    ok: bool
+    summary: dict = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+@dataclass
+class BuildReport:
+    stages: list[Stage] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return all(s.ok for s in self.stages)
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "stages": [
+            {"name": s.name, "ok": s.ok, "seconds": round(s.seconds, 2), "summary": s.summary,
+             "findings": [f.to_json() for f in s.findings]} for s in self.stages]}
+
+
+def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: int = 2,
+          langs: tuple[str, ...] = ("en", "fr"), progress: Callable[[str], None] | None = None) -> BuildReport:
+    """Validate, simulate, render; stops at the first stage that fails."""
+    report = BuildReport()
+    say = progress or (lambda _msg: None)
+
+    say("validating the card database")
+    started = time.perf_counter()
+    checked = validate(root)
+    errors = [f for f in checked.findings if f.severity == ERROR]
+    report.stages.append(Stage("validate", not errors and not checked.io_error, checked.summary(),
+                               checked.findings, time.perf_counter() - started))
+    if not report.ok:
+        return report
+
+    say(f"playing {games} games over every pairing and seat")
+    report.stages.append(_simulate(checked, games, seed, jobs))
+    if not report.ok:
+        return report
+
+    say("rendering the cards")
+    report.stages.append(_render(checked, root, out, langs, jobs))
+    return report
+
+
+def _simulate(checked: Report, games: int, seed: int, jobs: int) -> Stage:
+    from .simulate import Settings, run
+
+    started = time.perf_counter()
+    sim = run(checked.load.db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
+    summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
+               "seed": seed, "agents": "heuristic"}
+    findings = [Finding(_pos("simulate"), "simulate", f"game {o.index} (seed {o.seed}, {o.factions[0]} vs "
+                        f"{o.factions[1]}) failed: {o.error}", "replay it with `forge simulate --save-replays`")
+                for o in sim.errors]
+    return Stage("simulate", not sim.errors, summary, findings, time.perf_counter() - started)
+
+
+def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
+    from .render.cards import RenderOptions, render_cards
+
+    started = time.perf_counter()
+    result = render_cards(checked.load.db, checked.books, root, RenderOptions(langs=langs, out=out, workers=jobs))
+    errors = [f for f in result.findings if f.severity == ERROR]
+    return Stage("render", not errors, result.summary(), result.findings, time.perf_counter() - started)
+
+
+def _pos(name: str):
+    from .model import Position
+
+    return Position(name)

@@ -1,0 +1,58 @@
+"""``forge build``: validate, play a smoke batch of games, render every card output."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from ..build import SMOKE_GAMES, BuildReport, build as run_build
+from ..findings import EXIT_CLEAN, EXIT_FINDINGS
+from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+
+
+def build(
+    root: RootOption = Path("."),
+    format: FormatOption = Format.text,
+    out: Path = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
+    games: int = typer.Option(SMOKE_GAMES, "--games", min=0, help="Games of the simulation smoke test."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the simulation smoke test."),
+    jobs: int = typer.Option(2, "--jobs", min=1, help="Processes for simulating and rendering."),
+    lang: str = typer.Option("all", "--lang", help="Languages to render: en, fr or all."),
+) -> None:
+    """Build the whole kit: validate, simulate every pairing, render every card in English and French."""
+    check_root(root)
+    out = out or root / "output"
+    say = (lambda msg: typer.echo(f"… {msg}", err=True)) if sys.stderr.isatty() and format is Format.text else None
+    if lang not in ("en", "fr", "all"):
+        typer.echo(f"forge: error: --lang {lang}: choose en, fr or all", err=True)
+        raise typer.Exit(2)
+    langs = ("en", "fr") if lang == "all" else (lang,)
+    report = run_build(root, out, games=games, seed=seed, jobs=jobs, langs=langs, progress=say)
+    if format is Format.json:
+        emit_json(report.to_json())
+    else:
+        typer.echo(to_text(report, out))
+    raise typer.Exit(EXIT_CLEAN if report.ok else EXIT_FINDINGS)
+
+
+DESCRIBE = {
+    "validate": lambda s: (f"{s['card_designs']} card designs, {s['physical_cards']} physical cards, "
+                           f"{plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')}"),
+    "simulate": lambda s: (f"{s['games']} games ({s['agents']} agents, seed {s['seed']}), "
+                           f"{plural(s['errors'], 'error')}, {s['capped']} capped"),
+    "render": lambda s: (f"{s['written']} files written, {s['unchanged']} unchanged, {s['removed']} removed; "
+                         f"preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
+}
+
+
+def to_text(report: BuildReport, out: Path) -> str:
+    lines = []
+    for stage in report.stages:
+        shown = [f for f in stage.findings if f.severity == "error" or not stage.ok]
+        if shown:
+            lines.append(render_findings(shown))
+        mark = "✓" if stage.ok else "✗"
+        lines.append(f"{mark} {stage.name}: {DESCRIBE[stage.name](stage.summary)} ({stage.seconds:.1f} s)")
+    lines.append(f"kit written to {out}/" if report.ok else "✗ build stopped: fix the findings above")
+    return "\n".join(lines)

@@ -1,0 +1,39 @@
+"""`forge build`: validate, simulate, render, each stage gating the next."""
+from __future__ import annotations
+
+import json
+
+import yaml
+from typer.testing import CliRunner
+
+from forge.cli import app
+
+runner = CliRunner()
+
+
+def test_build_produces_the_kit_from_the_shipped_game(shipped):
+    result = runner.invoke(app, ["build", "--root", str(shipped), "--format", "json", "--lang", "en",
+                                 "--games", "12"])
+    report = json.loads(result.stdout)
+    assert [s["name"] for s in report["stages"]] == ["validate", "simulate", "render"]
+    assert report["ok"] and result.exit_code == 0
+    assert report["stages"][1]["summary"]["games"] == 12
+    assert (shipped / "output" / "pnp" / "rift-commanders-en-a4.pdf").is_file()
+    assert not (shipped / "output" / "pnp" / "rift-commanders-fr-a4.pdf").exists()
+
+
+def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):
+    path = shipped / "cards" / "red.yaml"
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data["cards"][0]["cost"] = -1
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    result = runner.invoke(app, ["build", "--root", str(shipped)])
+    assert result.exit_code == 1
+    assert "[schema] cost: -1 is less than the minimum of 0" in result.stdout
+    assert "build stopped" in result.stdout
+    assert not (shipped / "output").exists()
+
+
+def test_build_refuses_an_unknown_language(shipped):
+    result = runner.invoke(app, ["build", "--root", str(shipped), "--lang", "de"])
+    assert result.exit_code == 2
