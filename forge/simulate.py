@@ -43,7 +43,7 @@ class Settings:
     games: int = 100
     seed: int = 0
     jobs: int = 1
-    agents: str = "random"
+    agents: str = "heuristic"
     expert: bool = False
     turn_cap: int = 200
     decision_cap: int = 20_000

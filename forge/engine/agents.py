@@ -3,14 +3,19 @@
 An agent is anything with ``act(observation, legal) -> Action``. Both agents here
 own a ``random.Random`` seeded at construction, so a game is reproducible from
 (card database, seed, agents).
+
+The heuristic agent is the one ``forge simulate`` plays by default: balance
+figures are only as good as its play. It reads the printed effect lines of the
+cards (never their names), so it plays any card database.
 """
 from __future__ import annotations
 
 import random
 from typing import Protocol
 
+from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
 from .actions import Action
-from .cards import CardDef
+from .cards import CardDef, Line
 from .observation import Observation
 
 
@@ -30,146 +35,492 @@ class RandomAgent:
         return legal[int(self.rng.random() * len(legal))]
 
 
-_WOUNDY = ("wound", "unblockable_wound", "poison", "destroy", "discard")
+# -- what cards are worth ---------------------------------------------------------------------
+
+#: Worth of one point of each verb, in "health points of the opponent" (Wound 1 = 1).
+_VERB_WORTH = {"essence": 0.9, "wound": 1.0, "unblockable_wound": 1.3, "poison": 1.4, "draw": 1.0,
+               "discard": 1.0, "destroy": 2.2, "rift": 1.0, "allegiance": 0.8, "recover": 0.9,
+               "exhaust": 1.1, "bounce": 1.4, "divine_shield": 1.5, "protect_creatures": 1.2}
+#: Turns a creature is expected to act for: its ⟳ ability is paid for once.
+_CREATURE_USES = 2.5
+_DAMAGE = ("wound", "unblockable_wound", "poison")
+
+
+def line_power(ln: Line) -> float:
+    """The rough worth of one effect line."""
+    v = ln.verb
+    if v == "exile":
+        w = 2.2 if ln.a == "opponent_creature" else 0.4 if ln.a == "opponent_discard" else 0.2
+    elif v == "sacrifice":
+        w = -1.5
+    else:
+        w = _VERB_WORTH.get(v, 0.4)
+    p = w * max(1, ln.n)
+    if ln.tn:
+        p *= 0.7
+    return p
+
+
+def card_power(d: CardDef) -> float:
+    """What owning the card is worth: one use of a spell, a creature over a few turns."""
+    if d.is_creature:
+        act = sum(line_power(ln) for ln in d.activate) - 1.5 * d.sacrifice
+        per_turn = act + sum(line_power(ln) for ln in d.end_of_turn)
+        per_turn += sum(0.6 * sum(line_power(ln) for ln in lines) for _, _, lines in d.triggers)
+        p = _CREATURE_USES * per_turn + 0.6 * sum(line_power(ln) for ln in d.demise)
+        p += 1.5 if d.guard else 0.0
+        p += 1.5 * d.aegis
+        p += 0.5 * act if d.rush else 0.0
+        return max(p, 0.5)
+    p = sum(line_power(ln) for ln in d.effects) - 1.5 * d.sacrifice
+    if d.is_trap:
+        p = 1.3 * p + 0.5 + (1.5 if d.trap_kind == "each_time" else 0.0)
+    return max(p, 0.3)
 
 
 def line_value(d: CardDef) -> float:
-    """A rough worth of a card's printed effects."""
-    v = 0.0
-    for ln in d.effects + d.activate + d.demise + d.end_of_turn:
-        w = {"wound": 1.0, "unblockable_wound": 1.3, "poison": 1.2, "essence": 0.8, "draw": 0.9,
-             "destroy": 1.5, "discard": 0.7, "exile": 0.5, "allegiance": 0.6}.get(ln.verb, 0.4)
-        v += w * max(1, ln.n) * (0.6 if ln.tn else 1.0)
-    for _, _, lines in d.triggers:
-        v += 0.8 * len(lines)
-    v += d.aegis * 0.8 + (1.0 if d.guard else 0) + (0.4 if d.rush else 0)
-    return v
+    """A rough worth of a card's printed effects (kept for callers of the old agent)."""
+    return card_power(d)
+
+
+def _has(lines, verb: str, a=None) -> bool:
+    return any(ln.verb == verb and (a is None or ln.a == a) for ln in lines)
 
 
 class HeuristicAgent:
-    """Plays its Souls, builds allegiance toward its cards, buys well, activates, guards, traps."""
+    """Plays its Souls, builds allegiance toward its cards, buys well, activates, guards, traps.
+
+    Strategy phase, in order: thin the deck (a Volatile Essence or a creature that
+    exiles from hand, while a Lost Soul is in hand), play the Souls, summon,
+    activate (exhaust and draw first, Sacrifice costs last), cast the spells that
+    have something to do, play the last Volatile Essence, then spend the essence:
+    the allegiance raise and the purchases are chosen together as a knapsack over
+    the recruitment row, so that essence is saved for an expensive card when it
+    is worth more than two cheap ones and the raise does not eat the last point.
+    """
 
     name = "heuristic"
 
     #: Main-phase actions per turn before the agent ends its turn (breaks draw-spell loops).
     ACTIONS_PER_TURN = 40
+    #: Traps the agent springs per opponent turn, at most (breaks trap-cycling loops).
+    TRAPS_PER_TURN = 3
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._values: dict[int, float] = {}
+        self._power: dict[int, float] = {}
         self._turn = -1
         self._actions = 0
         self._sprung: set[int] = set()
         self._trap_turn = -1
         self._traps = 0
+        self._mine: dict[int, CardDef] = {}  # every card instance seen as ours, with its design
+        self._last: Action | None = None
 
+    # -- card worth ------------------------------------------------------------------------
     def value(self, d: CardDef) -> float:
-        v = self._values.get(d.i)
+        v = self._power.get(d.i)
         if v is None:
-            v = self._values[d.i] = d.cost + line_value(d)
+            v = self._power[d.i] = card_power(d)
         return v
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
         kind = obs.decision
         if kind == "main":
-            return self._main(obs, legal)
-        if kind.startswith("window"):
-            return self._window(obs, legal, kind)
-        if kind == "guard":
-            dmg = obs.wound_pending()
-            if dmg >= 2 or obs.health(obs.player) <= dmg + 6:
-                return legal[0]
-            return legal[-1]
-        if kind == "may":
-            return legal[0]
-        if kind == "order":
-            return legal[0]
-        if kind.startswith("pick:"):
-            return self._pick(obs, legal, kind[5:])
-        return legal[0]
+            a = self._main(obs, legal)
+        elif kind.startswith("window"):
+            a = self._window(obs, legal, kind)
+        elif kind == "guard":
+            a = self._guard(obs, legal)
+        elif kind == "may":
+            a = self._may(obs, legal)
+        elif kind.startswith("pick:"):
+            a = self._pick(obs, legal, kind[5:])
+        else:
+            a = legal[0]
+        self._last = a
+        return a
+
+    # -- what we own -----------------------------------------------------------------------
+    def _remember(self, obs: Observation) -> None:
+        me = obs.player
+        mine = self._mine
+        for zone in (obs.hand(), obs.discard_pile(me), obs.battlefield(me), obs.played(me)):
+            for cid in zone:
+                if cid not in mine:
+                    mine[cid] = obs.defn(cid)
+        gone = set(obs.exile_pile())
+        opp = obs.opponent
+        gone.update(obs.discard_pile(opp))
+        gone.update(obs.battlefield(opp))
+        for cid in [c for c in mine if c in gone]:
+            del mine[cid]
+
+    def _home(self, obs: Observation) -> int:
+        return FACTIONS.index(obs.faction(obs.player))
+
+    @staticmethod
+    def _is_junk(d: CardDef) -> bool:
+        """A card the deck is better without: a Soul worth at most 1 essence and nothing else."""
+        return d.is_soul and len(d.effects) == 1 and d.effects[0].verb == "essence" and d.effects[0].n <= 1
+
+    @staticmethod
+    def _thins(lines) -> bool:
+        return any(ln.verb == "exile" and ln.a == "your_hand" for ln in lines)
+
+    # -- allegiance ------------------------------------------------------------------------
+    def _needs(self, obs: Observation) -> list[float]:
+        """How much each faction's next allegiance point is worth to us."""
+        me = obs.player
+        al = obs.allegiance(me)
+        nf = len(al)
+        need = [0.0] * nf
+        home = self._home(obs)
+        have_rite = obs.rite(me) is not None
+        free_rites = obs.rites_available()
+        for d in self._mine.values():
+            miss = 0
+            for f, n in d.reqs:
+                if al[f] < n:
+                    miss += n - al[f]
+            if miss:
+                for f, n in d.reqs:
+                    if al[f] < n:
+                        need[f] += 0.6 * self.value(d) / miss
+            for ln in d.effects + d.activate:
+                if ln.tn and al[ln.tf] < ln.tn <= al[ln.tf] + 2:
+                    need[ln.tf] += 0.4 * line_power(ln) / (ln.tn - al[ln.tf])
+        need[home] += 1.5
+        if not have_rite:
+            for f in free_rites:
+                if al[f] >= 3:
+                    need[f] += 0.5 * al[f]
+        for f in range(nf):
+            if al[f] >= MAX_ALLEGIANCE:
+                need[f] = -1.0
+        return need
+
+    def _wanted_faction(self, obs: Observation) -> int:
+        need = self._needs(obs)
+        return max(range(len(need)), key=lambda f: (need[f], -f))
+
+    def _plan_factions(self, obs: Observation) -> tuple[int, int]:
+        """Our home faction and the second one we build toward (-1 if none yet)."""
+        me = obs.player
+        al = obs.allegiance(me)
+        home = self._home(obs)
+        lean = [0.0] * len(al)
+        for d in self._mine.values():
+            for f, n in d.reqs:
+                if f != home:
+                    lean[f] += 0.3 * self.value(d)
+        second = max((f for f in range(len(al)) if f != home), key=lambda f: (2.0 * al[f] + lean[f], -f))
+        if al[second] == 0 and lean[second] == 0:
+            second = -1
+        return home, second
+
+    def _fit(self, obs: Observation, d: CardDef, plan: tuple[int, int]) -> float:
+        """How soon we can play a card: 1 when playable, less per missing allegiance point."""
+        al = obs.allegiance(obs.player)
+        miss, off = 0, False
+        for f, n in d.reqs:
+            if al[f] < n:
+                miss += n - al[f]
+                if f not in plan:
+                    off = True
+        fit = 0.82 ** miss
+        if off:
+            # No second faction yet: this card would choose it. Otherwise it is a third one.
+            fit *= 0.75 if plan[1] < 0 else 0.35
+        return fit
+
+    def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int) -> float:
+        p = self.value(d)
+        if d.is_creature and creatures >= 6:
+            p *= 0.6
+        if d.faction == plan[0]:
+            p *= 1.15  # the home faction: its allegiance is already there, and its Rite
+        return p * self._fit(obs, d, plan) - 1.0
 
     # -- strategy phase --------------------------------------------------------------------
     def _main(self, obs: Observation, legal: list[Action]) -> Action:
         me = obs.player
         if obs.turn != self._turn:
             self._turn, self._actions = obs.turn, 0
+            self._remember(obs)
         self._actions += 1
         if self._actions > self.ACTIONS_PER_TURN:
             return legal[-1]  # end the turn
-        best, best_score = legal[-1], 0.0
-        want = self._wanted_faction(obs)
-        ess = obs.essence(me)
+        opp = obs.opponent
+        hand = obs.hand()
+        defn = obs.defn
+        junk = any(self._is_junk(defn(c)) for c in hand)
+        thin = junk and self._want_thin(obs)
+        opp_field = obs.battlefield(opp)
+        mine = obs.battlefield(me)
+        best, best_score = None, 0.0
+        buys: list[Action] = []
+        raises: list[Action] = []
         for a in legal:
             k = a.kind
             if k == "play":
-                d = obs.defn(a.a)
-                s = 100.0 if d.is_soul else 60.0 + self.value(d) - (25.0 if d.sacrifice else 0.0)
+                d = defn(a.a)
+                if d.is_soul:
+                    if self._thins(d.effects):
+                        s = 101.0 if thin else self._late_thinner(obs, a.a)
+                    else:
+                        s = 100.0 + (1.0 if _has(d.effects, "draw") else 0.0)
+                else:
+                    s = self._spell_score(obs, d, opp_field, mine)
             elif k == "summon":
-                s = 80.0 + self.value(obs.defn(a.a))
+                s = 90.0 + self.value(defn(a.a)) * 0.1
             elif k == "activate":
-                d = obs.defn(a.a)
-                s = 70.0 + self.value(d) - (40.0 if d.sacrifice else 0.0)
+                s = self._activate_score(obs, defn(a.a), a.a, opp_field, mine, thin)
             elif k == "buy":
-                d = obs.defn(obs.recruitment_row()[a.a])
-                s = 30.0 + self._buy_score(obs, d)
+                buys.append(a)
+                continue
             elif k == "raise":
-                s = (45.0 if a.a == want else 0.0) + (10.0 if ess == 1 else 0.0)
+                raises.append(a)
+                continue
             else:
                 continue
-            s += self.rng.random() * 0.01
             if s > best_score:
                 best, best_score = a, s
+        if best is not None:
+            return best
+        plan = self._spend(obs, buys, raises)
+        return plan if plan is not None else legal[-1]
+
+    def _late_thinner(self, obs: Observation, cid: int) -> float:
+        """A Soul that exiles from hand, with no Lost Soul left to exile: play it last, unless
+        every other card in hand is worth more than its essence."""
+        others = [c for c in obs.hand() if c != cid]
+        if others and min(self._hand_value(obs, c) for c in others) >= 4.0:
+            return 0.0
+        return 30.0
+
+    def _want_thin(self, obs: Observation) -> bool:
+        """Exile a Lost Soul while the deck keeps enough essence to buy with."""
+        ess = 0
+        for d in self._mine.values():
+            for ln in (d.activate if d.is_creature else d.effects):
+                if ln.verb == "essence" and not ln.tn:
+                    ess += ln.n
+        return ess >= 9 and len(self._mine) >= 10
+
+    def _fodder(self, obs: Observation, mine: tuple, exclude: int = -1) -> float:
+        """What the cheapest creature we could sacrifice is worth to us (inf: none)."""
+        best = float("inf")
+        for cid in mine:
+            if cid == exclude:
+                continue
+            best = min(best, self._keep_value(obs.defn(cid)))
         return best
 
-    def _buy_score(self, obs: Observation, d: CardDef) -> float:
-        al = obs.allegiance(obs.player)
-        gap = sum(max(0, n - al[f]) for f, n in d.reqs)
-        return self.value(d) - 2.0 * gap
+    def _keep_value(self, d: CardDef) -> float:
+        """A creature's worth on the battlefield; a Demise makes it cheaper to lose."""
+        v = self.value(d)
+        v -= 1.5 * sum(line_power(ln) for ln in d.demise)
+        return v
 
-    def _wanted_faction(self, obs: Observation) -> int:
-        """The faction whose missing allegiance blocks the most value in hand and discard pile."""
+    def _spell_score(self, obs: Observation, d: CardDef, opp_field: tuple, mine: tuple) -> float:
+        lines = d.effects
+        useful = 0.0
+        for ln in lines:
+            v = ln.verb
+            if v in ("destroy", "bounce", "exhaust") or (v == "exile" and ln.a == "opponent_creature"):
+                if opp_field:
+                    useful += line_power(ln)
+            elif v == "rift":
+                if obs.exile_pile():
+                    useful += line_power(ln)
+            elif v == "exile" and ln.a == "opponent_discard":
+                if obs.discard_pile(obs.opponent):
+                    useful += line_power(ln)
+            elif v == "recover":
+                if any(self._recoverable(obs, ln)):
+                    useful += line_power(ln)
+            elif ln.tn and obs.allegiance(obs.player)[ln.tf] < ln.tn:
+                continue
+            else:
+                useful += line_power(ln)
+        if useful < 0.5:
+            return 0.0  # hold it for a better moment
+        if d.sacrifice:
+            gain = useful
+            fodder = self._fodder(obs, mine)
+            if fodder == float("inf") or fodder > gain + 1.0:
+                return 0.0
+            return 50.0 + gain
+        s = 80.0 + useful * 0.1
+        if _has(lines, "draw"):
+            s += 5.0  # see more cards before deciding the rest
+        return s
+
+    def _recoverable(self, obs: Observation, ln: Line):
+        kind = ln.a
+        for cid in obs.discard_pile(obs.player):
+            if kind == "any" or obs.defn(cid).type == kind:
+                yield cid
+
+    def _activate_score(self, obs: Observation, d: CardDef, cid: int, opp_field: tuple, mine: tuple,
+                        thin: bool) -> float:
+        lines = d.activate
+        if d.sacrifice:
+            # Sacrifice costs last, once the fodder has acted this turn.
+            if _has(lines, "recover") or _has(lines, "rift"):
+                return 40.0  # the sacrificed creature comes back
+            gain = sum(line_power(ln) for ln in lines if ln.verb not in ("destroy", "exile") or opp_field)
+            fodder = self._fodder(obs, mine)
+            if fodder == float("inf"):
+                fodder = self._keep_value(d)
+            return 35.0 if fodder <= gain + 2.0 else 0.0
+        if self._thins(lines) and thin:
+            return 105.0  # exile a Lost Soul before it is played
+        ready_opp = any(not obs.is_exhausted(c) for c in opp_field)
+        if ready_opp and (_has(lines, "exhaust")):
+            return 78.0
+        if _has(lines, "draw"):
+            return 76.0
+        if _has(lines, "essence"):
+            return 74.0
+        return 70.0 + 0.1 * self.value(d)
+
+    def _spend(self, obs: Observation, buys: list[Action], raises: list[Action]) -> Action | None:
+        """Raise and buy together: the best use of the essence left (a small knapsack)."""
         me = obs.player
-        al = obs.allegiance(me)
-        need = [0.0] * len(al)
-        for cid in obs.hand() + obs.discard_pile(me):
-            d = obs.defn(cid)
-            for f, n in d.reqs:
-                if al[f] < n:
-                    need[f] += self.value(d) / (n - al[f])
-            for ln in d.effects + d.activate:
-                if ln.tn and al[ln.tf] < ln.tn:
-                    need[ln.tf] += 0.5
-        home = max(range(len(al)), key=lambda f: (al[f], -f))
-        if al[home] < 6:
-            need[home] += 1.0
-        for f in range(len(al)):
-            if al[f] >= 6:
-                need[f] = -1.0
-        return max(range(len(al)), key=lambda f: (need[f], -f))
+        ess = obs.essence(me)
+        if ess <= 0:
+            return None
+        plan = self._plan_factions(obs)
+        creatures = sum(1 for d in self._mine.values() if d.is_creature)
+        items: list[tuple[int, float, Action]] = []
+        if buys:
+            by_design = {}
+            for a in buys:
+                by_design[obs.defn(obs.recruitment_row()[a.a]).i] = a
+            for cid in obs.recruitment_row():
+                if cid < 0:
+                    continue
+                d = obs.defn(cid)
+                a = by_design.get(d.i)
+                if a is None:
+                    continue
+                s = self._buy_score(obs, d, plan, creatures)
+                if s > 0:
+                    items.append((d.cost, s, a))
+        if raises:
+            need = self._needs(obs)
+            f = max(range(len(need)), key=lambda x: (need[x], -x))
+            if need[f] > 0:
+                for a in raises:
+                    if a.a == f:
+                        items.append((1, min(need[f], 6.0), a))
+                        break
+        if not items:
+            return self._refresh(obs, buys, plan, creatures)
+        # 0/1 knapsack over the essence: best[e] = (value, chosen items)
+        best: list[tuple[float, tuple[int, ...]]] = [(0.0, ())] * (ess + 1)
+        for j, (c, v, _) in enumerate(items):
+            for e in range(ess, c - 1, -1):
+                cand = best[e - c][0] + v
+                if cand > best[e][0]:
+                    best[e] = (cand, best[e - c][1] + (j,))
+        chosen = max(best, key=lambda t: t[0])[1]
+        if not chosen:
+            return self._refresh(obs, buys, plan, creatures)
+        picks = [items[j] for j in chosen]
+        for c, v, a in picks:
+            if a.kind == "raise":
+                return a
+        return max(picks, key=lambda t: (t[0], t[1]))[2]
 
-    # -- traps --------------------------------------------------------------------------
-    #: Traps the agent springs per opponent turn, at most (breaks trap-cycling loops).
-    TRAPS_PER_TURN = 3
+    def _refresh(self, obs: Observation, buys: list[Action], plan, creatures: int) -> Action | None:
+        """Nothing worth its slot in the deck: essence would be lost, so buy the least bad card
+        (which also refreshes a recruitment row nobody buys from, and denies the opponent)."""
+        opp_al = obs.allegiance(obs.opponent)
+        best, best_s = None, -1.0
+        for a in buys:
+            d = obs.defn(obs.recruitment_row()[a.a])
+            s = self._buy_score(obs, d, plan, creatures)
+            if d.reqs and all(opp_al[f] >= n - 1 for f, n in d.reqs):
+                s += 0.3 * self.value(d)  # the opponent could use it soon
+            if s > best_s:
+                best, best_s = a, s
+        return best
 
+    # -- traps -----------------------------------------------------------------------------
     def _window(self, obs: Observation, legal: list[Action], kind: str) -> Action:
         if obs.turn != self._trap_turn:
             self._trap_turn, self._traps, self._sprung = obs.turn, 0, set()
         if self._traps >= self.TRAPS_PER_TURN:
             return legal[-1]
+        opp = obs.opponent
         for a in legal:
             if a.kind != "trap":
                 continue
             d = obs.defn(a.a)
             if a.b < 0 and d.i in self._sprung:
                 continue  # the same design is already working this turn
-            # A "when" trap answers its event; "each time" and no-trigger traps right after a card.
-            if a.b >= 0 or d.trap_kind == "each_time" or kind == "window:step3":
+            if self._spring(obs, d, a, kind, opp):
                 self._traps += 1
                 self._sprung.add(d.i)
                 return a
         return legal[-1]
 
-    # -- choices --------------------------------------------------------------------------
+    def _spring(self, obs: Observation, d: CardDef, a: Action, kind: str, opp: int) -> bool:
+        lines = d.effects
+        if a.b >= 0:  # a "when" trap, answering its event
+            if _has(lines, "destroy") or (_has(lines, "exile", "opponent_creature")):
+                field = obs.battlefield(opp)
+                return bool(field) and self.value(obs.defn(field[-1])) >= 3.0
+            if _has(lines, "exile", "opponent_discard"):
+                pile = obs.discard_pile(opp)
+                return bool(pile) and obs.defn(pile[-1]).cost >= 3
+            return True
+        if d.trap_kind == "each_time":
+            return True
+        # No trigger: protect when it matters.
+        if _has(lines, "protect_creatures"):
+            if kind != "window:step3" or not obs.battlefield(obs.player):
+                return False
+            cid = obs.announced()
+            if cid < 0:
+                return False
+            ann = obs.defn(cid)
+            return _has(ann.effects + ann.activate, "destroy") or bool(ann.sacrifice and False)
+        if _has(lines, "divine_shield"):
+            return True
+        return kind == "window:step3"
+
+    # -- other decisions -------------------------------------------------------------------
+    def _guard(self, obs: Observation, legal: list[Action]) -> Action:
+        dmg = obs.wound_pending()
+        guards = [a for a in legal if a.kind == "guard"]
+        if not guards:
+            return legal[-1]
+        g = min(guards, key=lambda a: (self._keep_value(obs.defn(a.a)), a.a))
+        cheap = self._keep_value(obs.defn(g.a))
+        me = obs.player
+        if dmg >= 3 or obs.health(me) <= dmg + 8 or (dmg >= 2 and cheap <= 5.0) or cheap <= 0.5:
+            return g
+        return legal[-1]
+
+    def _may(self, obs: Observation, legal: list[Action]) -> Action:
+        last = self._last
+        if last is not None and last.kind == "activate":
+            try:
+                d = obs.defn(last.a)
+            except LookupError:
+                d = None
+            if d is not None and self._thins(d.activate):
+                junk = any(self._is_junk(obs.defn(c)) for c in obs.hand())
+                want = "yes" if junk else "no"
+                for a in legal:
+                    if a.kind == want:
+                        return a
+        return legal[0]
+
     def _pick(self, obs: Observation, legal: list[Action], purpose: str) -> Action:
         picks = [a for a in legal if a.kind == "pick"]
         if purpose == "allegiance":
@@ -181,19 +532,32 @@ class HeuristicAgent:
         if not picks:
             return legal[-1]
         val = lambda a: self.value(obs.defn(a.a))  # noqa: E731
-        if purpose in ("sacrifice", "discard"):
-            return min(picks, key=lambda a: (val(a), a.a))
+        if purpose == "sacrifice":
+            return min(picks, key=lambda a: (self._keep_value(obs.defn(a.a)), a.a))
+        if purpose == "discard":
+            return min(picks, key=lambda a: (self._hand_value(obs, a.a), a.a))
         if purpose == "keep":
-            if len(obs.hand()) - self._kept(obs) <= 0:
-                return legal[-1]
             best = max(picks, key=lambda a: (self._keep_score(obs, a.a), -a.a))
             if self._keep_score(obs, best.a) < 3.0:
                 return legal[-1]
             return best
         if purpose == "exile":
-            mine = [a for a in picks if obs.defn(a.a).is_soul or obs.defn(a.a).cost == 0]
-            if mine and all(a.a in obs.hand() or a.a in obs.discard_pile(obs.player) for a in picks):
-                return min(mine, key=lambda a: (val(a), a.a))
+            me = obs.player
+            hand = obs.hand()
+            own = [a for a in picks if a.a in hand or a.a in obs.discard_pile(me)]
+            if own:
+                return min(own, key=lambda a: (self._hand_value(obs, a.a), a.a))
+            return max(picks, key=lambda a: (self._threat(obs, a.a), -a.a))
+        if purpose in ("destroy", "bounce"):
+            return max(picks, key=lambda a: (self._threat(obs, a.a), -a.a))
+        if purpose == "exhaust":
+            return max(picks, key=lambda a: (self._threat(obs, a.a) + (3.0 if obs.defn(a.a).guard else 0.0), -a.a))
+        if purpose in ("rift", "recover"):
+            plan = self._plan_factions(obs)
+            best = max(picks, key=lambda a: (self._take_value(obs, a.a, plan), -a.a))
+            if self._take_value(obs, best.a, plan) <= 1.0 and legal[-1].kind == "stop":
+                return legal[-1]  # only Lost Souls: better not to draw them again
+            return best
         if purpose == "set_aside":
             opp = obs.allegiance(obs.opponent)
             hot = [a for a in picks if any(opp[f] > 0 for f, _ in obs.defn(a.a).reqs)]
@@ -202,14 +566,42 @@ class HeuristicAgent:
             return legal[-1]
         return max(picks, key=lambda a: (val(a), -a.a))
 
-    def _kept(self, obs: Observation) -> int:
-        return 0
+    def _take_value(self, obs: Observation, cid: int, plan) -> float:
+        d = obs.defn(cid)
+        if self._is_junk(d):
+            return 0.0
+        return self.value(d) * self._fit(obs, d, plan)
+
+    def _threat(self, obs: Observation, cid: int) -> float:
+        d = obs.defn(cid)
+        return self.value(d) - 1.5 * sum(line_power(ln) for ln in d.demise) + 0.1 * d.cost
+
+    def _hand_value(self, obs: Observation, cid: int) -> float:
+        """What a card in hand is worth keeping (exile and discard the least)."""
+        d = obs.defn(cid)
+        if self._is_junk(d):
+            return 0.0
+        if d.is_soul:
+            return 1.0 + 1.5 * sum(ln.n for ln in d.effects if ln.verb == "essence")
+        v = self.value(d)
+        if d.is_trap:
+            v += 3.0
+        al = obs.allegiance(obs.player)
+        if any(al[f] < n for f, n in d.reqs):
+            v *= 0.5
+        return v
 
     def _keep_score(self, obs: Observation, cid: int) -> float:
         d = obs.defn(cid)
+        al = obs.allegiance(obs.player)
+        playable = all(al[f] >= n for f, n in d.reqs)
         if d.is_trap:
-            return 10.0 + self.value(d)
-        return self.value(d) - (2.0 if d.is_soul else 0.0)
+            return (10.0 if playable else 0.0) + self.value(d)
+        if d.is_soul:
+            return 0.0
+        if not playable:
+            return 0.0
+        return self.value(d)
 
 
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}

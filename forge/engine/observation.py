@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ..model import Card
 from .cards import CardDef
+from .state import OP_DRAIN, OP_LINES, OP_WINDOW
 
 
 class HiddenCard(LookupError):
@@ -108,6 +109,20 @@ class Observation:
         """At a Guard decision, the damage a Guard would cancel."""
         t = self._s.stack[-1] if self._s.stack else None
         return t[2] if t and self._s.decision_kind() == "guard" else 0
+
+    def announced(self) -> int:
+        """In a step-3 window, the card played or the creature activated (public: it was
+        shown at step 1); -1 after a summon, or when no card is being resolved."""
+        s = self._s
+        stack = s.stack
+        if not stack or stack[-1][0] != OP_WINDOW:
+            return -1
+        for t in reversed(stack[:-1]):
+            if t[0] == OP_LINES:
+                return t[7]
+            if t[0] == OP_DRAIN:
+                break
+        return -1
 
     # -- cards ----------------------------------------------------------------------------
     def card(self, cid: int) -> Card:
