@@ -9,6 +9,7 @@ from typing import Annotated
 
 import typer
 
+from .. import atomic
 from ..findings import Finding
 
 
@@ -38,3 +39,22 @@ def render_findings(findings: list[Finding]) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def publish_generated(root: Path, rel: str, text: str, check: bool, fmt: Format, command: str) -> None:
+    """Write a generated file when it changed (or, with --check, only say so), report, and exit.
+
+    Exit 1 only when --check finds the file stale, so CI can gate on it.
+    """
+    path = root / rel
+    current = path.read_text(encoding="utf-8") if path.is_file() else None
+    stale = current != text
+    if stale and not check:
+        atomic.write_text(path, text)
+    if fmt is Format.json:
+        emit_json({"path": rel, "stale": stale, "written": stale and not check})
+    elif check:
+        typer.echo(f"{rel}: {f'out of date; run `forge {command}`' if stale else 'up to date'}")
+    else:
+        typer.echo(f"{rel}: {'written' if stale else 'already up to date'}")
+    raise typer.Exit(1 if (check and stale) else 0)
