@@ -228,13 +228,13 @@ def _kind(value: object) -> str:
 
 # -- building the model --------------------------------------------------------
 def _build(result: LoadResult, rel: str, data: dict, bad: set[tuple]) -> None:
-    for i, raw in enumerate(data.get("factions") or []):
+    for i, raw in enumerate(_list(data.get("factions"))):
         if ("factions", i) in bad or not isinstance(raw, dict):
             continue
         result.db.factions.append(Faction(
             id=raw["id"], name=raw["name"], color=raw["color"], icon=raw["icon"],
             identity=raw["identity"], position=result.where(rel, ("factions", i))))
-    for i, raw in enumerate(data.get("cards") or []):
+    for i, raw in enumerate(_list(data.get("cards"))):
         if not isinstance(raw, dict):
             continue
         path = ("cards", i)
@@ -247,6 +247,11 @@ def _build(result: LoadResult, rel: str, data: dict, bad: set[tuple]) -> None:
             continue  # shape problems the schema already reported
         result.db.cards.append(card)
         result.card_paths.setdefault(card.id, (rel, path))
+
+
+def _list(value) -> list:
+    """A list the schema expects, or nothing (the schema reports what else it was)."""
+    return value if isinstance(value, list) else []
 
 
 def build_card(raw: dict, position: Position) -> Card:
