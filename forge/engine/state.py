@@ -897,21 +897,30 @@ class State:
 
     def _destroy(self, cid: int, by: int) -> bool:
         """Destroyed: to its owner's discard pile, its Demise waits (unless protected)."""
-        o = self.owner[cid]
-        if self.protect[o] or cid not in self.field[o]:
-            return False
-        self.field[o].remove(cid)
-        self.exhausted[cid] = False
-        stamp = self.stamp[cid]
-        self.stamp[cid] = 0
-        self.discard[o].append(cid)
-        if self.log is not None:
-            self.log.append(("destroy", by, cid))
-        d = self.defs[cid]
-        if d.demise:
-            self._trigger(o, d.demise, (cid, stamp), self._ft, d, cid)
-        self._fire("destroy", by, (cid, 0), o)
-        return True
+        return bool(self._destroy_together((cid,), by))
+
+    def _destroy_together(self, cids, by: int) -> list[int]:
+        """Creatures destroyed by one effect (Destroy N, a Sacrifice payment) leave play together:
+        all go to the discard pile first, then each Demise waits and each event fires, so none of
+        them sees the others' destruction, whatever the order they were chosen in."""
+        gone = []
+        for cid in cids:
+            o = self.owner[cid]
+            if self.protect[o] or cid not in self.field[o]:
+                continue
+            self.field[o].remove(cid)
+            self.exhausted[cid] = False
+            gone.append((cid, o, self.stamp[cid]))
+            self.stamp[cid] = 0
+            self.discard[o].append(cid)
+            if self.log is not None:
+                self.log.append(("destroy", by, cid))
+        for cid, o, stamp in gone:
+            d = self.defs[cid]
+            if d.demise:
+                self._trigger(o, d.demise, (cid, stamp), self._ft, d, cid)
+            self._fire("destroy", by, (cid, 0), o)
+        return [g[0] for g in gone]
 
     def _leave_field(self, cid: int) -> int:
         o = self.owner[cid]
@@ -1055,15 +1064,13 @@ class State:
         log = self.log
         self._ft = ft
         if purpose == P_DESTROY:
-            for cid in picked:
-                self._destroy(cid, p)
+            self._destroy_together(picked, p)
         elif purpose == P_SACRIFICE:
             d, src = data
             if d is not None and self.cov is not None:
                 for ln in d.sacrifice_lines:
                     _inc(self.cov, ln.k_res)
-            for cid in picked:
-                self._destroy(cid, p)
+            self._destroy_together(picked, p)
         elif purpose == P_EXHAUST:
             for cid in picked:
                 self.exhausted[cid] = True

@@ -114,6 +114,7 @@ def test_game_seeds_and_pairings_do_not_depend_on_jobs():
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**31), pairing=st.sampled_from(PAIRINGS), expert=st.booleans(),
        heuristic=st.booleans())
+@pytest.mark.rule("allegiance", "creatures-summon", "rites", "defeat")
 def test_invariants_hold_after_every_step_of_random_games(seed, pairing, expert, heuristic):
     game = _GAME
     s = game.new_state(seed, pairing, expert=expert)

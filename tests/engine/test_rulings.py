@@ -1,11 +1,14 @@
 """Tests that pin the rulings of docs/rulings.md not covered by a rulebook-section test."""
 from __future__ import annotations
 
+import pytest
+
 from .conftest import Keywords, TrapSpec, Trigger, act, card, cid, ids, line, scenario
 
 SHIELD = card("shield", "trap", ["white"], trap=TrapSpec("none"), effects=[line("divine_shield")])
 
 
+@pytest.mark.rule("wound-order-2")
 def test_ruling_divine_shield_does_not_stack():
     big = card("big", "spell", ["red"], effects=[line("wound", 4)])
     s = scenario(SHIELD, big, players=[dict(hand=["big"]), dict(hand=["shield", "shield"], deck=["filler"] * 4)])
@@ -15,6 +18,7 @@ def test_ruling_divine_shield_does_not_stack():
     assert s.health[1] == 37
 
 
+@pytest.mark.rule("wound")
 def test_ruling_unblockable_wound_fires_the_wound_event_poison_does_not():
     watcher = card("w", "creature", ["red"], triggers=[Trigger("wound", "you", (line("essence", 1),))])
     unb = card("unb", "spell", ["red"], effects=[line("unblockable_wound", 2), line("poison", 3)])
@@ -23,6 +27,7 @@ def test_ruling_unblockable_wound_fires_the_wound_event_poison_does_not():
     assert s.essence[0] == 1 and s.poison[1] == 3
 
 
+@pytest.mark.rule("six-steps-2")
 def test_ruling_a_creature_does_not_see_its_own_summon():
     herald = card("herald", "creature", ["red"], triggers=[Trigger("summon", "you", (line("essence", 1),))])
     s = scenario(herald, players=[dict(hand=["herald", "dummy"]), {}])
@@ -32,6 +37,7 @@ def test_ruling_a_creature_does_not_see_its_own_summon():
     assert s.essence[0] == 1
 
 
+@pytest.mark.rule("principle-1")
 def test_ruling_destroy_events_by_you_is_your_creature_by_opponent_is_their_destroying():
     mine = card("mine", "creature", ["white"], triggers=[Trigger("destroy", "you", (line("essence", 1),))])
     theirs = card("theirs", "creature", ["white"], triggers=[Trigger("destroy", "opponent", (line("essence", 10),))])
@@ -44,6 +50,7 @@ def test_ruling_destroy_events_by_you_is_your_creature_by_opponent_is_their_dest
     assert s.essence[1] == 11  # a creature of player 1 destroyed, by player 1's opponent
 
 
+@pytest.mark.rule("six-steps-4", "principle-4")
 def test_ruling_sacrifice_after_the_window_pays_what_it_can_and_the_card_resolves():
     feed = card("feed", "spell", ["red"], effects=[line("sacrifice", 1), line("wound", 4)])
     burn = card("burn", "trap", ["black"], trap=TrapSpec("when", "cast"), effects=[line("destroy", 1)])
@@ -53,6 +60,7 @@ def test_ruling_sacrifice_after_the_window_pays_what_it_can_and_the_card_resolve
     assert s.field[0] == [] and s.health[1] == 36
 
 
+@pytest.mark.rule("principle-3")
 def test_ruling_single_option_decisions_are_not_asked_but_the_strategy_phase_is():
     c = card("c", "spell", ["red"], effects=[line("destroy", 1)])
     s = scenario(c, players=[dict(hand=["c"]), dict(field=["dummy"])])
@@ -60,6 +68,7 @@ def test_ruling_single_option_decisions_are_not_asked_but_the_strategy_phase_is(
     assert s.field[1] == [] and s.decision_kind() == "main" and s.options == [("end", -1, -1)]
 
 
+@pytest.mark.rule("traps-when")
 def test_ruling_waiting_effects_of_a_when_trap_resolve_before_the_card_resumes():
     dm = card("dm", "creature", ["red"], demise=[line("essence", 3)])
     burn = card("burn", "trap", ["black"], trap=TrapSpec("when", "wound"), effects=[line("destroy", 1)])
@@ -71,6 +80,7 @@ def test_ruling_waiting_effects_of_a_when_trap_resolve_before_the_card_resumes()
     assert gains == [("essence", 0, 3), ("essence", 0, 1)]
 
 
+@pytest.mark.rule("wound-order-3", "wound-zero")
 def test_ruling_guard_is_asked_only_when_damage_remains():
     guard = card("guard", "creature", ["white"], keywords=Keywords(guard=True, aegis=1))
     s = scenario(guard, players=[dict(hand=["spark", "filler"]), dict(field=["guard"])])
@@ -78,6 +88,7 @@ def test_ruling_guard_is_asked_only_when_damage_remains():
     assert s.decision_kind() == "main" and s.health[1] == 40
 
 
+@pytest.mark.rule("destroy-exile")
 def test_ruling_exile_from_the_battlefield_triggers_no_demise():
     dm = card("dm", "creature", ["red"], demise=[line("wound", 5)])
     ex = card("ex", "spell", ["blue"], effects=[line("exile", 1)])
@@ -86,6 +97,7 @@ def test_ruling_exile_from_the_battlefield_triggers_no_demise():
     assert s.health == [40, 40] and ids(s, s.exile) == ["dm"]
 
 
+@pytest.mark.rule("traps-none")
 def test_ruling_protection_covers_creatures_entering_later_in_the_turn():
     anoint = card("anoint", "trap", ["white"], trap=TrapSpec("none"), effects=[line("protect_creatures")])
     kill = card("kill", "spell", ["red"], effects=[line("destroy", 1)])
@@ -97,6 +109,7 @@ def test_ruling_protection_covers_creatures_entering_later_in_the_turn():
     assert s.field[1] == [c]
 
 
+@pytest.mark.rule("chains-5", "cleanup-2")
 def test_ruling_immediately_lines_of_end_of_turn_effects_resolve_at_once():
     eot = card("eot", "creature", ["red"], end_of_turn=[line("wound", 1, timing="immediately"), line("essence", 1)])
     s = scenario(eot, players=[dict(field=["eot"], hand=["filler"]), {}])
