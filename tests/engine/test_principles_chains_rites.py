@@ -350,3 +350,27 @@ def test_victory_the_commander_still_alive_wins_at_once_even_in_the_opponent_tur
     s = scenario(hurt, players=[dict(health=2, hand=["spark"]), dict(hand=["hurt"])])
     act(s, "trap", cid(s, "hurt"))
     assert s.terminal and s.winner == 1 and s.returns() == (-1.0, 1.0) and s.essence[1] == 0
+
+
+@pytest.mark.rule("chains-6", "chains-2")
+def test_chains_6_a_waiting_effect_checks_its_threshold_when_it_is_read():
+    dm = card("dm", "creature", ["red"], demise=[line("essence", 5, when=("red", 2))])
+    c = card("c", "spell", ["red"], effects=[line("sacrifice", 1), line("allegiance", 1, faction="red")])
+    s = scenario(dm, c, players=[dict(hand=["c"], field=["dm"], allegiance={"red": 1}), {}])
+    act(s, "play", cid(s, "c"))
+    # The Demise waited while the card raised Red to 2: read after the card, its line applies.
+    assert s.alleg[0][0] == 2 and s.essence[0] == 5
+
+
+@pytest.mark.rule("rites-timing", "chains-3")
+def test_rites_effects_wait_and_follow_the_order_of_resolution():
+    blaze = card("rite-red", "rite", ["red"], set="rite", triggers=[Trigger("cast", "you", (line("wound", 1),))])
+    fan = card("fan", "creature", ["red"], triggers=[Trigger("cast", "you", (line("essence", 1),))])
+    foe = card("foe", "creature", ["white"], triggers=[Trigger("cast", "opponent", (line("essence", 2),))])
+    s = scenario(blaze, fan, foe, players=[dict(hand=["spark"], field=["fan"], rite="rite-red"),
+                                           dict(field=["foe"])])
+    act(s, "play", cid(s, "spark"))
+    assert s.decision_kind() == "order" and s.current_player() == 0
+    s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "fan"))
+    log = [e for e in s.log if e[0] in ("essence", "wound")]
+    assert log == [("wound", 0, 1, 1), ("essence", 0, 1), ("wound", 0, 1, 1), ("essence", 1, 2)]

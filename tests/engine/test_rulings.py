@@ -115,3 +115,38 @@ def test_ruling_immediately_lines_of_end_of_turn_effects_resolve_at_once():
     s = scenario(eot, players=[dict(field=["eot"], hand=["filler"]), {}])
     act(s, "end")
     assert s.health[1] == 39 and ("essence", 0, 1) in s.log
+
+
+@pytest.mark.rule("essence", "cleanup-3")
+def test_ruling_essence_gained_in_the_opponent_turn_lasts_until_the_end_of_your_next_turn():
+    s = scenario(KIND := card("kind", "spell", ["red"], cost=1, effects=[line("draw", 1)]),
+                 players=[dict(hand=["filler"]), dict(hand=["dud-trap"], deck=["filler"] * 6)],
+                 row=["kind"] + [""] * 7)
+    assert KIND.cost == 1
+    act(s, "trap", cid(s, "dud-trap"))
+    assert s.essence == [0, 1]
+    act(s, "end")
+    act(s, "stop")
+    # Player 0's cleanup took only player 0's essence; player 1 spends theirs in their own turn.
+    assert s.active == 1 and s.essence[1] == 1 and ("buy", 0, -1) in s.options
+    act(s, "end")
+    act(s, "stop")
+    assert s.essence == [0, 0]
+
+
+@pytest.mark.rule("rites-timing", "cleanup-2")
+def test_ruling_a_rite_taken_by_an_end_of_turn_effect_waits_for_the_next_end_of_turn():
+    eot = card("eot", "creature", ["white"], end_of_turn=[line("allegiance", 1, faction="white")])
+    s = scenario(eot, players=[dict(faction="white", allegiance={"white": 5}, field=["eot"], hand=["filler"],
+                                    deck=["gold"] * 12), dict(hand=["filler"], deck=["gold"] * 6)])
+    act(s, "end")
+    act(s, "stop")
+    # rite-white draws 1 at the end of its owner's turn: not at this one, already begun.
+    assert s.rite_of[0].id == "rite-white" and ("draw", 0, 1) not in s.log
+    act(s, "end")
+    act(s, "stop")
+    act(s, "end")
+    assert s.decision_kind() == "order"  # the Rite's end-of-turn effect and the creature's
+    while s.decision_kind() == "order":
+        s.apply(s.options[0])
+    assert ("draw", 0, 1) in s.log

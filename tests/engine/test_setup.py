@@ -148,3 +148,14 @@ def test_box_a_duel_uses_only_the_two_chosen_starter_decks(sample_game):
     assert len(in_game) == 20 and {s.defs[c].id for c in in_game} == starters
     # The red and blue starter creatures stay in the box.
     assert not {"cinder-imp", "ember-acolyte", "rift-wisp", "veil-scribe"} & {s.defs[c].id for c in range(len(s.defs))}
+
+
+@pytest.mark.rule("expert-1", "setup-7", "expert-scope")
+def test_expert_1_the_first_player_sets_aside_first_whoever_it_is(sample_game):
+    s = sample_game.new_state(6, ("red", "blue"), first=1, expert=True)
+    assert s.decision_kind() == "pick:set_aside" and s.current_player() == 1
+    act(s, "stop")
+    assert s.decision_kind() == "pick:set_aside" and s.current_player() == 0
+    act(s, "stop")
+    # Player 0 is second: 5 cards, and the 2 extra essence at their first strategy phase only.
+    assert s.active == 1 and len(s.hand[1]) == 3 and len(s.hand[0]) == 5 and s.bonus == [True, False]

@@ -318,3 +318,15 @@ def test_creatures_rush_enters_ready_is_activated_then_ready_for_the_opponent_tu
     act(s, "end")
     act(s, "stop")
     assert not s.exhausted[c]  # readied at the end of its owner's turn
+
+
+@pytest.mark.rule("six-steps-1")
+def test_six_steps_1_an_action_that_is_not_allowed_does_not_happen():
+    from forge.engine.actions import IllegalDecision
+    big = card("big", "creature", ["red"], allegiance={"red": 3})
+    s = scenario(big, players=[dict(hand=["big", "dummy"], field=["dummy"] * 5, essence=2), {}])
+    before = (list(s.hand[0]), list(s.field[0]), s.essence[0], len(s.log))
+    for bad in (("summon", cid(s, "big")), ("summon", cid(s, "dummy")), ("activate", 99)):
+        with pytest.raises(IllegalDecision):
+            act(s, *bad)
+    assert (s.hand[0], s.field[0], s.essence[0], len(s.log)) == before and s.decision_kind() == "main"

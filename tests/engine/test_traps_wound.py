@@ -338,3 +338,23 @@ def test_vocabulary_creatures_never_take_damage_and_destroys_means_every_destruc
     # Wound hits the commander, never a creature; the Sacrifice is a destruction (lowercase
     # "destroys" on the trap), though it is not the Destroy keyword.
     assert s.health[1] == 38 and len(s.field[1]) == 2 and s.poison[0] == 1
+
+
+@pytest.mark.rule("wound-guard")
+def test_wound_guard_needs_a_ready_creature():
+    s = scenario(GUARD, players=[dict(hand=["spark"]), dict(field=[("guard", True)])])
+    act(s, "play", cid(s, "spark"))
+    assert s.decision_kind() == "main" and s.health[1] == 39
+
+
+@pytest.mark.rule("traps-several", "traps-when")
+def test_traps_a_when_trap_drawn_during_the_turn_answers_later_events():
+    draw_trap = card("draw-trap", "trap", ["white"], trap=TrapSpec("none"), effects=[line("draw", 1)])
+    s = scenario(draw_trap, WHEN_WOUND, players=[dict(hand=["spark", "spark"]),
+                                                 dict(hand=["draw-trap"], deck=["when-wound", "filler"])])
+    act(s, "trap", cid(s, "draw-trap"))  # draws a card for the trap, then one for its effect
+    assert sorted(ids(s, s.hand[1])) == ["filler", "when-wound"]
+    act(s, "play", cid(s, "spark"))
+    assert s.decision_kind() == "window:when"
+    act(s, "trap", cid(s, "when-wound"), 0)
+    assert s.poison[0] == 1
