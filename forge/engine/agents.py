@@ -116,6 +116,7 @@ class HeuristicAgent:
         self._traps = 0
         self._mine: dict[int, CardDef] = {}  # every card instance seen as ours, with its design
         self._last: Action | None = None
+        self._aegis_turn, self._aegis = -1, 0
 
     # -- card worth ------------------------------------------------------------------------
     def value(self, d: CardDef) -> float:
@@ -236,11 +237,31 @@ class HeuristicAgent:
 
     def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int) -> float:
         p = self.value(d)
+        aegis = self._opp_aegis(obs)
+        if aegis:
+            # Aegis shaves every Wound effect: small ones are worth little against it.
+            lost = sum(min(ln.n, aegis) for ln in (d.activate if d.is_creature else d.effects)
+                       if ln.verb == "wound")
+            p = max(0.3, p - lost * (_CREATURE_USES if d.is_creature else 1.0))
         if d.is_creature and creatures >= 6:
             p *= 0.6
         if d.faction == plan[0]:
             p *= 1.15  # the home faction: its allegiance is already there, and its Rite
         return p * self._fit(obs, d, plan) - 1.0
+
+    def _opp_aegis(self, obs: Observation) -> int:
+        """The strongest Aegis the opponent has shown (in play or in their discard pile)."""
+        if obs.turn == self._aegis_turn:
+            return self._aegis
+        best = 0
+        opp = obs.opponent
+        for zone in (obs.battlefield(opp), obs.discard_pile(opp)):
+            for cid in zone:
+                a = obs.defn(cid).aegis
+                if a > best:
+                    best = a
+        self._aegis_turn, self._aegis = obs.turn, best
+        return best
 
     # -- strategy phase --------------------------------------------------------------------
     def _main(self, obs: Observation, legal: list[Action]) -> Action:
@@ -321,6 +342,8 @@ class HeuristicAgent:
         """A creature's worth on the battlefield; a Demise makes it cheaper to lose."""
         v = self.value(d)
         v -= 1.5 * sum(line_power(ln) for ln in d.demise)
+        if any(ln.verb == "recover" and ln.a in ("creature", "any") for ln in d.demise):
+            v = min(v, 1.0)  # its Demise brings a creature back, itself included: a free sacrifice
         return v
 
     def _spell_score(self, obs: Observation, d: CardDef, opp_field: tuple, mine: tuple) -> float:
@@ -533,6 +556,12 @@ class HeuristicAgent:
             return legal[-1]
         val = lambda a: self.value(obs.defn(a.a))  # noqa: E731
         if purpose == "sacrifice":
+            src = self._last_card(obs)
+            if src is not None and _has(src.activate + src.effects, "recover"):
+                # The card brings a creature back afterwards: sacrifice the best Demise, one that
+                # has already acted this turn.
+                return max(picks, key=lambda a: (sum(line_power(ln) for ln in obs.defn(a.a).demise),
+                                                 obs.is_exhausted(a.a), -self._keep_value(obs.defn(a.a)), -a.a))
             return min(picks, key=lambda a: (self._keep_value(obs.defn(a.a)), a.a))
         if purpose == "discard":
             return min(picks, key=lambda a: (self._hand_value(obs, a.a), a.a))
@@ -565,6 +594,16 @@ class HeuristicAgent:
                 return max(hot, key=lambda a: (val(a), -a.a))
             return legal[-1]
         return max(picks, key=lambda a: (val(a), -a.a))
+
+    def _last_card(self, obs: Observation) -> CardDef | None:
+        """The card we last played or activated (the one whose choices are being asked)."""
+        last = self._last
+        if last is None or last.kind not in ("play", "activate"):
+            return None
+        try:
+            return obs.defn(last.a)
+        except LookupError:
+            return None
 
     def _take_value(self, obs: Observation, cid: int, plan) -> float:
         d = obs.defn(cid)
