@@ -25,7 +25,7 @@ def _marks(obj) -> list:
     return marks if isinstance(marks, list) else [marks]
 
 
-def test_functions() -> list[tuple[str, object]]:
+def engine_tests() -> list[tuple[str, object]]:
     """Every test function of tests/engine as ``(file.py::name, function)``, in file order."""
     out = []
     for path in sorted(HERE.glob("test_*.py")):
@@ -44,7 +44,7 @@ def rule_marks() -> dict[str, list[str]]:
     """Test id -> the paragraph ids its ``rule`` markers name (module-level markers included)."""
     out: dict[str, list[str]] = {}
     modules: dict[str, list] = {}
-    for test_id, fn in test_functions():
+    for test_id, fn in engine_tests():
         mod = sys.modules[fn.__module__]
         if fn.__module__ not in modules:
             modules[fn.__module__] = [m for m in _marks(mod) if m.name == MARK]
