@@ -258,10 +258,10 @@ class State:
         self.phase = INITIATION
         if self.poison[p] > 0:
             dmg = self.poison[p]
-            self.poison[p] -= 1
             if self.log is not None:
                 self.log.append(("poison_damage", p, dmg))
-            self._damage(p, dmg)
+            self._damage(p, dmg)  # a commander at 0 loses here: the removal below never happens (GP 8)
+            self.poison[p] -= 1
         # Strategy phase.
         self.phase = STRATEGY
         self.raised[p] = False

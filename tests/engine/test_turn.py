@@ -28,6 +28,8 @@ def test_initiation_poison_is_not_wound_nothing_stops_it():
 def test_initiation_poison_at_zero_eliminates_in_own_initiation():
     s = scenario(players=[dict(poison=4, health=4, hand=["filler"]), {}], start="turn")
     assert s.terminal and s.winner == 1 and s.health[0] == 0
+    # Initiation 1 removes a counter *after* the damage; the game ended first (General principle 8).
+    assert s.poison[0] == 4
 
 
 @pytest.mark.rule("strategy", "strategy-soul", "strategy-raise")
