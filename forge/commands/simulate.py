@@ -89,6 +89,8 @@ def replay(
     record: Path = typer.Argument(..., help="A game record (.jsonl) written by forge simulate."),
     lang: str = typer.Option("en", "--lang", help="Language of the log: en or fr."),
     root: RootOption = Path("."),
+    format: FormatOption = Format.text,
+    decisions: bool = typer.Option(False, "--decisions", help="Show every raw decision in the log too."),
 ) -> None:
     """Replay a game record, check it reaches the recorded state, and print its log."""
     from ..database import load_database
@@ -108,13 +110,19 @@ def replay(
     if load.io_error or any(f.severity == ERROR for f in load.findings):
         typer.echo(render_findings(load.findings), err=True)
         raise typer.Exit(2 if load.io_error else 1)
-    for text in render(lines, load.db, lang):
-        typer.echo(text)
+    log = list(render(lines, load.db, lang, decisions=decisions))
+    problem = None
     try:
         replay_record(load.db, lines)
     except ReplayMismatch as exc:
-        typer.echo(f"forge: replay differs from the record: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        problem = f"replay differs from the record: {exc}"
     except Exception as exc:  # noqa: BLE001 - a failing game's record replays up to its failure
-        typer.echo(f"forge: the replay stops: {type(exc).__name__}: {exc}", err=True)
-        raise typer.Exit(1) from exc
+        problem = f"the replay stops: {type(exc).__name__}: {exc}"
+    if format is Format.json:
+        emit_json({"record": str(record), "lang": lang, "ok": problem is None, "problem": problem, "log": log})
+    else:
+        for text in log:
+            typer.echo(text)
+        if problem:
+            typer.echo(f"forge: {problem}", err=True)
+    raise typer.Exit(1 if problem else 0)

@@ -1,6 +1,8 @@
 """The engine's log phrases, per language (card names come from ``card.name[lang]``)."""
 from __future__ import annotations
 
+import re
+
 #: Faction colour names as the logs print them.
 FACTION_NAMES: dict[str, dict[str, str]] = {
     "en": {"red": "Red", "white": "White", "black": "Black", "blue": "Blue"},
@@ -24,9 +26,9 @@ PHRASES: dict[str, dict[str, str]] = {
         "wound": "{player} deals {n} Wound damage to {target}.",
         "prevented": "The Wound aimed at {player} is reduced to 0.",
         "guard": "{player} guards with {card}: the Wound is cancelled.",
-        "poison": "{player} gets {n} poison counters.",
-        "draw": "{player} draws {n} cards.",
-        "reshuffle": "{player} shuffles their discard pile into a new deck ({n} cards).",
+        "poison": "{player} gets {n} poison {n|counter|counters}.",
+        "draw": "{player} draws {n} {n|card|cards}.",
+        "reshuffle": "{player} shuffles their discard pile into a new deck ({n} {n|card|cards}).",
         "discard": "{player} discards {card}.",
         "destroy": "{card} is destroyed.",
         "exile": "{card} is exiled.",
@@ -34,7 +36,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "rift": "{player} takes {card} back from the exile pile.",
         "recover": "{player} returns {card} to their hand.",
         "exhaust": "{card} is exhausted.",
-        "keep": "{player} keeps {n} cards and discards {m}.",
+        "keep": "{player} keeps {n} {n|card|cards} and discards {m}.",
         "shield": "{player} is under a Divine Shield until the end of the turn.",
         "protect": "{player}'s creatures cannot be destroyed until the end of the turn.",
         "skip": "{player} skips a line of {card} (allegiance too low).",
@@ -49,20 +51,20 @@ PHRASES: dict[str, dict[str, str]] = {
         "setup": "Mise en place : {p0} joue {f0}, {p1} joue {f1} ; {first} commence{expert}.",
         "expert": " (variante experte)",
         "turn": "— Tour {turn} : {player} —",
-        "poison_damage": "{player} subit {n} dégâts de poison.",
-        "essence": "{player} gagne {n} essence d'âme.",
+        "poison_damage": "{player} subit {n} {n|dégât|dégâts} de poison.",
+        "essence": "{player} gagne {n} {n|essence|essences} d'âme.",
         "play": "{player} joue {card}.",
         "summon": "{player} invoque {card}.",
         "activate": "{player} active {card}.",
         "buy": "{player} achète {card} pour {n}.",
         "trap": "{player} déclenche le piège {card} et pioche une carte.",
         "allegiance": "L'allégeance {faction} de {player} monte à {n}.",
-        "wound": "{player} inflige {n} Blessures à {target}.",
+        "wound": "{player} inflige {n} {n|dégât|dégâts} de Blessures à {target}.",
         "prevented": "Les Blessures visant {player} sont réduites à 0.",
         "guard": "{player} garde avec {card} : les Blessures sont annulées.",
-        "poison": "{player} reçoit {n} marqueurs de poison.",
-        "draw": "{player} pioche {n} cartes.",
-        "reshuffle": "{player} mélange sa défausse pour former une nouvelle pioche ({n} cartes).",
+        "poison": "{player} reçoit {n} {n|marqueur|marqueurs} de poison.",
+        "draw": "{player} pioche {n} {n|carte|cartes}.",
+        "reshuffle": "{player} mélange sa défausse pour former une nouvelle pioche ({n} {n|carte|cartes}).",
         "discard": "{player} défausse {card}.",
         "destroy": "{card} est détruite.",
         "exile": "{card} est exilée.",
@@ -70,7 +72,7 @@ PHRASES: dict[str, dict[str, str]] = {
         "rift": "{player} reprend {card} dans la pile d'exil.",
         "recover": "{player} reprend {card} en main.",
         "exhaust": "{card} est épuisée.",
-        "keep": "{player} garde {n} cartes et en défausse {m}.",
+        "keep": "{player} garde {n} {n|carte|cartes} et en défausse {m}.",
         "shield": "{player} est protégé par un Bouclier Divin jusqu'à la fin du tour.",
         "protect": "Les créatures de {player} ne peuvent pas être détruites jusqu'à la fin du tour.",
         "skip": "{player} saute une ligne de {card} (allégeance insuffisante).",
@@ -81,3 +83,17 @@ PHRASES: dict[str, dict[str, str]] = {
         "decision": "  [{player} choisit {action}]",
     },
 }
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
+
+
+def phrase(template: str, **values) -> str:
+    """Fill ``{name}`` and ``{n|singular|plural}`` placeholders (singular for 0 and 1, as in French)."""
+    def sub(m: re.Match) -> str:
+        name, singular, plural = m.groups()
+        if singular is None:
+            return str(values[name])
+        return singular if int(values[name]) <= 1 else plural
+
+    return _PLACEHOLDER.sub(sub, template)

@@ -14,7 +14,7 @@ from ..model import CardDatabase
 from ..vocabulary import FACTIONS
 from .actions import Action
 from .game import Game
-from .phrases import FACTION_NAMES, PHRASES
+from .phrases import FACTION_NAMES, PHRASES, phrase
 from .state import State
 
 FORMAT = "rift-commanders-record"
@@ -143,8 +143,8 @@ def replay(db_or_game: CardDatabase | Game, lines: list[dict], check: bool = Tru
     return state
 
 
-def render(lines: list[dict], db: CardDatabase, lang: str = "en") -> list[str]:
-    """A human-readable log of a record, in English or French."""
+def render(lines: list[dict], db: CardDatabase, lang: str = "en", decisions: bool = False) -> list[str]:
+    """A human-readable log of a record, in English or French; ``decisions`` adds each raw decision."""
     table = PHRASES[lang]
     names = {c.id: c.name.get(lang) or c.id for c in db.cards}
     fnames = FACTION_NAMES[lang]
@@ -158,6 +158,8 @@ def render(lines: list[dict], db: CardDatabase, lang: str = "en") -> list[str]:
         if t == "header":
             continue
         if t == "result":
+            continue
+        if t == "decision" and not decisions:
             continue
         kind = "decision" if t == "decision" else x["e"]
         if kind == "setup":
@@ -179,5 +181,5 @@ def render(lines: list[dict], db: CardDatabase, lang: str = "en") -> list[str]:
             args["faction"] = fnames.get(f, f)
         if "action" in x:
             args["action"] = " ".join(str(v) for v in x["action"] if v != -1)
-        out.append(table[kind].format(**args))
+        out.append(phrase(table[kind], **args))
     return out

@@ -27,7 +27,7 @@ def test_every_vocabulary_verb_has_an_engine_handler():
 
 
 def test_engine_is_pure_it_imports_only_model_vocabulary_and_stdlib():
-    allowed_std = {"__future__", "random", "typing", "dataclasses", "hashlib", "json"}
+    allowed_std = {"__future__", "random", "typing", "dataclasses", "hashlib", "json", "re"}
     for path in ENGINE.glob("*.py"):
         tree = ast.parse(path.read_text())
         for node in ast.walk(tree):
@@ -241,3 +241,24 @@ def test_prove_cards_sees_a_summon_trigger_of_another_creature():
     db = sample_database()
     db.cards.append(card("herald", "creature", ["white"], triggers=[Trigger("summon", "you", (line("draw", 1),))]))
     assert prove_cards(db)[-1].ok
+
+
+def test_replay_command_reports_as_json_and_logs_french_plurals(tmp_path):
+    import json
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+
+    repo = ENGINE.parents[1]
+    for part in ("cards", "locales"):
+        shutil.copytree(repo / part, tmp_path / part)
+    runner = CliRunner()
+    runner.invoke(app, ["simulate", "--games", "1", "--root", str(tmp_path), "--save-replays"])
+    record = next((tmp_path / "output" / "replays").glob("*.jsonl"))
+    res = runner.invoke(app, ["replay", str(record), "--root", str(tmp_path), "--lang", "fr", "--format", "json"])
+    data = json.loads(res.stdout)
+    assert res.exit_code == 0 and data["ok"] and data["problem"] is None
+    assert not any("cartes" in line and " 1 cartes" in line for line in data["log"])
+    assert not any(line.lstrip().startswith("[") for line in data["log"])
