@@ -7,6 +7,7 @@ import sys
 import typer
 
 from .commands import render
+from .commands import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from .commands.build import build
 from .commands.docs import docs
 from .commands.schema import schema

@@ -1,0 +1,178 @@
+"""The card anatomy figure: real cards from the database, rendered by the card renderer, with callouts.
+
+The cards are chosen, not named: the fewest cards that together show every part
+the rulebook explains (cost, allegiance, ⟳, Demise, Soul dots…), so the figure
+follows the database. Callouts sit where the renderer actually drew each part:
+its recorded marks (``Painter.marks``) say where, in points on the card.
+"""
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import Card, CardDatabase
+
+#: The parts the figure points at, in reading order (top of the card to the bottom).
+PARTS: tuple[str, ...] = ("cost", "name", "allegiance", "type_line", "text_box", "activate", "soul", "demise", "id")
+#: Parts whose callout comes from the right margin (to the end of their text); the others from the left.
+RIGHT_PARTS = {"name", "type_line", "soul"}
+#: Parts every card shows; the others depend on the card.
+_ALWAYS = {"name", "type_line", "text_box", "id"}
+#: Width of the rendered card images, in pixels (300 DPI at 63.5 mm).
+IMAGE_WIDTH = 750
+
+
+def card_parts(card: Card) -> set[str]:
+    """The parts of the figure this card shows."""
+    parts = set(_ALWAYS)
+    if card.cost is not None:
+        parts.add("cost")
+    if card.allegiance:
+        parts.add("allegiance")
+    if card.activate or card.keywords.guard:
+        parts.add("activate")
+    if card.demise:
+        parts.add("demise")
+    if any(ln.verb == "essence" for _, ln in card.all_lines()):
+        parts.add("soul")
+    return parts
+
+
+def choose_cards(db: CardDatabase) -> list[tuple[Card, set[str]]]:
+    """The fewest cards (greedily) that show every part, each with the parts it is used for."""
+    order = {c.id: i for i, c in enumerate(db.cards)}
+    candidates = [c for c in db.cards if c.type == "creature"] or list(db.cards)
+    missing = set(PARTS)
+    chosen: list[tuple[Card, set[str]]] = []
+    while missing and candidates:
+        def score(c: Card) -> tuple:
+            return (-len(card_parts(c) & missing), c.set != "recruit", len(c.all_lines()), order[c.id])
+
+        best = min(candidates, key=score)
+        gain = card_parts(best) & missing
+        if not gain:
+            break
+        chosen.append((best, gain))
+        missing -= gain
+        candidates = [c for c in candidates if c.id != best.id]
+    return chosen
+
+
+@dataclass(frozen=True)
+class Callout:
+    """A part drawn on a card: its box in fractions of the trimmed card (x0, y0 top, x1, y1 bottom)."""
+
+    part: str
+    box: tuple[float, float, float, float]
+
+    @property
+    def side(self) -> str:
+        """Which margin its badge goes to: names and lines read from the left, so their ends point right."""
+        return "right" if self.part in RIGHT_PARTS else "left"
+
+
+@dataclass(frozen=True)
+class CardFigure:
+    """One rendered card: its image (JPEG bytes), id and the parts found on it."""
+
+    card_id: str
+    image: bytes
+    callouts: tuple[Callout, ...]
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A callout laid out in its figure cell, in millimetres from the cell's top-left."""
+
+    part: str
+    badge: tuple[float, float]
+    anchor: tuple[float, float]
+
+
+def place_callouts(callouts: tuple[Callout, ...], card_w: float, card_h: float, gutter: float,
+                   spacing: float = 5.2) -> list[Placed]:
+    """Badges in the margins beside the card, at the height of their part, never overlapping."""
+    out: list[Placed] = []
+    for side in ("left", "right"):
+        mine = [c for c in callouts if c.side == side]
+        rows = []
+        for c in mine:
+            x0, y0, x1, y1 = c.box
+            ax = gutter + (x0 if side == "left" else x1) * card_w
+            ay = ((y0 + y1) / 2) * card_h
+            rows.append([c.part, ax, ay, ay])
+        rows.sort(key=lambda r: r[2])
+        for i in range(1, len(rows)):
+            rows[i][3] = max(rows[i][3], rows[i - 1][3] + spacing)
+        overflow = (rows[-1][3] - (card_h - spacing / 2)) if rows else 0
+        if overflow > 0:
+            for row in rows:
+                row[3] -= overflow
+            for i in range(len(rows) - 2, -1, -1):
+                rows[i][3] = min(rows[i][3], rows[i + 1][3] - spacing)
+        bx = gutter / 2 if side == "left" else gutter + card_w + gutter / 2
+        out += [Placed(part, (round(bx, 2), round(by, 2)), (round(ax, 2), round(ay, 2))) for part, ax, ay, by in rows]
+    order = {p: i for i, p in enumerate(PARTS)}
+    return sorted(out, key=lambda p: order[p.part])
+
+
+def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None:
+    """Where a part was drawn, in points from the bleed's bottom-left (x0, y0, x1, y1)."""
+
+    def first(test):
+        return next((m.box for m in marks if test(m.label)), None)
+
+    if part == "text_box":
+        x, y, w, h = text_box
+        return (x, y + h * 0.78, x + w * 0.2, y + h * 0.82)
+    return {
+        "cost": first(lambda label: label == "cost"),
+        "name": first(lambda label: label == "name"),
+        "allegiance": first(lambda label: label.startswith("allegiance ")),
+        "type_line": first(lambda label: label == "type line"),
+        "activate": first(lambda label: label == "icon activate"),
+        "soul": first(lambda label: label == "soul"),
+        "demise": first(lambda label: label == "icon demise"),
+        "id": first(lambda label: label == "id"),
+    }.get(part)
+
+
+def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path) -> CardFigure:
+    """Draw ``card`` with the card renderer, as a trimmed JPEG, and place its callouts."""
+    from ..render.draw import draw_face
+    from ..render.face import build_face
+    from ..render.paint import Painter
+    from ..render.pdf import PdfBuffer
+    from ..render.raster import render_pages
+    from ..render.template import load_template
+
+    tpl = load_template(root)
+    face = build_face(card, db, book, lang, root)
+    doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
+    painter = Painter(doc.canvas)
+    draw_face(painter, tpl, face, root)
+    doc.canvas.showPage()
+    scale = IMAGE_WIDTH / tpl.trim_w
+    full = (round(tpl.full_w * scale), round(tpl.full_h * scale))
+    image = render_pages(doc.finish(), full)[0]
+    bleed = round(tpl.bleed * scale)
+    image = image.crop((bleed, bleed, full[0] - bleed, full[1] - bleed))
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", quality=90, optimize=True)
+    text_box = tpl.box(tpl.layout(card.type)["text_box"])
+    callouts = []
+    for part in PARTS:
+        box = _box(part, painter.marks, text_box) if part in parts else None
+        if box is None:
+            continue
+        x0, y0, x1, y1 = box
+
+        def fx(x: float) -> float:
+            return round(min(max((x - tpl.bleed) / tpl.trim_w, 0.0), 1.0), 4)
+
+        def fy(y: float) -> float:
+            return round(min(max(1 - (y - tpl.bleed) / tpl.trim_h, 0.0), 1.0), 4)
+
+        callouts.append(Callout(part, (fx(x0), fy(y1), fx(x1), fy(y0))))
+    return CardFigure(card.id, buffer.getvalue(), tuple(callouts))

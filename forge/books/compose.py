@@ -1,0 +1,701 @@
+"""From templates and cards to one HTML document per book and language.
+
+The prose (``templates/books/<book>.<lang>.md``) goes through Jinja2, whose
+helpers insert what the cards say (names, counts, tables), then through the
+small converter of ``forge.books.markup``; the layout (``book.html.j2``) wraps it
+with the cover, the contents and the back cover. Every problem met on the way
+is a ``Finding`` at its template line; nothing here raises on a bad template.
+"""
+from __future__ import annotations
+
+import base64
+import html
+import re
+import shlex
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import jinja2
+import yaml
+from markupsafe import Markup
+
+from ..findings import WARNING, Finding
+from ..model import Card, CardDatabase, Position
+from ..text import Phrasebook, PhraseError, parse_markup
+from ..vocabulary import TRAP_KINDS
+from . import content
+from .anatomy import choose_cards, place_callouts, render_figure
+from .icons import IconSet, Palette
+from .markup import Block, Converter, slugify
+from .rulings import RULINGS_FILE, Ruling, parse_rulings
+from .typography import typeset
+
+BOOKS_DIR = Path("templates") / "books"
+#: The templates shipped with forge, used for any file a project does not override.
+BUILTIN_DIR = Path(__file__).resolve().parents[2] / BOOKS_DIR
+BUILTIN_RULINGS = Path(__file__).resolve().parents[2] / RULINGS_FILE
+BOOKS: tuple[str, ...] = ("rulebook", "reference")
+#: The anatomy figure: its width (the A5 text width) and the card's width by number of cards, in mm.
+ANATOMY_WIDTH = 120.0
+ANATOMY_CARD_WIDTH = {1: 58.0, 2: 45.0}
+ANATOMY_RATIO = 88.9 / 63.5
+FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
+
+
+_NAME_REF = re.compile(r"\{(kw|type):(\w+)\}")
+
+
+class BookIOError(Exception):
+    """A template, the strings or the rulings cannot be read: exit 2, with this message."""
+
+
+# -- the project, loaded once for every book -------------------------------------------------
+@dataclass
+class Project:
+    """What every book of a project reads: cards, phrasebooks, strings, rulings and where templates are."""
+
+    root: Path
+    db: CardDatabase
+    books: dict[str, Phrasebook]
+    strings: dict
+    rulings: dict[int, Ruling]
+    rulings_file: str
+    palette: Palette
+    template_dirs: tuple[Path, ...]
+
+    def source(self, name: str) -> Path | None:
+        """A template file from the project, else from forge."""
+        return next((d / name for d in self.template_dirs if (d / name).is_file()), None)
+
+    def rel(self, path: Path) -> str:
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return (BOOKS_DIR / path.name).as_posix()
+
+
+def load_project(root: Path, db: CardDatabase, books: dict[str, Phrasebook]) -> Project:
+    """Read the strings and rulings next to a loaded database; raises BookIOError when one is unreadable."""
+    dirs = tuple(d for d in (Path(root) / BOOKS_DIR, BUILTIN_DIR) if d.is_dir())
+    strings_path = next((d / "strings.yaml" for d in dirs if (d / "strings.yaml").is_file()), None)
+    if strings_path is None:
+        raise BookIOError(f"{BOOKS_DIR / 'strings.yaml'}: not found")
+    try:
+        strings = yaml.safe_load(strings_path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise BookIOError(f"{strings_path}: cannot read ({exc})") from None
+    rulings_path = Path(root) / RULINGS_FILE
+    if not rulings_path.is_file():
+        rulings_path = BUILTIN_RULINGS
+    try:
+        rulings = parse_rulings(rulings_path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise BookIOError(f"{RULINGS_FILE}: cannot read ({exc.strerror})") from None
+    return Project(Path(root), db, books, strings, rulings, RULINGS_FILE.as_posix(), _palette(root), dirs)
+
+
+def check_sources(project: Project, kinds: tuple[str, ...], langs: tuple[str, ...]) -> None:
+    """Every file the asked books need exists and reads as UTF-8; raises BookIOError naming the first that doesn't."""
+    names = ["book.html.j2", "macros.html.j2", "book.css"] + [f"{k}.{lang}.md" for k in kinds for lang in langs]
+    for name in names:
+        path = project.source(name)
+        if path is None:
+            raise BookIOError(f"{BOOKS_DIR / name}: not found")
+        try:
+            path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise BookIOError(f"{project.rel(path)}: cannot read ({exc})") from None
+
+
+def _palette(root: Path) -> Palette:
+    """The icon colours of the card template, so the books' icons match the cards'."""
+    try:
+        from ..render.template import load_template
+
+        tpl = load_template(root)
+        return Palette(**{k: tpl.color(k) for k in ("ink", "gold", "soul", "soul_light", "soul_dark", "neutral")})
+    except Exception:  # noqa: BLE001 - a broken card template is the card renderer's finding, not ours
+        return Palette()
+
+
+# -- one book in one language ------------------------------------------------------------------
+@dataclass
+class Composed:
+    """A book's HTML, ready for WeasyPrint, with what was found on the way."""
+
+    kind: str
+    lang: str
+    html: str = ""
+    tail_html: Callable[[int], str] | None = None
+    title: str = ""
+    findings: list[Finding] = field(default_factory=list)
+    sources: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(f.severity == "error" for f in self.findings)
+
+
+class _ProseLoader(jinja2.FileSystemLoader):
+    """Loads templates; the prose files lose their front matter (blanked, so line numbers hold)."""
+
+    def get_source(self, environment, template):
+        source, filename, uptodate = super().get_source(environment, template)
+        if template.endswith(".md"):
+            _, source, _ = _front_matter(source)
+        return source, filename, uptodate
+
+
+def _template_line() -> tuple[str, int]:
+    """The template file and line being rendered, found on the call stack (Jinja's own mapping)."""
+    frame = sys._getframe(1)
+    while frame is not None:
+        tpl = frame.f_globals.get("__jinja_template__")
+        if tpl is not None:
+            return tpl.filename or "", tpl.get_corresponding_lineno(frame.f_lineno)
+        frame = frame.f_back
+    return "", 0
+
+
+class Book:
+    """The helpers a template calls, for one book, one language and one project."""
+
+    def __init__(self, project: Project, kind: str, lang: str):
+        self.project = project
+        self.kind = kind
+        self.lang = lang
+        other = next((b for l, b in project.books.items() if l != lang), project.books[lang])
+        self.L = content.Language(lang, project.db, project.books[lang], other)
+        self.icons = IconSet(tuple((f.id, f.color, f.icon) for f in project.db.factions), project.palette)
+        self.s = _strings(project.strings, lang)
+        self.findings: list[Finding] = []
+        self.cards = project.db.by_id()
+        self.env = self._environment()
+        self.macros = None
+        self.faq_seen: set[int] = set()
+        self.meta: dict = {}
+
+    # -- findings ----------------------------------------------------------------------
+    def problem(self, message: str, hint: str = "", severity: str = "error", rule: str = "book",
+                where: tuple[str, int] | None = None) -> None:
+        file, line = where or _template_line()
+        if not file:
+            file = self.source_rel
+        elif Path(file).is_absolute():
+            file = self.project.rel(Path(file))
+        self.findings.append(Finding(Position(file, line), rule, message, hint, severity))
+
+    @property
+    def source_rel(self) -> str:
+        return (BOOKS_DIR / f"{self.kind}.{self.lang}.md").as_posix()
+
+    # -- Jinja ---------------------------------------------------------------------------
+    def _environment(self) -> jinja2.Environment:
+        env = jinja2.Environment(
+            loader=_ProseLoader([str(d) for d in self.project.template_dirs]),
+            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
+            keep_trailing_newline=True, autoescape=jinja2.select_autoescape(["html.j2"]))
+        env.globals.update(self.helpers())
+        return env
+
+    def helpers(self) -> dict:
+        """Everything templates may call or read; see templates/books/README.md."""
+        return {
+            "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
+            "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db), "db": self.project.db,
+            "card": self.card, "cards": self.card_names, "kw": self.kw, "faction": self.faction,
+            "faction_title": self.faction_title, "icon": self.icon, "text": self.card_text_html,
+            "traps": self.traps, "names": self.names, "rite_of": self.rite_of, "join": self.join,
+            "factions_table": self.factions_table, "starter_table": self.starter_table,
+            "starter_list": self.starter_list, "traps_table": self.traps_table, "rites_table": self.rites_table,
+            "anatomy": self.anatomy, "glossary": self.glossary, "card_list": self.card_list,
+            "threshold_example": self.threshold_example, "allegiance_example": self.allegiance_example,
+            "box_contents": self.box_contents, "soul_cards": self.soul_cards,
+            "type_word": self.L.type_word, "trap_kind": self.L.trap_kind, "frame": self.L.frame_title,
+        }
+
+    def macro(self, name: str) -> Callable:
+        if self.macros is None:
+            self.macros = self.env.get_template("macros.html.j2").make_module(self.helpers())
+        return getattr(self.macros, name)
+
+    def render_macro(self, name: str, *args, **kwargs) -> Markup:
+        """A macro's HTML on one logical block: no blank lines, so the converter copies it as is."""
+        out = str(self.macro(name)(*args, **kwargs))
+        return Markup(" ".join(line.strip() for line in out.splitlines() if line.strip()))
+
+    # -- names -----------------------------------------------------------------------------
+    def find(self, card_id: str) -> Card | None:
+        card = self.cards.get(card_id)
+        if card is None:
+            self.problem(f"no card has the id `{card_id}`",
+                         "use the id of a card in cards/*.yaml; the book prints its name from there")
+        return card
+
+    def card(self, card_id: str) -> Markup:
+        """A card's name in this language, by id."""
+        card = self.find(card_id)
+        if card is None:
+            return Markup(f'<span class="card missing">{html.escape(card_id)}</span>')
+        return Markup(f'<span class="card">{html.escape(self.L.name(card), quote=False)}</span>')
+
+    def card_names(self, items) -> Markup:
+        """Cards (ids or cards) as names joined with commas and "and"."""
+        out = []
+        for item in items:
+            out.append(self.card(item) if isinstance(item, str) else self.card(item.id))
+        return self.join(out)
+
+    names = card_names
+
+    def join(self, items) -> Markup:
+        items = [str(i) for i in items]
+        if len(items) <= 1:
+            return Markup("".join(items))
+        return Markup(", ".join(items[:-1]) + f" {self.s['and']} " + items[-1])
+
+    def kw(self, key: str) -> Markup:
+        """A keyword's name in this language (locales/<lang>.yaml)."""
+        try:
+            return Markup(f'<span class="kw">{html.escape(self.L.keyword(key), quote=False)}</span>')
+        except PhraseError:
+            self.problem(f"no keyword `{key}` in locales/{self.lang}.yaml",
+                         "use a key of the `keywords:` table, e.g. kw('wound')")
+            return Markup(f'<span class="kw missing">{html.escape(key)}</span>')
+
+    def faction(self, fid: str) -> Markup:
+        """A faction's colour word, with its icon."""
+        try:
+            word = self.L.faction_word(fid)
+        except PhraseError:
+            self.problem(f"no faction `{fid}` in locales/{self.lang}.yaml", "use red, white, black or blue")
+            return Markup(html.escape(fid))
+        return Markup(f'{self.icon(fid)}\u00a0{html.escape(word, quote=False)}')
+
+    def faction_title(self, fid: str) -> Markup:
+        return Markup(html.escape(self.L.faction_title(fid), quote=False))
+
+    def icon(self, name: str, css: str = "icon") -> Markup:
+        if self.icons.uri(name) is None:
+            self.problem(f"no icon `{name}`", "icons: red, white, black, blue, soul, activate, demise, trap")
+        return Markup(self.icons.img(name, css=css))
+
+    def words(self, text: str) -> str:
+        """A label of strings.yaml with its ``{kw:KEY}`` and ``{type:KEY}`` names from the locale."""
+        def name(m: re.Match) -> str:
+            table = "keywords" if m.group(1) == "kw" else "types"
+            try:
+                return self.L.book.label(table, m.group(2))
+            except PhraseError:
+                self.problem(f"strings.yaml: no `{table}.{m.group(2)}` in locales/{self.lang}.yaml",
+                             where=((BOOKS_DIR / "strings.yaml").as_posix(), 0))
+                return m.group(2)
+
+        return _NAME_REF.sub(name, str(text))
+
+    # -- card text -----------------------------------------------------------------------
+    def markup_html(self, line: str, strong: str = "kw") -> Markup:
+        """One line of card markup as HTML: keywords emphasised, icons drawn."""
+        out = []
+        for span in parse_markup(line):
+            if span.kind == "keyword":
+                out.append(f'<b class="{strong}">{html.escape(span.value, quote=False)}</b>')
+            elif span.kind == "icon":
+                out.append(self.icons.img(span.value))
+            else:
+                out.append(html.escape(span.value, quote=False))
+        return Markup("".join(out))
+
+    def card_text_html(self, card: Card, highlight: str | None = None) -> list[Markup]:
+        """A card's printed lines as HTML; lines showing ``highlight`` are marked."""
+        lines = self.L.text(card)
+        tags = content.printed_tags(card)
+        out = []
+        for i, line in enumerate(lines):
+            marked = highlight and i < len(tags) and len(tags) == len(lines) and highlight in tags[i]
+            body = self.markup_html(line)
+            out.append(Markup(f'<span class="line hl">{body}</span>' if marked else f'<span class="line">{body}</span>'))
+        return out
+
+    def card_view(self, card: Card, highlight: str | None = None) -> dict:
+        """Everything a template shows of a card, in this language."""
+        return {
+            "id": card.id, "card": card, "name": self.L.name(card), "other_name": self.L.other_name(card),
+            "type_line": self.L.book.type_line(card), "cost": card.cost, "copies": card.copies,
+            "box": self.project.db.box_count(card), "faction": card.faction,
+            "allegiance": Markup("".join(self.icons.img(f) for f, n in card.allegiance.items() for _ in range(n))),
+            "allegiance_pairs": [(f, n) for f, n in card.allegiance.items()],
+            "lines": self.card_text_html(card, highlight),
+            "flavor": card.flavor.get(self.lang, ""),
+        }
+
+    # -- lists ---------------------------------------------------------------------------
+    def traps(self, kind: str | None = None, event: str | None = None) -> list[Card]:
+        """The recruitment traps, by kind then cost, optionally of one kind and event."""
+        out = [c for c in self.project.db.cards if c.type == "trap" and c.trap]
+        if kind is not None:
+            if kind not in TRAP_KINDS:
+                self.problem(f"no trap kind `{kind}`", "kinds: " + ", ".join(TRAP_KINDS))
+            out = [c for c in out if c.trap.kind == kind]
+        if event is not None:
+            out = [c for c in out if c.trap.event == event]
+        return sorted(out, key=lambda c: (TRAP_KINDS.index(c.trap.kind) if c.trap.kind in TRAP_KINDS else 9,
+                                          c.cost or 0, self.L.name(c)))
+
+    def rite_of(self, fid: str) -> Card | None:
+        return next((c for c in self.project.db.rites() if c.faction == fid), None)
+
+    def soul_cards(self) -> dict:
+        """The starter Soul cards, and how many recruitment cards also carry Soul icons."""
+        db = self.project.db
+        starters = [c for c in db.of_set("starter") if c.type == "soul"]
+        faction = [c for c in db.of_set("recruit") if "soul" in content.card_constructs(c)]
+        return {"starter": starters, "recruit": faction, "recruit_copies": sum(c.copies for c in faction)}
+
+    def threshold_example(self) -> dict | None:
+        """A real conditional line, for the rulebook's "3 [Black]: Poison 2" example."""
+        for card in self.project.db.cards:
+            for line in [ln for _, ln in card.all_lines()]:
+                if line.threshold and not line.override:
+                    return {"card": card, "n": line.threshold.n, "faction": line.threshold.faction,
+                            "line": self.markup_html(self.L.book.line_text(line))}
+        return None
+
+    def allegiance_example(self) -> Card | None:
+        """A card that needs two allegiances, the one asking least, for the rulebook's example."""
+        two = [c for c in self.project.db.cards if len(c.allegiance) >= 2]
+        return min(two, key=lambda c: (sum(c.allegiance.values()), c.cost or 0)) if two else None
+
+    # -- tables (macros in templates/books/macros.html.j2) ------------------------------
+    def factions_table(self) -> Markup:
+        rows = []
+        for f in self.project.db.factions:
+            starters = [c for c in self.project.db.of_set("starter") if c.type == "creature" and c.faction == f.id]
+            rows.append({"id": f.id, "icon": Markup(self.icons.img(f.id, css="medal")), "title": f.name.get(self.lang, f.id),
+                         "word": self.L.faction_word(f.id), "color": f.color,
+                         "identity": f.identity.get(self.lang, ""), "starters": self.names([c.id for c in starters]),
+                         "recruit": sum(c.copies for c in self.project.db.of_set("recruit") if c.faction == f.id)})
+        return self.render_macro("factions_table", rows)
+
+    def starter_list(self) -> Markup:
+        """"5 × Lost Soul, 1 × Essence Collector, 2 × Volatile Essence" from the starter set."""
+        souls = [c for c in self.project.db.of_set("starter") if not c.factions]
+        return self.join(Markup(f"{c.copies}\u00a0×\u00a0") + self.card(c.id) for c in souls)
+
+    def starter_table(self) -> Markup:
+        db = self.project.db
+        neutral = [self.card_view(c) for c in db.of_set("starter") if not c.factions]
+        creatures = [(f.id, [self.card_view(c) for c in db.of_set("starter")
+                             if c.type == "creature" and c.faction == f.id]) for f in db.factions]
+        return self.render_macro("starter_table", neutral, creatures)
+
+    def traps_table(self) -> Markup:
+        return self.render_macro("traps_table", [self.card_view(c) for c in self.traps()])
+
+    def rites_table(self) -> Markup:
+        return self.render_macro("rites_table", [self.card_view(c) for c in self.project.db.rites()])
+
+    def box_contents(self) -> Markup:
+        return self.render_macro("box_contents", content.counts(self.project.db))
+
+    def glossary(self) -> Markup:
+        """Every keyword, type, trap kind, faction and set, in this language and the other."""
+        this, other = self.L.book, self.L.other
+        rows = []
+        for table in ("keywords", "types", "trap_kinds", "factions", "sets"):
+            mine, theirs = this.section(table), other.section(table)
+            for key, word in mine.items():
+                rows.append({"term": str(word), "other": str(theirs.get(key, "")), "table": table})
+        for f in self.project.db.factions:
+            rows.append({"term": f.name.get(self.lang, f.id), "other": f.name.get(other.lang, f.id), "table": "faction_names"})
+        rows.sort(key=lambda r: content.sort_key(r["term"]))
+        return self.render_macro("glossary", rows, other.lang)
+
+    def card_list(self) -> Markup:
+        """Every card, grouped: neutral starter cards, then each faction, then the Rites."""
+        db = self.project.db
+        groups = [{"title": self.s["neutral_cards"], "faction": None,
+                   "cards": [self.card_view(c) for c in db.cards if not c.factions]}]
+        for f in db.factions:
+            cards = [c for c in db.cards if c.faction == f.id and c.type != "rite"]
+            cards.sort(key=lambda c: (c.set != "starter", c.cost or 0, content.sort_key(self.L.name(c))))
+            groups.append({"title": f.name.get(self.lang, f.id), "faction": f.id,
+                           "cards": [self.card_view(c) for c in cards]})
+        groups.append({"title": self.s["rites"], "faction": None, "cards": [self.card_view(c) for c in db.rites()]})
+        return self.render_macro("card_list", [g for g in groups if g["cards"]])
+
+    def anatomy(self) -> Markup:
+        """The card anatomy figure: real cards, rendered, with numbered callouts and their legend."""
+        chosen = choose_cards(self.project.db)
+        card_w = ANATOMY_CARD_WIDTH.get(len(chosen), ANATOMY_CARD_WIDTH[2])
+        card_h = card_w * ANATOMY_RATIO
+        gutter = (ANATOMY_WIDTH / max(1, len(chosen)) - card_w) / 2
+        figures, legend, number = [], [], 0
+        for card, parts in chosen:
+            try:
+                fig = render_figure(card, parts, self.project.db, self.L.book, self.lang, self.project.root)
+            except Exception as exc:  # noqa: BLE001 - a card the renderer cannot draw is reported, not fatal
+                self.problem(f"cannot draw `{card.id}` for the card anatomy: {exc}", severity=WARNING)
+                continue
+            callouts = []
+            for placed in place_callouts(fig.callouts, card_w, card_h, gutter):
+                number += 1
+                callouts.append({"n": number, "part": placed.part, "badge": placed.badge, "anchor": placed.anchor})
+                label = self.s["anatomy"][placed.part]
+                legend.append({"n": number, "part": placed.part, "label": self.words(label["label"]),
+                               "text": self.words(label["text"])})
+            uri = "data:image/jpeg;base64," + base64.b64encode(fig.image).decode("ascii")
+            figures.append({"uri": uri, "name": self.L.name(card), "callouts": callouts})
+        cell = {"width": round(card_w + 2 * gutter, 2), "height": round(card_h, 2), "card": round(card_w, 2),
+                "gutter": round(gutter, 2)}
+        return self.render_macro("anatomy", figures, legend, cell)
+
+
+def _strings(strings: dict, lang: str) -> dict:
+    """The labels of one language, falling back to English for a missing key."""
+    base = dict(strings.get("en") or {})
+    base.update(strings.get(lang) or {})
+    return base
+
+
+# -- block handlers: the reference's entries, traps, Rites and FAQ --------------------------------
+def _block_args(block: Block) -> tuple[list[str], dict[str, str]]:
+    """``::: entry wound example=flame-lash title="A title"`` -> (["wound"], {"example": …, "title": …})."""
+    try:
+        words = shlex.split(" ".join(block.args))
+    except ValueError:
+        words = block.args
+    positional = [w for w in words if "=" not in w]
+    named = dict(w.split("=", 1) for w in words if "=" in w)
+    return positional, named
+
+
+class ReferenceBlocks:
+    """Collects the designer's ``:::`` blocks and renders the generated sections around them."""
+
+    def __init__(self, book: Book):
+        self.book = book
+        self.entries: list[tuple[str, dict, str]] = []
+        self.clarifications: dict[str, dict[str, str]] = {"trap": {}, "rite": {}}
+        self.faq: list[tuple[int, str]] = []
+
+    def handlers(self) -> dict:
+        return {"entry": self.entry, "keywords": self.keywords, "trap": self.clarify, "rite": self.clarify,
+                "traps": self.traps, "rites": self.rites, "q": self.question, "faq": self.faq_section}
+
+    # entries
+    def entry(self, block: Block, inner: str) -> str:
+        args, named = _block_args(block)
+        key = args[0] if args else ""
+        if key not in content.ALL_KEYS:
+            self.book.problem(f"`::: entry {key}`: unknown keyword or construct",
+                              "keys: " + ", ".join(content.ALL_KEYS), where=(self.book.source_rel, 0))
+            return ""
+        self.entries.append((key, named, inner))
+        return ""
+
+    def keywords(self, block: Block, inner: str) -> str:
+        seen = {k for k, _, _ in self.entries}
+        for key in content.ALL_KEYS:
+            if key not in seen:
+                self.book.problem(f"the reference has no entry for `{key}`",
+                                  f"add `::: entry {key}` with its rules text to {self.book.source_rel}",
+                                  severity=WARNING, where=(self.book.source_rel, 0))
+                self.entries.append((key, {}, ""))
+        views = [self.entry_view(key, named, body) for key, named, body in self.entries]
+        return str(self.book.render_macro("entries", views)) + inner
+
+    def entry_view(self, key: str, named: dict, body: str) -> dict:
+        book, L = self.book, self.book.L
+        title = L.title(key) or named.get("title")
+        if not title:
+            title = key
+            book.problem(f"the entry `{key}` needs a title", f'write `::: entry {key} title="…"`',
+                         severity=WARNING, where=(book.source_rel, 0))
+        other = content.Language(L.other.lang, book.project.db, L.other, L.book).title(key)
+        example = content.example_card(book.project.db, key, named.get("example"))
+        if named.get("example") and (example is None or example.id != named["example"]):
+            book.problem(f"the example `{named['example']}` of `{key}` is not a card that shows it",
+                         "pick a card whose text uses the keyword, or remove example=", severity=WARNING,
+                         where=(book.source_rel, 0))
+        users = sorted(content.cards_using(book.project.db, key), key=lambda c: content.sort_key(L.name(c)))
+        return {"key": key, "title": book.markup_html(title), "other": book.markup_html(other) if other else None,
+                "body": Markup(body),
+                "example": book.card_view(example, highlight=key) if example else None,
+                "users": [book.card_view(c) for c in users],
+                "copies": sum(book.project.db.box_count(c) for c in users)}
+
+    # traps and Rites
+    def clarify(self, block: Block, inner: str) -> str:
+        args, named = _block_args(block)
+        card = self.book.cards.get(args[0]) if args else None
+        if card is None or card.type != block.name:
+            self.book.problem(f"`::: {block.name} {' '.join(args)}`: no {block.name} has this id",
+                              f"use the id of a {block.name} in cards/*.yaml", where=(self.book.source_rel, 0))
+            return ""
+        self._reviewed(f"the clarifications of `{card.id}`", named.get("reviewed"), content.card_digest(card),
+                       f"::: {block.name} {card.id}")
+        self.clarifications[block.name][card.id] = inner
+        return ""
+
+    def _reviewed(self, what: str, stamp: str | None, digest: str, header: str) -> None:
+        """Warn when prose was written for another version of its card or ruling."""
+        if stamp == digest:
+            return
+        self.book.problem(f"{what} were written for another version of it" if stamp else f"{what} are not marked as reviewed",
+                          f"check them, then write `{header} reviewed={digest}`", severity=WARNING,
+                          rule="stale", where=(self.book.source_rel, 0))
+
+    def _section(self, kind: str, cards: list[Card], inner: str) -> str:
+        views = []
+        for card in cards:
+            note = self.clarifications[kind].get(card.id)
+            if note is None:
+                self.book.problem(f"the {kind} `{card.id}` has no clarifications",
+                                  f"add `::: {kind} {card.id}` to {self.book.source_rel}", severity=WARNING,
+                                  where=(self.book.source_rel, 0))
+            views.append({**self.book.card_view(card), "note": Markup(note or "")})
+        return str(self.book.render_macro("clarifications", kind, views)) + inner
+
+    def traps(self, block: Block, inner: str) -> str:
+        return self._section("trap", self.book.traps(), inner)
+
+    def rites(self, block: Block, inner: str) -> str:
+        return self._section("rite", self.book.project.db.rites(), inner)
+
+    # FAQ
+    def question(self, block: Block, inner: str) -> str:
+        args, _ = _block_args(block)
+        rulings = self.book.project.rulings
+        try:
+            number = int(args[0])
+        except (IndexError, ValueError):
+            number = -1
+        if number not in rulings:
+            self.book.problem(f"`::: q {' '.join(args)}`: no ruling with this number in {self.book.project.rulings_file}",
+                              "write the number of the ruling the answer comes from", where=(self.book.source_rel, 0))
+        else:
+            self._reviewed(f"the answer to ruling {number}", _block_args(block)[1].get("reviewed"),
+                           rulings[number].digest, f"::: q {number}")
+        self.book.faq_seen.add(number)
+        self.faq.append((number, inner))
+        return ""
+
+    def faq_section(self, block: Block, inner: str) -> str:
+        skip = set(self.book.meta.get("faq_skip") or [])
+        for number in sorted(set(self.book.project.rulings) - self.book.faq_seen - skip):
+            self.book.problem(f"ruling {number} of {self.book.project.rulings_file} has no FAQ answer",
+                              f"add `::: q {number}` to {self.book.source_rel}, or list it in `faq_skip`",
+                              severity=WARNING, where=(self.book.source_rel, 0))
+        items = []
+        for number, body in self.faq:
+            head, _, rest = body.partition("</p>")
+            items.append({"n": number, "question": Markup(head.replace("<p>", "", 1)), "answer": Markup(rest)})
+        return str(self.book.render_macro("faq", items)) + inner
+
+
+# -- composing -----------------------------------------------------------------------------------
+def _front_matter(text: str) -> tuple[dict, str, str | None]:
+    """YAML between ``---`` lines at the top; the body keeps its line numbers (front matter blanked)."""
+    if not text.startswith("---\n"):
+        return {}, text, None
+    end = text.find("\n---\n", 4)
+    if end == -1:
+        return {}, text, "the front matter (--- at the top) is never closed"
+    head = text[4:end]
+    try:
+        meta = yaml.safe_load(head) or {}
+    except yaml.YAMLError as exc:
+        return {}, text, f"the front matter is not valid YAML: {exc}"
+    if not isinstance(meta, dict):
+        return {}, text, "the front matter must be a mapping"
+    blank = "\n" * (head.count("\n") + 2)
+    return meta, blank + text[end + 5:], None
+
+
+def _jinja_position(exc: BaseException, fallback: str) -> tuple[str, int]:
+    """Where a Jinja error happened: its own line for syntax errors, else the innermost template frame."""
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        return exc.filename or fallback, exc.lineno or 0
+    tb = exc.__traceback__
+    where = (fallback, 0)
+    while tb is not None:
+        tpl = tb.tb_frame.f_globals.get("__jinja_template__")
+        if tpl is not None:
+            where = (tpl.filename or fallback, tpl.get_corresponding_lineno(tb.tb_lineno))
+        tb = tb.tb_next
+    return where
+
+
+def font_faces() -> str:
+    """@font-face rules for the vendored fonts, so WeasyPrint embeds them (subset)."""
+    faces = [("IM FELL English SC", "normal", "normal", "IMFellEnglishSC-Regular.ttf"),
+             ("Lato", "normal", "normal", "Lato-Regular.ttf"), ("Lato", "bold", "normal", "Lato-Bold.ttf"),
+             ("Lato", "normal", "italic", "Lato-Italic.ttf"), ("Lato", "bold", "italic", "Lato-BoldItalic.ttf"),
+             ("Lato", "900", "normal", "Lato-Black.ttf")]
+    return "\n".join(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+                     f'src: url("{(FONTS_DIR / file).as_uri()}"); }}' for family, weight, style, file in faces)
+
+
+def compose(project: Project, kind: str, lang: str) -> Composed:
+    """The HTML of one book in one language, or the findings that stop it."""
+    result = Composed(kind, lang)
+    book = Book(project, kind, lang)
+    name = f"{kind}.{lang}.md"
+    path = project.source(name)
+    if path is None:
+        raise BookIOError(f"{BOOKS_DIR / name}: not found (the prose of the {kind} in `{lang}`)")
+    try:
+        source = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise BookIOError(f"{project.rel(path)}: cannot read ({exc})") from None
+    rel = project.rel(path)
+    result.sources.append(rel)
+    meta, body, problem = _front_matter(source)
+    if problem:
+        result.findings.append(Finding(Position(rel, 1, 1), "book", problem, "fix the block between the --- lines"))
+        return result
+    book.meta = meta
+    try:
+        text = book.env.get_template(name).render()
+        blocks = ReferenceBlocks(book)
+        converter = Converter(icon=lambda n: str(book.icon(n)), handlers=blocks.handlers(), slug=slugify)
+        main_html = converter.convert(text)
+        for p in converter.problems:
+            book.problem(p.message, "close each `::: name` block with a line `:::`", where=(rel, 0))
+        document = book.env.get_template("book.html.j2")
+        context = _page_context(book, meta, main_html)
+        result.html = typeset(document.render(**context, part="main", fillers=0), lang)
+        result.tail_html = lambda fillers: typeset(document.render(**context, part="tail", fillers=fillers), lang)
+        result.title = context["title"]
+    except jinja2.TemplateError as exc:
+        file, line = _jinja_position(exc, str(path))
+        message = exc.message if isinstance(exc, jinja2.TemplateSyntaxError) else str(exc)
+        result.findings.append(Finding(Position(project.rel(Path(file)), line), "template", message or type(exc).__name__,
+                                       "fix the template; see templates/books/README.md"))
+    except PhraseError as exc:
+        result.findings.append(Finding(Position("locales"), "locale", str(exc), "restore the locale file"))
+    result.findings += book.findings
+    return result
+
+
+def _page_context(book: Book, meta: dict, main_html: str) -> dict:
+    """What the layout template needs around the prose: titles, contents, fonts, cover and back cover."""
+    toc = [{"id": m.group(1), "title": Markup(m.group(2))}
+           for m in re.finditer(r'<h2 id="([^"]+)">(.*?)</h2>', main_html)]
+    css_path = book.project.source("book.css")
+    try:
+        css = css_path.read_text(encoding="utf-8") if css_path else ""
+    except OSError as exc:
+        raise BookIOError(f"{BOOKS_DIR / 'book.css'}: cannot read ({exc.strerror})") from None
+    factions = [{"id": f.id, "icon": Markup(book.icons.img(f.id, css="medal")), "title": f.name.get(book.lang, f.id)}
+                for f in book.project.db.factions]
+    return {
+        **book.helpers(),
+        "title": meta.get("title", book.kind), "subtitle": meta.get("subtitle", ""),
+        "running": meta.get("running", meta.get("title", "")), "tagline": meta.get("tagline", ""),
+        "kind": book.kind, "body": Markup(main_html), "toc": toc, "css": Markup(font_faces() + "\n" + css),
+        "factions": factions,
+    }

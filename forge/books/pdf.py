@@ -1,0 +1,178 @@
+"""HTML to PDF with WeasyPrint: reproducible bytes, booklet page counts, and a read-back check.
+
+Reproducible: WeasyPrint writes no date unless the document asks for one, and the
+only clock it reads is fontTools', when it subsets the embedded fonts (the ``head``
+table's modification time); ``SOURCE_DATE_EPOCH`` pins it. The same inputs give
+the same bytes.
+
+Booklet: a saddle-stitched booklet has a multiple of 4 pages, so blank pages are
+added before the back cover when needed.
+"""
+from __future__ import annotations
+
+import io
+import os
+import re
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+#: The fontTools clock for subset fonts (1 January 2024, 00:00 UTC): any fixed value will do.
+FIXED_EPOCH = "1704067200"
+PAGES_PER_SHEET = 4
+#: Fonts the books may embed; any other name means a character fell back to a system font.
+BOOK_FONTS = ("Lato", "IMFellEnglishSC", "IM-FELL-English-SC", "IMFELLEnglishSC")
+
+
+@contextmanager
+def fixed_clock():
+    """Pin the subset fonts' timestamps for the duration of a render."""
+    old = os.environ.get("SOURCE_DATE_EPOCH")
+    os.environ["SOURCE_DATE_EPOCH"] = old or FIXED_EPOCH
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("SOURCE_DATE_EPOCH", None)
+
+
+def _quiet_weasyprint() -> None:
+    """WeasyPrint logs every unsupported CSS property; the books' CSS is tested, keep the terminal clean."""
+    import logging
+
+    for name in ("weasyprint", "fontTools"):
+        logging.getLogger(name).setLevel(logging.ERROR)
+
+
+_DATA_URI = re.compile(r'src="data:([\w/+.-]+);base64,([^"]+)"')
+ASSET_SCHEME = "forge-asset"
+
+
+def _short_assets(markup: str, assets: dict[str, tuple[str, bytes]]) -> str:
+    """Replace inline ``data:`` images by short ``forge-asset:N`` URLs served by ``AssetFetcher``.
+
+    The books repeat the same few icons thousands of times; WeasyPrint then parses
+    a short URL instead of kilobytes of base64 each time, and decodes each image once.
+    """
+    index = {v: k for k, v in assets.items()}
+
+    def short(m: re.Match) -> str:
+        key = (m.group(1), m.group(2))
+        url = index.get(key)
+        if url is None:
+            url = index[key] = f"{ASSET_SCHEME}:{len(assets)}"
+            assets[url] = key
+        return f'src="{url}"'
+
+    return _DATA_URI.sub(short, markup)
+
+
+def _fetcher(assets: dict[str, tuple[str, str]]):
+    """A URL fetcher for the books: our assets and local files only, never the network."""
+    import base64
+
+    from weasyprint.urls import URLFetcher, URLFetcherResponse
+
+    class AssetFetcher(URLFetcher):
+        def fetch(self, url, headers=None):
+            if url.startswith(ASSET_SCHEME + ":"):
+                mime, data = assets[url]
+                return URLFetcherResponse(url, base64.b64decode(data), {"Content-Type": mime})
+            return super().fetch(url, headers)
+
+    return AssetFetcher(allowed_protocols=("file", ASSET_SCHEME))
+
+
+def render_pdf(main_html: str, tail_html, base_url: str) -> tuple[bytes, int]:
+    """The PDF bytes and page count: the main document, blank pages to a multiple of 4, the back cover."""
+    import weasyprint
+
+    _quiet_weasyprint()
+    assets: dict[str, tuple[str, str]] = {}
+    fetcher = _fetcher(assets)
+
+    def html(markup: str):
+        return weasyprint.HTML(string=_short_assets(markup, assets), base_url=base_url, url_fetcher=fetcher)
+
+    with fixed_clock():
+        main = html(main_html).render()
+        pages = list(main.pages)
+        if tail_html is not None:
+            back = 1  # the back cover is one page; checked below, re-rendered if a designer changed that
+            for _ in range(PAGES_PER_SHEET):
+                fillers = -(len(pages) + back) % PAGES_PER_SHEET
+                tail = html(tail_html(fillers)).render().pages
+                if (len(pages) + len(tail)) % PAGES_PER_SHEET == 0:
+                    break
+                back = len(tail) - fillers
+            pages += tail
+        data = main.copy(pages).write_pdf()
+    return data, len(pages)
+
+
+# -- reading a book back -------------------------------------------------------------------------
+@dataclass
+class PdfCheck:
+    """What a book's PDF holds, read back with pypdf: pages, fonts, text and metadata."""
+
+    pages: int = 0
+    fonts: dict[str, bool] = field(default_factory=dict)  # base font name -> embedded
+    text: str = ""
+    metadata: dict = field(default_factory=dict)
+    lang: str = ""
+    page_size_mm: tuple[float, float] = (0.0, 0.0)
+    problems: list[str] = field(default_factory=list)
+
+
+def _fonts(reader) -> dict[str, tuple[bool, bool]]:
+    """Every font of every page: (embedded, simple Identity-H encoding, i.e. no missing glyph)."""
+    out: dict[str, tuple[bool, bool]] = {}
+    for page in reader.pages:
+        fonts = (page.get("/Resources") or {}).get("/Font") or {}
+        for ref in fonts.values():
+            font = ref.get_object()
+            name = str(font.get("/BaseFont", "?")).lstrip("/")
+            name = name.split("+", 1)[-1]
+            descendants = font.get("/DescendantFonts")
+            descriptor = (descendants[0].get_object() if descendants else font).get("/FontDescriptor")
+            descriptor = descriptor.get_object() if descriptor is not None else {}
+            embedded = any(k in descriptor for k in ("/FontFile", "/FontFile2", "/FontFile3"))
+            identity = str(font.get("/Encoding", "")) == "/Identity-H" or not descendants
+            old = out.get(name, (True, True))
+            out[name] = (old[0] and embedded, old[1] and identity)
+    return out
+
+
+def check_pdf(data: bytes) -> PdfCheck:
+    """Read a book back: page count, fonts embedded and complete, no template syntax left in the text."""
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    result = PdfCheck(pages=len(reader.pages))
+    fonts = _fonts(reader)
+    result.fonts = {name: emb for name, (emb, _) in fonts.items()}
+    result.text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    result.metadata = {str(k): str(v) for k, v in (reader.metadata or {}).items()}
+    root = reader.trailer["/Root"]
+    result.lang = str(root.get("/Lang", ""))
+    if reader.pages:
+        box = reader.pages[0].mediabox
+        result.page_size_mm = (round(float(box.width) / 72 * 25.4, 1), round(float(box.height) / 72 * 25.4, 1))
+    if not result.pages:
+        result.problems.append("the PDF has no page")
+    for name, (embedded, identity) in sorted(fonts.items()):
+        if not embedded:
+            result.problems.append(f"the font {name} is not embedded")
+        if not identity:
+            result.problems.append(f"the font {name} lacks glyphs the text uses (they print as blank boxes)")
+        if not any(name.replace(" ", "").startswith(f) for f in BOOK_FONTS):
+            result.problems.append(f"the font {name} is not a book font: a character fell back to a system font")
+    leftover = re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}|\[\[[a-z_]+\]\]|:::", result.text)
+    if leftover:
+        around = result.text[max(0, leftover.start() - 30):leftover.end() + 30].replace("\n", " ")
+        result.problems.append(f"template syntax left in the text: …{around}…")
+    for key in ("/Title", "/Author"):
+        if not result.metadata.get(key):
+            result.problems.append(f"the PDF has no {key[1:].lower()}")
+    if not result.lang:
+        result.problems.append("the PDF declares no language")
+    return result

@@ -1,0 +1,101 @@
+"""``forge render rulebook`` and ``forge render reference``: the books, in English and French, as A5 PDFs."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, ERROR, Finding, exit_status
+from .common import Format, FormatOption, RootOption, check_root, emit_json, render_findings
+from .render import Lang, app
+
+OutOption = typer.Option(None, "--out", help="Output folder (default: ROOT/output); books go to OUT/books/.")
+WorkersOption = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with.")
+LangOption = typer.Option(Lang.all, "--lang", help="Language to render: en, fr or all.")
+
+
+@app.command("rulebook")
+def rulebook(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
+             out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
+    """Render the rulebook (A5 booklet): rules text, tables and card anatomy from the cards."""
+    run_books(("rulebook",), root, lang, format, out, workers)
+
+
+@app.command("reference")
+def reference(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
+              out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
+    """Render the reference booklet: keywords, trap and Rite clarifications, FAQ, glossary, card list."""
+    run_books(("reference",), root, lang, format, out, workers)
+
+
+@app.command("books")
+def books(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
+          out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
+    """Render both books at once (the rulebook and the reference), sharing the cores."""
+    run_books(("rulebook", "reference"), root, lang, format, out, workers)
+
+
+def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: Optional[Path],
+              workers: int) -> None:
+    """Check the project, render the books, report once, exit 0 (clean), 1 (findings) or 2 (I/O)."""
+    check_root(root)
+    from ..books.build import build_books
+    from ..books.compose import BookIOError, check_sources, load_project
+    from ..database import load_database
+    from ..text import PhraseError, load_phrasebooks
+
+    langs = ("en", "fr") if lang is Lang.all else (lang.value,)
+    load = load_database(root)
+    errors = [f for f in load.findings if f.severity == ERROR]
+    if load.io_error or errors:
+        _finish(fmt, list(load.findings), [], io_error=load.io_error,
+                message="the card database has errors; fix them (forge validate) before rendering the books")
+    try:
+        project = load_project(root, load.db, load_phrasebooks(root))
+        check_sources(project, kinds, langs)
+    except (PhraseError, BookIOError) as exc:
+        _finish(fmt, list(load.findings), [], io_error=True, message=str(exc))
+    target = out if out is not None else root / "output"
+    outcomes = build_books(root, kinds, langs, target, workers=max(1, workers))
+    findings = list(load.findings)
+    for o in outcomes:
+        findings += o.findings
+        findings += [Finding(_position(o.path), "preflight", p, "look at the page in the PDF; see templates/books/README.md")
+                     for p in o.problems]
+    io_error = next((o.io_error for o in outcomes if o.io_error), "")
+    _finish(fmt, findings, outcomes, io_error=bool(io_error), message=io_error)
+
+
+def _position(path: str):
+    from ..model import Position
+
+    return Position(path or "output/books")
+
+
+def _finish(fmt: Format, findings: list[Finding], outcomes: list, io_error: bool = False, message: str = "") -> None:
+    status = exit_status(findings, io_error)
+    if fmt is Format.json:
+        emit_json({"ok": status == EXIT_CLEAN, "books": [o.to_json() for o in outcomes],
+                   "findings": [f.to_json() for f in sorted(set(findings))],
+                   **({"error": message} if message else {})})
+    else:
+        typer.echo(to_text(findings, outcomes, message), err=status == EXIT_USAGE and not outcomes)
+    raise typer.Exit(status)
+
+
+def to_text(findings: list[Finding], outcomes: list, message: str = "") -> str:
+    lines = [render_findings(sorted(set(findings)))] if findings else []
+    for o in outcomes:
+        if o.written:
+            mark = "✗" if o.problems else "✓"
+            lines.append(f"{mark} {o.path}: {o.pages} pages, {o.size / 1024:.0f} KB, {o.seconds:.1f} s")
+        elif not o.io_error:
+            lines.append(f"✗ {o.kind} ({o.lang}): not written, the templates have errors")
+    if message:
+        lines.append(f"✗ {message}")
+    return "\n".join(lines)
+
+
+__all__ = ["books", "reference", "rulebook", "run_books", "EXIT_FINDINGS"]
