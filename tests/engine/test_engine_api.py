@@ -11,11 +11,13 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from forge.engine import Action, Game, HeuristicAgent, IllegalDecision, RandomAgent, run
+from forge.engine.builder import build
 from forge.engine.invariants import InvariantChecker, InvariantError
+from forge.engine.observation import Observation
 from forge.engine.proofs import prove_cards
 from forge.engine.record import digest, from_jsonl, make_record, render, replay, to_jsonl
 from forge.engine.sample import card, line, sample_database
-from forge.engine.state import HANDLED_VERBS
+from forge.engine.state import HANDLED_VERBS, OP_WINDOW
 from forge.simulate import PAIRINGS, Settings, game_seed, play_games
 from forge.vocabulary import FACTIONS, VERBS
 
@@ -262,3 +264,49 @@ def test_replay_command_reports_as_json_and_logs_french_plurals(tmp_path):
     assert res.exit_code == 0 and data["ok"] and data["problem"] is None
     assert not any("cartes" in line and " 1 cartes" in line for line in data["log"])
     assert not any(line.lstrip().startswith("[") for line in data["log"])
+
+
+def test_simulate_plays_heuristic_agents_by_default():
+    assert Settings().agents == "heuristic"
+
+
+def test_observation_announced_is_the_card_of_the_step_3_window():
+    game = Game(sample_database())
+    seen = 0
+    for seed in range(6):
+        s = game.new_state(seed, PAIRINGS[seed % 12])
+        agents = (RandomAgent(seed), RandomAgent(seed + 1))
+        while not s.terminal:
+            p = s.pending
+            obs = Observation(s, p)
+            if s.decision_kind() == "window:step3":
+                cid = obs.announced()
+                active = s.active
+                # the card played (resolving, or a Soul in front of its player), the creature
+                # activated, or -1 after a summon
+                assert cid == -1 or cid in s.resolving or cid in s.played[active] or cid in s.field[active]
+                seen += cid >= 0
+            elif not (s.stack and s.stack[-1][0] == OP_WINDOW):
+                assert obs.announced() == -1
+            s.apply(agents[p].act(obs, s.options))
+    assert seen
+
+
+def test_heuristic_agent_keeps_the_essence_a_purchase_needs():
+    s = build(sample_database(), players=[dict(faction="red", essence=3, allegiance={"red": 2}), dict(faction="white")],
+              row=["war-drummer", "", "", "", "", "", "", ""])
+    a = HeuristicAgent(1).act(Observation(s, 0), s.legal_actions())
+    assert a.kind == "buy" and s.defs[s.row[a.a]].id == "war-drummer"
+
+
+def test_heuristic_agent_beats_the_random_agent():
+    game = Game(sample_database())
+    wins = 0
+    for i in range(12):
+        s = game.new_state(i, PAIRINGS[i], first=0)
+        seat = i % 2
+        agents = [RandomAgent(i), RandomAgent(i + 100)]
+        agents[seat] = HeuristicAgent(i)
+        run(s, agents)
+        wins += s.winner == seat
+    assert wins >= 10
