@@ -148,15 +148,33 @@ class _ProseLoader(jinja2.FileSystemLoader):
         return source, filename, uptodate
 
 
-def _template_line() -> tuple[str, int]:
-    """The template file and line being rendered, found on the call stack (Jinja's own mapping)."""
+def _template_line(needle: str = "") -> tuple[str, int]:
+    """The template file and line being rendered, found on the call stack (Jinja's own mapping).
+
+    Jinja maps a whole output statement to the line where it starts, so the line of
+    ``needle`` (the id or key the helper was called with) is looked for a few lines on.
+    """
     frame = sys._getframe(1)
     while frame is not None:
         tpl = frame.f_globals.get("__jinja_template__")
         if tpl is not None:
-            return tpl.filename or "", tpl.get_corresponding_lineno(frame.f_lineno)
+            file, line = tpl.filename or "", tpl.get_corresponding_lineno(frame.f_lineno)
+            return file, _line_of(file, line, needle)
         frame = frame.f_back
     return "", 0
+
+
+def _line_of(file: str, line: int, needle: str) -> int:
+    if not needle or not file:
+        return line
+    try:
+        lines = Path(file).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError):
+        return line
+    for number in range(max(1, line), min(len(lines), line + 6) + 1):
+        if needle in lines[number - 1]:
+            return number
+    return line
 
 
 class Book:
@@ -179,8 +197,8 @@ class Book:
 
     # -- findings ----------------------------------------------------------------------
     def problem(self, message: str, hint: str = "", severity: str = "error", rule: str = "book",
-                where: tuple[str, int] | None = None) -> None:
-        file, line = where or _template_line()
+                where: tuple[str, int] | None = None, needle: str = "") -> None:
+        file, line = where or _template_line(needle)
         if not file:
             file = self.source_rel
         elif Path(file).is_absolute():
@@ -231,7 +249,7 @@ class Book:
         card = self.cards.get(card_id)
         if card is None:
             self.problem(f"no card has the id `{card_id}`",
-                         "use the id of a card in cards/*.yaml; the book prints its name from there")
+                         "use the id of a card in cards/*.yaml; the book prints its name from there", needle=card_id)
         return card
 
     def card(self, card_id: str) -> Markup:
@@ -262,7 +280,7 @@ class Book:
             return Markup(f'<span class="kw">{html.escape(self.L.keyword(key), quote=False)}</span>')
         except PhraseError:
             self.problem(f"no keyword `{key}` in locales/{self.lang}.yaml",
-                         "use a key of the `keywords:` table, e.g. kw('wound')")
+                         "use a key of the `keywords:` table, e.g. kw('wound')", needle=key)
             return Markup(f'<span class="kw missing">{html.escape(key)}</span>')
 
     def faction(self, fid: str) -> Markup:
@@ -270,7 +288,7 @@ class Book:
         try:
             word = self.L.faction_word(fid)
         except PhraseError:
-            self.problem(f"no faction `{fid}` in locales/{self.lang}.yaml", "use red, white, black or blue")
+            self.problem(f"no faction `{fid}` in locales/{self.lang}.yaml", "use red, white, black or blue", needle=fid)
             return Markup(html.escape(fid))
         return Markup(f'{self.icon(fid)}\u00a0{html.escape(word, quote=False)}')
 
@@ -279,7 +297,7 @@ class Book:
 
     def icon(self, name: str, css: str = "icon") -> Markup:
         if self.icons.uri(name) is None:
-            self.problem(f"no icon `{name}`", "icons: red, white, black, blue, soul, activate, demise, trap")
+            self.problem(f"no icon `{name}`", "icons: red, white, black, blue, soul, activate, demise, trap", needle=name)
         return Markup(self.icons.img(name, css=css))
 
     def words(self, text: str) -> str:
@@ -410,6 +428,8 @@ class Book:
                 rows.append({"term": str(word), "other": str(theirs.get(key, "")), "table": table})
         for f in self.project.db.factions:
             rows.append({"term": f.name.get(self.lang, f.id), "other": f.name.get(other.lang, f.id), "table": "faction_names"})
+        seen: set[tuple[str, str]] = set()
+        rows = [r for r in rows if (r["term"], r["other"]) not in seen and not seen.add((r["term"], r["other"]))]
         rows.sort(key=lambda r: content.sort_key(r["term"]))
         return self.render_macro("glossary", rows, other.lang)
 

@@ -84,7 +84,11 @@ def _fetcher(assets: dict[str, tuple[str, str]]):
 
 def render_pdf(main_html: str, tail_html, base_url: str) -> tuple[bytes, int]:
     """The PDF bytes and page count: the main document, blank pages to a multiple of 4, the back cover."""
-    import weasyprint
+    import warnings
+
+    with warnings.catch_warnings():  # WeasyPrint 70 warns, once, that it subsets fonts with fontTools
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import weasyprint
 
     _quiet_weasyprint()
     assets: dict[str, tuple[str, str]] = {}

@@ -1,0 +1,63 @@
+"""Fixtures of the book tests: a copy of the shipped project, its books composed and rendered once."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from forge.books.build import build_books, output_path
+from forge.books.compose import compose, load_project
+from forge.database import load_database
+from forge.text import load_phrasebooks
+
+REPO = Path(__file__).resolve().parents[2]
+LANGS = ("en", "fr")
+KINDS = ("rulebook", "reference")
+
+
+def copy_project(target: Path) -> Path:
+    """The shipped game project (cards, locales, templates, docs), safe to modify."""
+    for part in ("cards", "locales", "templates", "docs"):
+        shutil.copytree(REPO / part, target / part)
+    return target
+
+
+def project_of(root: Path):
+    load = load_database(root)
+    return load_project(root, load.db, load_phrasebooks(root))
+
+
+@pytest.fixture(scope="session")
+def shipped_root(tmp_path_factory) -> Path:
+    return copy_project(tmp_path_factory.mktemp("game"))
+
+
+@pytest.fixture(scope="session")
+def composed(shipped_root):
+    """Every book's HTML, by (kind, lang)."""
+    project = project_of(shipped_root)
+    return {(k, lang): compose(project, k, lang) for k in KINDS for lang in LANGS}
+
+
+@pytest.fixture(scope="session")
+def rendered(shipped_root):
+    """Every book rendered once: (outcomes by (kind, lang), output folder)."""
+    out = shipped_root / "output"
+    outcomes = build_books(shipped_root, KINDS, LANGS, out, workers=2)
+    return {(o.kind, o.lang): o for o in outcomes}, out
+
+
+@pytest.fixture(scope="session")
+def pdf_of(rendered):
+    from forge.books.pdf import check_pdf
+
+    outcomes, out = rendered
+    cache = {}
+
+    def read(kind: str, lang: str):
+        if (kind, lang) not in cache:
+            cache[(kind, lang)] = check_pdf(output_path(out, kind, lang).read_bytes())
+        return cache[(kind, lang)]
+
+    return read

@@ -1,0 +1,110 @@
+"""``forge render rulebook|reference|books``: reports, exit codes, no traceback on bad input."""
+from __future__ import annotations
+
+import json
+import shutil
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+
+from .conftest import REPO, copy_project
+
+
+def run(*args):
+    return CliRunner().invoke(app, ["render", *args])
+
+
+@pytest.fixture
+def project(tmp_path):
+    return copy_project(tmp_path / "game")
+
+
+def test_the_commands_are_registered():
+    result = run("--help")
+    assert result.exit_code == 0
+    assert all(name in result.output for name in ("rulebook", "reference", "books"))
+
+
+def test_renders_one_language_and_reports_json(project):
+    result = run("rulebook", "--root", str(project), "--lang", "en", "--format", "json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["ok"] and [b["lang"] for b in report["books"]] == ["en"]
+    book = report["books"][0]
+    assert book["pages"] > 0 and book["preflight"] == []
+    assert (project / "output/books/rulebook-en.pdf").is_file()
+    assert not (project / "output/books/rulebook-fr.pdf").exists()
+
+
+def test_a_missing_root_or_cards_folder_is_an_io_error(tmp_path):
+    assert run("rulebook", "--root", str(tmp_path / "nowhere")).exit_code == 2
+    (tmp_path / "empty").mkdir()
+    result = run("reference", "--root", str(tmp_path / "empty"))
+    assert result.exit_code == 2 and "no `cards/` folder" in result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_a_broken_database_renders_nothing(project):
+    path = project / "cards" / "red.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("cost: 1\n", "cost: -1\n", 1), encoding="utf-8")
+    result = run("rulebook", "--root", str(project), "--lang", "fr")
+    assert result.exit_code == 1
+    assert "cards/red.yaml" in result.output and "fix them (forge validate)" in result.output
+    assert not (project / "output").exists()
+
+
+def test_an_unknown_card_in_the_prose_is_a_finding_at_its_line(project):
+    path = project / "templates/books/rulebook.en.md"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("## Spells"))
+    lines.insert(at + 1, "\nSee {{ card('no-such-card') }}.")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    result = run("rulebook", "--root", str(project), "--lang", "en")
+    assert result.exit_code == 1
+    assert f"templates/books/rulebook.en.md:{at + 3}:0: [book] no card has the id `no-such-card`" in result.output
+    assert "not written" in result.output
+    assert not (project / "output/books/rulebook-en.pdf").exists()
+
+
+def test_a_template_syntax_error_points_at_its_line(project):
+    path = project / "templates/books/reference.fr.md"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("## Glossaire", "## Glossaire {{ oops(", 1), encoding="utf-8")
+    line = text[:text.find("## Glossaire")].count("\n") + 1
+    result = run("reference", "--root", str(project), "--lang", "fr", "--format", "json")
+    assert result.exit_code == 1
+    finding = json.loads(result.output)["findings"][0]
+    assert (finding["file"], finding["rule"]) == ("templates/books/reference.fr.md", "template")
+    assert finding["line"] in (line, line + 1)  # Jinja reports where it stopped reading the expression
+
+
+def test_an_unknown_variable_is_a_finding_not_a_traceback(project):
+    path = project / "templates/books/rulebook.fr.md"
+    path.write_text(path.read_text(encoding="utf-8") + "\n{{ n.dragons }}\n", encoding="utf-8")
+    result = run("rulebook", "--root", str(project), "--lang", "fr")
+    assert result.exit_code == 1 and "[template]" in result.output and "dragons" in result.output
+
+
+def test_an_unreadable_template_is_an_io_error(project):
+    (project / "templates/books/reference.fr.md").write_bytes(b"\xff\xfe not UTF-8")
+    result = run("reference", "--root", str(project), "--lang", "fr")
+    assert result.exit_code == 2 and "reference.fr.md: cannot read" in result.output
+
+
+def test_a_project_without_book_templates_uses_forges_own(project):
+    shutil.rmtree(project / "templates/books")
+    from forge.books.compose import compose
+
+    from .conftest import project_of
+
+    result = compose(project_of(project), "rulebook", "en")
+    assert result.ok and "Rules of play" in result.html
+
+
+def test_an_unwritable_output_folder_is_an_io_error(project):
+    blocker = project / "blocker"
+    blocker.write_text("a file, not a folder")
+    result = run("rulebook", "--root", str(project), "--lang", "en", "--out", str(blocker))
+    assert result.exit_code == 2 and "cannot write" in result.output
