@@ -64,7 +64,7 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
         outcome.seconds = time.perf_counter() - start
         return outcome
     data, outcome.pages = render_pdf(composed.html, composed.tail_html, Path(root).resolve().as_uri() + "/")
-    outcome.problems = check_pdf(data).problems
+    outcome.problems = check_pdf(data, text=False).problems
     try:
         atomic.write_bytes(path, data)
     except OSError as exc:

@@ -29,6 +29,7 @@ from . import content
 from .anatomy import choose_cards, place_callouts, render_figure
 from .icons import IconSet, Palette
 from .markup import Block, Converter, slugify
+from .pdf import leftover_syntax
 from .rulings import RULINGS_FILE, Ruling, parse_rulings
 from .typography import typeset
 
@@ -690,6 +691,10 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         result.html = typeset(document.render(**context, part="main", fillers=0), lang)
         result.tail_html = lambda fillers: typeset(document.render(**context, part="tail", fillers=fillers), lang)
         result.title = context["title"]
+        left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.S))
+        if left:
+            book.problem(f"template syntax is left in the text: …{left}…",
+                         "close every {{ }}, {% %}, ** and ::: of the prose", where=(rel, 0))
     except jinja2.TemplateError as exc:
         file, line = _jinja_position(exc, str(path))
         message = exc.message if isinstance(exc, jinja2.TemplateSyntaxError) else str(exc)

@@ -114,6 +114,16 @@ def render_pdf(main_html: str, tail_html, base_url: str) -> tuple[bytes, int]:
 
 
 # -- reading a book back -------------------------------------------------------------------------
+_LEFTOVER = re.compile(r"\{\{|\}\}|\{%|%\}|\{#|#\}|\[\[[a-z_]+\]\]|:::|\*\*")
+
+
+def leftover_syntax(text: str) -> str | None:
+    """The first piece of template or prose syntax left in a text, with some context, or None."""
+    m = _LEFTOVER.search(text)
+    if m is None:
+        return None
+    return text[max(0, m.start() - 30):m.end() + 30].replace("\n", " ")
+
 @dataclass
 class PdfCheck:
     """What a book's PDF holds, read back with pypdf: pages, fonts, text and metadata."""
@@ -146,15 +156,16 @@ def _fonts(reader) -> dict[str, tuple[bool, bool]]:
     return out
 
 
-def check_pdf(data: bytes) -> PdfCheck:
-    """Read a book back: page count, fonts embedded and complete, no template syntax left in the text."""
+def check_pdf(data: bytes, text: bool = True) -> PdfCheck:
+    """Read a book back: page count, fonts embedded and complete, metadata, and (``text``) no template
+    syntax left in its text. Extracting the text is the slow part; the build checks the HTML instead."""
     from pypdf import PdfReader
 
     reader = PdfReader(io.BytesIO(data))
     result = PdfCheck(pages=len(reader.pages))
     fonts = _fonts(reader)
     result.fonts = {name: emb for name, (emb, _) in fonts.items()}
-    result.text = "\n".join(page.extract_text() or "" for page in reader.pages)
+    result.text = "\n".join(page.extract_text() or "" for page in reader.pages) if text else ""
     result.metadata = {str(k): str(v) for k, v in (reader.metadata or {}).items()}
     root = reader.trailer["/Root"]
     result.lang = str(root.get("/Lang", ""))
@@ -170,10 +181,9 @@ def check_pdf(data: bytes) -> PdfCheck:
             result.problems.append(f"the font {name} lacks glyphs the text uses (they print as blank boxes)")
         if not any(name.replace(" ", "").startswith(f) for f in BOOK_FONTS):
             result.problems.append(f"the font {name} is not a book font: a character fell back to a system font")
-    leftover = re.search(r"\{\{|\}\}|\{%|%\}|\{#|#\}|\[\[[a-z_]+\]\]|:::", result.text)
+    leftover = leftover_syntax(result.text)
     if leftover:
-        around = result.text[max(0, leftover.start() - 30):leftover.end() + 30].replace("\n", " ")
-        result.problems.append(f"template syntax left in the text: …{around}…")
+        result.problems.append(f"template syntax left in the text: …{leftover}…")
     for key in ("/Title", "/Author"):
         if not result.metadata.get(key):
             result.problems.append(f"the PDF has no {key[1:].lower()}")
