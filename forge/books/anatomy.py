@@ -138,8 +138,8 @@ def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None
     }.get(part)
 
 
-def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path) -> CardFigure:
-    """Draw ``card`` with the card renderer, as a trimmed JPEG, and place its callouts."""
+def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width: int = IMAGE_WIDTH):
+    """Draw ``card`` with the card renderer: (trimmed JPEG bytes, the marks it drew, the template)."""
     from ..render.draw import draw_face
     from ..render.face import build_face
     from ..render.paint import Painter
@@ -153,17 +153,23 @@ def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str
     painter = Painter(doc.canvas)
     draw_face(painter, tpl, face, root)
     doc.canvas.showPage()
-    scale = IMAGE_WIDTH / tpl.trim_w
+    scale = width / tpl.trim_w
     full = (round(tpl.full_w * scale), round(tpl.full_h * scale))
     image = render_pages(doc.finish(), full)[0]
     bleed = round(tpl.bleed * scale)
     image = image.crop((bleed, bleed, full[0] - bleed, full[1] - bleed))
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=90, optimize=True)
+    return buffer.getvalue(), painter.marks, tpl
+
+
+def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path) -> CardFigure:
+    """Draw ``card`` with the card renderer, as a trimmed JPEG, and place its callouts."""
+    image, marks, tpl = render_card(card, db, book, lang, root)
     text_box = tpl.box(tpl.layout(card.type)["text_box"])
     callouts = []
     for part in PARTS:
-        box = _box(part, painter.marks, text_box) if part in parts else None
+        box = _box(part, marks, text_box) if part in parts else None
         if box is None:
             continue
         x0, y0, x1, y1 = box
@@ -175,4 +181,15 @@ def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str
             return round(min(max(1 - (y - tpl.bleed) / tpl.trim_h, 0.0), 1.0), 4)
 
         callouts.append(Callout(part, (fx(x0), fy(y1), fx(x1), fy(y0))))
-    return CardFigure(card.id, buffer.getvalue(), tuple(callouts))
+    return CardFigure(card.id, image, tuple(callouts))
+
+
+def cover_cards(db: CardDatabase) -> list[Card]:
+    """One card per faction for the cover: its most expensive creature of that faction alone."""
+    out = []
+    for faction in db.factions:
+        mine = [c for c in db.of_set("recruit") if c.factions == (faction.id,)]
+        creatures = [c for c in mine if c.type == "creature"] or mine
+        if creatures:
+            out.append(max(creatures, key=lambda c: (c.cost or 0, -db.cards.index(c))))
+    return out

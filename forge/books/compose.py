@@ -26,7 +26,7 @@ from ..model import Card, CardDatabase, Position
 from ..text import Phrasebook, PhraseError, parse_markup
 from ..vocabulary import TRAP_KINDS
 from . import content
-from .anatomy import choose_cards, place_callouts, render_figure
+from .anatomy import choose_cards, cover_cards, place_callouts, render_card, render_figure
 from .icons import IconSet, Palette
 from .markup import Block, Converter, slugify
 from .pdf import leftover_syntax
@@ -42,6 +42,8 @@ BOOKS: tuple[str, ...] = ("rulebook", "reference")
 ANATOMY_WIDTH = 120.0
 ANATOMY_CARD_WIDTH = {1: 58.0, 2: 45.0}
 ANATOMY_RATIO = 88.9 / 63.5
+#: Width of the cards shown on the cover, in pixels.
+COVER_CARD_PX = 420
 FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 
 
@@ -717,10 +719,18 @@ def _page_context(book: Book, meta: dict, main_html: str) -> dict:
         raise BookIOError(f"{BOOKS_DIR / 'book.css'}: cannot read ({exc.strerror})") from None
     factions = [{"id": f.id, "icon": Markup(book.icons.img(f.id, css="medal")), "title": f.name.get(book.lang, f.id)}
                 for f in book.project.db.factions]
+    fan = []
+    for card in cover_cards(book.project.db):
+        try:
+            image = render_card(card, book.project.db, book.L.book, book.lang, book.project.root, COVER_CARD_PX)[0]
+        except Exception:  # noqa: BLE001 - a card the renderer cannot draw just stays off the cover
+            continue
+        fan.append({"uri": "data:image/jpeg;base64," + base64.b64encode(image).decode("ascii"),
+                    "name": book.L.name(card)})
     return {
         **book.helpers(),
         "title": meta.get("title", book.kind), "subtitle": meta.get("subtitle", ""),
         "running": meta.get("running", meta.get("title", "")), "tagline": meta.get("tagline", ""),
         "kind": book.kind, "body": Markup(main_html), "toc": toc, "css": Markup(font_faces() + "\n" + css),
-        "factions": factions,
+        "factions": factions, "fan": fan,
     }

@@ -11,6 +11,9 @@ import re
 
 NBSP = "\u00a0"
 _TAG = re.compile(r"(<[^>]*>|&#?\w+;)")  # tags and entities are copied as they are
+#: Entities that escape the apostrophe and the double quote (Jinja's autoescape): typeset as characters.
+_QUOTE_ENTITIES = re.compile(r"&#(?:39|x27|34|x22);|&quot;")
+_ENTITY_CHAR = {"&#39;": "'", "&#x27;": "'", "&#34;": '"', "&#x22;": '"', "&quot;": '"'}
 _RAW_ELEMENTS = ("style", "script")
 
 _APOSTROPHE = re.compile(r"(?<=\w)'|'(?=\w)")
@@ -67,8 +70,16 @@ def glue_inline(markup: str) -> str:
     return _GLUED_INLINE.sub(wrap, markup)
 
 
+def _unescape_quotes(markup: str) -> str:
+    """Quote and apostrophe entities between tags become characters (they need no escaping in text)."""
+    parts = re.split(r"(<[^>]*>)", markup)
+    return "".join(p if p.startswith("<") else _QUOTE_ENTITIES.sub(lambda m: _ENTITY_CHAR[m.group(0)], p)
+                   for p in parts)
+
+
 def typeset(markup: str, lang: str) -> str:
     """The HTML with its text typeset for ``lang``; tags, styles and scripts are left alone."""
+    markup = _unescape_quotes(markup)
     parts = _TAG.split(markup)
     out = []
     raw_depth = 0

@@ -27,3 +27,8 @@ def test_units_glued_to_inline_elements_do_not_wrap():
     out = glue_inline(f'<p>sur «{NBSP}<span class="kw">Destruction</span>{NBSP}» une</p>')
     assert out == f'<p>sur <span class="nw">«{NBSP}<span class="kw">Destruction</span>{NBSP}»</span> une</p>'
     assert glue_inline('<p>a <b>b</b> c</p>') == '<p>a <b>b</b> c</p>'
+
+
+def test_escaped_apostrophes_and_quotes_are_typeset_too():
+    assert typeset('<p title="l&#39;a">Porte de l&#39;Oubli, &quot;x&quot;</p>', "fr") == \
+        f'<p title="l&#39;a">Porte de l’Oubli, «{NBSP}x{NBSP}»</p>'
