@@ -92,14 +92,15 @@ class Placed:
 
 def place_callouts(callouts: tuple[Callout, ...], card_w: float, card_h: float, gutter: float,
                    spacing: float = 5.2) -> list[Placed]:
-    """Badges in the margins beside the card, at the height of their part, never overlapping."""
+    """Badges in the margins beside the card, at the height of their part, never overlapping,
+    in reading order (top to bottom) so their numbers run down the card."""
     out: list[Placed] = []
     for side in ("left", "right"):
         mine = [c for c in callouts if c.side == side]
         rows = []
         for c in mine:
             x0, y0, x1, y1 = c.box
-            ax = gutter + (x0 if side == "left" else x1) * card_w
+            ax = gutter + (x0 if side == "left" else x1) * card_w + (-0.7 if side == "left" else 0.7)  # just off it
             ay = ((y0 + y1) / 2) * card_h
             rows.append([c.part, ax, ay, ay])
         rows.sort(key=lambda r: r[2])
@@ -113,8 +114,7 @@ def place_callouts(callouts: tuple[Callout, ...], card_w: float, card_h: float, 
                 rows[i][3] = min(rows[i][3], rows[i + 1][3] - spacing)
         bx = gutter / 2 if side == "left" else gutter + card_w + gutter / 2
         out += [Placed(part, (round(bx, 2), round(by, 2)), (round(ax, 2), round(ay, 2))) for part, ax, ay, by in rows]
-    order = {p: i for i, p in enumerate(PARTS)}
-    return sorted(out, key=lambda p: order[p.part])
+    return sorted(out, key=lambda p: (p.badge[1], p.badge[0]))  # numbered from the top of the card down
 
 
 def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None:
@@ -123,9 +123,9 @@ def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None
     def first(test):
         return next((m.box for m in marks if test(m.label)), None)
 
-    if part == "text_box":
+    if part == "text_box":  # its lower left edge, below the lines the other callouts point at
         x, y, w, h = text_box
-        return (x, y + h * 0.78, x + w * 0.2, y + h * 0.82)
+        return (x, y + h * 0.16, x + w * 0.2, y + h * 0.2)
     return {
         "cost": first(lambda label: label == "cost"),
         "name": first(lambda label: label == "name"),
