@@ -708,10 +708,24 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
     return result
 
 
+_HEADING = re.compile(r'<h([23]) id="([^"]+)"(?: data-bookmark="([^"]*)")?>(.*?)</h\1>', re.S)
+
+
+def _contents(main_html: str, depth: int) -> list[dict]:
+    """The sections (h2), each with its entries (h3) when ``depth`` is 3: id, title, children."""
+    toc: list[dict] = []
+    for m in _HEADING.finditer(main_html):
+        level, ident, plain, title = int(m.group(1)), m.group(2), m.group(3), m.group(4)
+        if level == 2:
+            toc.append({"id": ident, "title": Markup(title), "children": []})
+        elif depth >= 3 and toc:
+            toc[-1]["children"].append({"id": ident, "title": Markup(plain if plain is not None else title)})
+    return toc
+
+
 def _page_context(book: Book, meta: dict, main_html: str) -> dict:
     """What the layout template needs around the prose: titles, contents, fonts, cover and back cover."""
-    toc = [{"id": m.group(1), "title": Markup(m.group(2))}
-           for m in re.finditer(r'<h2 id="([^"]+)">(.*?)</h2>', main_html)]
+    toc = _contents(main_html, int(meta.get("toc_depth", 2)))
     css_path = book.project.source("book.css")
     try:
         css = css_path.read_text(encoding="utf-8") if css_path else ""
