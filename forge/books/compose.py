@@ -48,6 +48,7 @@ FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 
 
 _NAME_REF = re.compile(r"\{(kw|type):(\w+)\}")
+_LEFTOVER_TOKEN = re.compile(r"\[\[[a-z_]+\]\]|\{\{|\{%|:::|\*\*")
 
 
 class BookIOError(Exception):
@@ -197,6 +198,7 @@ class Book:
         self.macros = None
         self.faq_seen: set[int] = set()
         self.meta: dict = {}
+        self.source_lines: list[str] = []
 
     # -- findings ----------------------------------------------------------------------
     def problem(self, message: str, hint: str = "", severity: str = "error", rule: str = "book",
@@ -211,6 +213,17 @@ class Book:
     @property
     def source_rel(self) -> str:
         return (BOOKS_DIR / f"{self.kind}.{self.lang}.md").as_posix()
+
+    def find_line(self, *needles: str) -> tuple[str, int]:
+        """Where the prose file has a line holding every needle (0 when none does)."""
+        for number, line in enumerate(self.source_lines, start=1):
+            if all(n in line for n in needles):
+                return self.source_rel, number
+        return self.source_rel, 0
+
+    def block_at(self, block: Block) -> tuple[str, int]:
+        """Where a ``::: name args`` block opens in the prose file."""
+        return self.find_line(f"::: {block.name}", *block.args)
 
     # -- Jinja ---------------------------------------------------------------------------
     def _environment(self) -> jinja2.Environment:
@@ -297,6 +310,13 @@ class Book:
 
     def faction_title(self, fid: str) -> Markup:
         return Markup(html.escape(self.L.faction_title(fid), quote=False))
+
+    def markup_icon(self, name: str) -> str:
+        """A ``[[name]]`` of the prose (the converter's, after Jinja), reported at its line when unknown."""
+        if self.icons.uri(name) is None:
+            self.problem(f"no icon `{name}`", "icons: the factions' ids, soul, activate, demise, trap",
+                         where=self.find_line(f"[[{name}]]"))
+        return self.icons.img(name)
 
     def icon(self, name: str, css: str = "icon") -> Markup:
         if self.icons.uri(name) is None:
@@ -500,7 +520,7 @@ class ReferenceBlocks:
 
     def __init__(self, book: Book):
         self.book = book
-        self.entries: list[tuple[str, dict, str]] = []
+        self.entries: list[tuple[str, dict, str, tuple[str, int]]] = []
         self.clarifications: dict[str, dict[str, str]] = {"trap": {}, "rite": {}}
         self.faq: list[tuple[int, str]] = []
 
@@ -514,35 +534,36 @@ class ReferenceBlocks:
         key = args[0] if args else ""
         if key not in content.ALL_KEYS:
             self.book.problem(f"`::: entry {key}`: unknown keyword or construct",
-                              "keys: " + ", ".join(content.ALL_KEYS), where=(self.book.source_rel, 0))
+                              "keys: " + ", ".join(content.ALL_KEYS), where=self.book.block_at(block))
             return ""
-        self.entries.append((key, named, inner))
+        self.entries.append((key, named, inner, self.book.block_at(block)))
         return ""
 
     def keywords(self, block: Block, inner: str) -> str:
-        seen = {k for k, _, _ in self.entries}
+        seen = {k for k, _, _, _ in self.entries}
+        where = self.book.block_at(block)
         for key in content.ALL_KEYS:
             if key not in seen:
                 self.book.problem(f"the reference has no entry for `{key}`",
                                   f"add `::: entry {key}` with its rules text to {self.book.source_rel}",
-                                  severity=WARNING, where=(self.book.source_rel, 0))
-                self.entries.append((key, {}, ""))
-        views = [self.entry_view(key, named, body) for key, named, body in self.entries]
+                                  severity=WARNING, where=where)
+                self.entries.append((key, {}, "", where))
+        views = [self.entry_view(key, named, body, at) for key, named, body, at in self.entries]
         return str(self.book.render_macro("entries", views)) + inner
 
-    def entry_view(self, key: str, named: dict, body: str) -> dict:
+    def entry_view(self, key: str, named: dict, body: str, where: tuple[str, int]) -> dict:
         book, L = self.book, self.book.L
         title = L.title(key) or named.get("title")
         if not title:
             title = key
             book.problem(f"the entry `{key}` needs a title", f'write `::: entry {key} title="…"`',
-                         severity=WARNING, where=(book.source_rel, 0))
+                         severity=WARNING, where=where)
         other = content.Language(L.other.lang, book.project.db, L.other, L.book).title(key)
         example = content.example_card(book.project.db, key, named.get("example"))
         if named.get("example") and (example is None or example.id != named["example"]):
             book.problem(f"the example `{named['example']}` of `{key}` is not a card that shows it",
                          "pick a card whose text uses the keyword, or remove example=", severity=WARNING,
-                         where=(book.source_rel, 0))
+                         where=where)
         users = sorted(content.cards_using(book.project.db, key), key=lambda c: content.sort_key(L.name(c)))
         return {"key": key, "title": book.markup_html(title), "other": book.markup_html(other) if other else None,
                 "body": Markup(body),
@@ -556,37 +577,37 @@ class ReferenceBlocks:
         card = self.book.cards.get(args[0]) if args else None
         if card is None or card.type != block.name:
             self.book.problem(f"`::: {block.name} {' '.join(args)}`: no {block.name} has this id",
-                              f"use the id of a {block.name} in cards/*.yaml", where=(self.book.source_rel, 0))
+                              f"use the id of a {block.name} in cards/*.yaml", where=self.book.block_at(block))
             return ""
         self._reviewed(f"the clarifications of `{card.id}`", named.get("reviewed"), content.card_digest(card),
-                       f"::: {block.name} {card.id}")
+                       f"::: {block.name} {card.id}", self.book.block_at(block))
         self.clarifications[block.name][card.id] = inner
         return ""
 
-    def _reviewed(self, what: str, stamp: str | None, digest: str, header: str) -> None:
+    def _reviewed(self, what: str, stamp: str | None, digest: str, header: str, where: tuple[str, int]) -> None:
         """Warn when prose was written for another version of its card or ruling."""
         if stamp == digest:
             return
         self.book.problem(f"{what} were written for another version of it" if stamp else f"{what} are not marked as reviewed",
                           f"check them, then write `{header} reviewed={digest}`", severity=WARNING,
-                          rule="stale", where=(self.book.source_rel, 0))
+                          rule="stale", where=where)
 
-    def _section(self, kind: str, cards: list[Card], inner: str) -> str:
+    def _section(self, kind: str, cards: list[Card], inner: str, where: tuple[str, int]) -> str:
         views = []
         for card in cards:
             note = self.clarifications[kind].get(card.id)
             if note is None:
                 self.book.problem(f"the {kind} `{card.id}` has no clarifications",
                                   f"add `::: {kind} {card.id}` to {self.book.source_rel}", severity=WARNING,
-                                  where=(self.book.source_rel, 0))
+                                  where=where)
             views.append({**self.book.card_view(card), "note": Markup(note or "")})
         return str(self.book.render_macro("clarifications", kind, views)) + inner
 
     def traps(self, block: Block, inner: str) -> str:
-        return self._section("trap", self.book.traps(), inner)
+        return self._section("trap", self.book.traps(), inner, self.book.block_at(block))
 
     def rites(self, block: Block, inner: str) -> str:
-        return self._section("rite", self.book.project.db.rites(), inner)
+        return self._section("rite", self.book.project.db.rites(), inner, self.book.block_at(block))
 
     # FAQ
     def question(self, block: Block, inner: str) -> str:
@@ -598,10 +619,10 @@ class ReferenceBlocks:
             number = -1
         if number not in rulings:
             self.book.problem(f"`::: q {' '.join(args)}`: no ruling with this number in {self.book.project.rulings_file}",
-                              "write the number of the ruling the answer comes from", where=(self.book.source_rel, 0))
+                              "write the number of the ruling the answer comes from", where=self.book.block_at(block))
         else:
             self._reviewed(f"the answer to ruling {number}", _block_args(block)[1].get("reviewed"),
-                           rulings[number].digest, f"::: q {number}")
+                           rulings[number].digest, f"::: q {number}", self.book.block_at(block))
         self.book.faq_seen.add(number)
         self.faq.append((number, inner))
         return ""
@@ -611,7 +632,7 @@ class ReferenceBlocks:
         for number in sorted(set(self.book.project.rulings) - self.book.faq_seen - skip):
             self.book.problem(f"ruling {number} of {self.book.project.rulings_file} has no FAQ answer",
                               f"add `::: q {number}` to {self.book.source_rel}, or list it in `faq_skip`",
-                              severity=WARNING, where=(self.book.source_rel, 0))
+                              severity=WARNING, where=self.book.block_at(block))
         items = []
         for number, body in self.faq:
             head, _, rest = body.partition("</p>")
@@ -681,13 +702,15 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         result.findings.append(Finding(Position(rel, 1, 1), "book", problem, "fix the block between the --- lines"))
         return result
     book.meta = meta
+    book.source_lines = source.splitlines()
     try:
         text = book.env.get_template(name).render()
         blocks = ReferenceBlocks(book)
-        converter = Converter(icon=lambda n: str(book.icon(n)), handlers=blocks.handlers(), slug=slugify)
+        converter = Converter(icon=book.markup_icon, handlers=blocks.handlers(), slug=slugify)
         main_html = converter.convert(text)
         for p in converter.problems:
-            book.problem(p.message, "close each `::: name` block with a line `:::`", where=(rel, 0))
+            where = book.find_line(f"::: {p.block}") if p.block else (rel, 0)
+            book.problem(p.message, "close each `::: name` block with a line `:::`", where=where)
         document = book.env.get_template("book.html.j2")
         context = _page_context(book, meta, main_html)
         result.html = typeset(document.render(**context, part="main", fillers=0), lang)
@@ -695,8 +718,10 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         result.title = context["title"]
         left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.S))
         if left:
+            token = _LEFTOVER_TOKEN.search(left)
             book.problem(f"template syntax is left in the text: …{left}…",
-                         "close every {{ }}, {% %}, ** and ::: of the prose", where=(rel, 0))
+                         "close every {{ }}, {% %}, ** and ::: of the prose",
+                         where=book.find_line(token.group(0)) if token else (rel, 0))
     except jinja2.TemplateError as exc:
         file, line = _jinja_position(exc, str(path))
         message = exc.message if isinstance(exc, jinja2.TemplateSyntaxError) else str(exc)

@@ -52,6 +52,7 @@ class MarkupProblem:
 
     line: int
     message: str
+    block: str = ""  # the name and arguments of the block it is about, to find it in the source
 
 
 @dataclass
@@ -84,7 +85,8 @@ class Converter:
             stack[-1].lines.append((number, raw))
         while len(stack) > 1:
             block = stack.pop()
-            self.problems.append(MarkupProblem(block.line, f"the block `::: {block.name}` is never closed"))
+            self.problems.append(MarkupProblem(block.line, f"the block `::: {block.name}` is never closed",
+                                               block.name))
             stack[-1].lines.append((block.line, self._close(block)))
         return self.blocks(root.lines)
 
