@@ -208,7 +208,7 @@ class Book:
             file = self.source_rel
         elif Path(file).is_absolute():
             file = self.project.rel(Path(file))
-        self.findings.append(Finding(Position(file, line), rule, message, hint, severity))
+        self.findings.append(Finding(Position(file, line, 1 if line else 0), rule, message, hint, severity))
 
     @property
     def source_rel(self) -> str:
@@ -725,7 +725,8 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
     except jinja2.TemplateError as exc:
         file, line = _jinja_position(exc, str(path))
         message = exc.message if isinstance(exc, jinja2.TemplateSyntaxError) else str(exc)
-        result.findings.append(Finding(Position(project.rel(Path(file)), line), "template", message or type(exc).__name__,
+        result.findings.append(Finding(Position(project.rel(Path(file)), line, 1 if line else 0), "template",
+                                       message or type(exc).__name__,
                                        "fix the template; see templates/books/README.md"))
     except PhraseError as exc:
         result.findings.append(Finding(Position("locales"), "locale", str(exc), "restore the locale file"))

@@ -63,7 +63,7 @@ def test_an_unknown_card_in_the_prose_is_a_finding_at_its_line(project):
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = run("rulebook", "--root", str(project), "--lang", "en")
     assert result.exit_code == 1
-    assert f"templates/books/rulebook.en.md:{at + 3}:0: [book] no card has the id `no-such-card`" in result.output
+    assert f"templates/books/rulebook.en.md:{at + 3}:1: [book] no card has the id `no-such-card`" in result.output
     assert "not written" in result.output
     assert not (project / "output/books/rulebook-en.pdf").exists()
 
