@@ -2,8 +2,9 @@
 
 The stages run in order and each gates the next, as a designer preparing a print
 run would: validate the database (schema, rulebook, engine proofs, text fit),
-play a smoke batch of games over every faction pairing and seat, then render every
-card output in both languages. Nothing is rendered from a database that fails.
+play a smoke batch of games over every faction pairing and seat, render every
+card output, then the rulebook and the reference booklet, in both languages.
+Nothing is rendered from a database that fails.
 """
 from __future__ import annotations
 
@@ -66,6 +67,11 @@ def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: 
 
     say("rendering the cards")
     report.stages.append(_render(checked, root, out, langs, jobs))
+    if not report.ok:
+        return report
+
+    say("rendering the rulebook and the reference booklet")
+    report.stages.append(_books(root, out, langs, jobs))
     return report
 
 
@@ -89,6 +95,21 @@ def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs
     result = render_cards(checked.load.db, checked.books, root, RenderOptions(langs=langs, out=out, workers=jobs))
     errors = [f for f in result.findings if f.severity == ERROR]
     return Stage("render", not errors, result.summary(), result.findings, time.perf_counter() - started)
+
+
+def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
+    from .books.build import build_books
+
+    started = time.perf_counter()
+    outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs)
+    findings = [f for o in outcomes for f in o.findings]
+    findings += [Finding(_pos(o.path or "output/books"), "preflight", p, "look at the page in the PDF")
+                 for o in outcomes for p in o.problems]
+    findings += [Finding(_pos("templates/books"), "io", o.io_error) for o in outcomes if o.io_error]
+    ok = all(o.written for o in outcomes) and not any(f.severity == ERROR for f in findings)
+    summary = {"books": [f"{o.kind}-{o.lang}" for o in outcomes if o.written],
+               "pages": sum(o.pages for o in outcomes)}
+    return Stage("books", ok, summary, findings, time.perf_counter() - started)
 
 
 def _pos(name: str):

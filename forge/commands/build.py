@@ -20,7 +20,7 @@ def build(
     jobs: int = typer.Option(2, "--jobs", min=1, help="Processes for simulating and rendering."),
     lang: str = typer.Option("all", "--lang", help="Languages to render: en, fr or all."),
 ) -> None:
-    """Build the whole kit: validate, simulate every pairing, render every card in English and French."""
+    """Build the whole kit: validate, simulate every pairing, render the cards and the books in English and French."""
     check_root(root)
     out = out or root / "output"
     say = (lambda msg: typer.echo(f"… {msg}", err=True)) if sys.stderr.isatty() and format is Format.text else None
@@ -43,6 +43,7 @@ DESCRIBE = {
                            f"{plural(s['errors'], 'error')}, {s['capped']} capped"),
     "render": lambda s: (f"{s['written']} files written, {s['unchanged']} unchanged, {s['removed']} removed; "
                          f"preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
+    "books": lambda s: f"{', '.join(s['books']) or 'nothing'} written, {s['pages']} pages",
 }
 
 

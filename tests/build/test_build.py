@@ -15,11 +15,14 @@ def test_build_produces_the_kit_from_the_shipped_game(shipped):
     result = runner.invoke(app, ["build", "--root", str(shipped), "--format", "json", "--lang", "en",
                                  "--games", "12"])
     report = json.loads(result.stdout)
-    assert [s["name"] for s in report["stages"]] == ["validate", "simulate", "render"]
+    assert [s["name"] for s in report["stages"]] == ["validate", "simulate", "render", "books"]
     assert report["ok"] and result.exit_code == 0
     assert report["stages"][1]["summary"]["games"] == 12
     assert (shipped / "output" / "pnp" / "rift-commanders-en-a4.pdf").is_file()
     assert not (shipped / "output" / "pnp" / "rift-commanders-fr-a4.pdf").exists()
+    assert (shipped / "output" / "books" / "rulebook-en.pdf").is_file()
+    assert (shipped / "output" / "books" / "reference-en.pdf").is_file()
+    assert report["stages"][3]["summary"]["books"] == ["rulebook-en", "reference-en"]
 
 
 def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):
