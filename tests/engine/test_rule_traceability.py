@@ -18,7 +18,8 @@ UNMARKED = {
     "test_setup.py::test_game_is_reproducible_from_seed_and_agents": "reproducibility is a property of the engine",
 }
 #: Where the rulebook texts may be found (English "Rules of play", French "Règles du jeu").
-RULEBOOK_DIR = Path(os.environ.get("RIFT_RULEBOOK_DIR", "/work/shared/seeds"))
+#: The project's layout puts shared/ beside the repository (as CI does); RIFT_RULEBOOK_DIR overrides.
+RULEBOOK_DIR = Path(os.environ.get("RIFT_RULEBOOK_DIR", Path(__file__).resolve().parents[2].parent / "shared" / "seeds"))
 
 
 def test_every_rule_paragraph_has_a_test():
