@@ -17,7 +17,7 @@ from typing import Callable, Iterator
 
 from .engine import Game, make_agent
 from .engine.invariants import InvariantChecker, InvariantError
-from .engine.observation import Observation
+from .engine.play import run as run_game
 from .engine.record import make_record
 from .model import CardDatabase
 from .vocabulary import FACTIONS
@@ -94,16 +94,10 @@ def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: l
     if out is not None:
         out.append(state)
     agents = (make_agent(settings.agents, splitmix64(seed ^ 1)), make_agent(settings.agents, splitmix64(seed ^ 2)))
-    views = (Observation(state, 0), Observation(state, 1))
     check = InvariantChecker(state) if settings.check else None
     if check is not None:
         check(state)
-    while not state.terminal:
-        p = state.pending
-        state.apply(agents[p].act(views[p], state.options))
-        if check is not None:
-            check(state)
-    return state
+    return run_game(state, agents, on_step=check)
 
 
 def _failure_record(game: Game, settings: Settings, seed: int, factions, msg: str) -> list[dict]:
