@@ -8,7 +8,6 @@ asset paths that leave the project. Each check is a function returning findings.
 """
 from __future__ import annotations
 
-import difflib
 import os
 from collections import Counter
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from .findings import WARNING, Finding
 from .model import Card, Position
 from .text import Phrasebook, PhraseError, load_phrasebooks, wording_differences
 from .vocabulary import (
-    EVENTS, FACTIONS, KEYWORDS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
+    EVENTS, FACTIONS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
 )
 
 
@@ -460,10 +459,4 @@ def asset_problem(root: Path, rel: str) -> str | None:
     return None
 
 
-def suggest(word: str, choices: Iterable[str]) -> str | None:
-    """The closest known word, for did-you-mean hints."""
-    got = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return got[0] if got else None
-
-
-__all__ = ["Report", "validate", "EXTRA_CHECKS", "KEYWORDS"]
+__all__ = ["Report", "validate", "EXTRA_CHECKS"]

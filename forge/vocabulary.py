@@ -190,7 +190,3 @@ class EffectLine:
     @property
     def optional(self) -> bool:
         return self.may or bool(self.arg("up_to"))
-
-
-def verb_names() -> list[str]:
-    return sorted(VERBS)

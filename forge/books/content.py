@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from ..engine.state import HAND_SIZE, MAX_CREATURES, ROW_SIZE, START_HEALTH
 from ..model import Card, CardDatabase, EffectLine
 from ..text import Phrasebook
-from ..vocabulary import FACTIONS, MAX_ALLEGIANCE, TRAP_KINDS, VERBS
+from ..vocabulary import FACTIONS, MAX_ALLEGIANCE, VERBS
 
 #: Keyword constructs, in the reference's default order. Keywords take their name from the locale.
 KEYWORD_KEYS: tuple[str, ...] = (

@@ -78,11 +78,6 @@ def card_power(d: CardDef) -> float:
     return max(p, 0.3)
 
 
-def line_value(d: CardDef) -> float:
-    """A rough worth of a card's printed effects (kept for callers of the old agent)."""
-    return card_power(d)
-
-
 def _has(lines, verb: str, a=None) -> bool:
     return any(ln.verb == verb and (a is None or ln.a == a) for ln in lines)
 

@@ -47,10 +47,6 @@ class CardFace:
     deck_copies: int = 1  # copies in one deck (``Card.copies``): a starter deck's share of a neutral card
     back: str = "recruit"
 
-    @property
-    def back_kind(self) -> str:
-        return self.back
-
     def faction_style(self, fid: str) -> tuple[str, str] | None:
         """(colour, icon) of a faction, for pips and inline icons."""
         for f, color, icon in self.factions:

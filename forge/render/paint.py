@@ -176,9 +176,3 @@ class Painter:
         face = getFont(font).face
         self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size))
         return width
-
-
-def rounded_rect_path(canvas, x: float, y: float, w: float, h: float, r: float):
-    p = canvas.beginPath()
-    p.roundRect(x, y, w, h, r)
-    return p
