@@ -145,28 +145,34 @@ def _draw_art(p: Painter, tpl: Template, face: CardFace, root: Path | None, lay:
                stroke=1, fill=0)
 
 
-def _default_art(p: Painter, tpl: Template, face: CardFace, base: str, x, y, w, h) -> None:
-    """No art yet: the faction's big icon glowing on a gradient of its colour, with faint rays."""
-    p.radial(x + w / 2, y + h * 0.55, max(w, h) * 0.75,
-             [shade(base, -0.55), shade(base, -0.05), shade(base, 0.55)], [0, 0.45, 1])
+def _rays(p: Painter, cx: float, cy: float, count: int, length: float, half_width: float,
+          color: str, alpha: float, turn: int = 0) -> None:
+    """``count`` thin triangles fanned evenly around (cx, cy), the first turned ``turn`` degrees."""
     c = p.canvas
-    # faint rays, turned a little differently on each card so a faction's cards are not all alike
     c.saveState()
-    p.fill("#ffffff", alpha=0.07)
-    cx, cy = x + w / 2, y + h * 0.55
-    turn = int(hashlib.sha256(face.id.encode()).hexdigest()[:4], 16) % 30
-    for i in range(12):
+    p.fill(color, alpha=alpha)
+    for i in range(count):
         c.saveState()
         c.translate(cx, cy)
-        c.rotate(turn + i * 30)
+        c.rotate(turn + i * (360 // count))
         path = c.beginPath()
         path.moveTo(0, 0)
-        path.lineTo(w, -w * 0.09)
-        path.lineTo(w, w * 0.09)
+        path.lineTo(length, -half_width)
+        path.lineTo(length, half_width)
         path.close()
         c.drawPath(path, stroke=0, fill=1)
         c.restoreState()
     c.restoreState()
+
+
+def _default_art(p: Painter, tpl: Template, face: CardFace, base: str, x, y, w, h) -> None:
+    """No art yet: the faction's big icon glowing on a gradient of its colour, with faint rays."""
+    p.radial(x + w / 2, y + h * 0.55, max(w, h) * 0.75,
+             [shade(base, -0.55), shade(base, -0.05), shade(base, 0.55)], [0, 0.45, 1])
+    # faint rays, turned a little differently on each card so a faction's cards are not all alike
+    cx, cy = x + w / 2, y + h * 0.55
+    turn = int(hashlib.sha256(face.id.encode()).hexdigest()[:4], 16) % 30
+    _rays(p, cx, cy, 12, w, w * 0.09, "#ffffff", 0.07, turn)
     icon = _type_art_icon(tpl, face)
     size = h * 0.74
     if is_light(base):  # a pale faction: a dark, embossed icon reads better than a pale one
@@ -415,20 +421,7 @@ def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
     p.radial(cx, cy, H * 0.62, [mix(glow, "#ffffff", 0.25), glow, base, shade(base, 0.55)], [0, 0.12, 0.55, 1])
     gold = tpl.color("gold")
     # concentric rings and rays
-    c.saveState()
-    p.fill(gold, alpha=0.08)
-    for i in range(24):
-        c.saveState()
-        c.translate(cx, cy)
-        c.rotate(i * 15)
-        path = c.beginPath()
-        path.moveTo(0, 0)
-        path.lineTo(H, -H * 0.035)
-        path.lineTo(H, H * 0.035)
-        path.close()
-        c.drawPath(path, stroke=0, fill=1)
-        c.restoreState()
-    c.restoreState()
+    _rays(p, cx, cy, 24, H, H * 0.035, gold, 0.08)
     for r, wdt, a in ((27 * mm, 0.8, 0.85), (24.5 * mm, 0.35, 0.7), (13 * mm, 0.35, 0.5)):
         p.stroke(gold, wdt, alpha=a)
         c.circle(cx, cy, r, stroke=1, fill=0)
