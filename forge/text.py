@@ -224,6 +224,8 @@ def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:
             data, _ = yamlsrc.load(path.read_text(encoding="utf-8"))
         except OSError as exc:
             raise PhraseError(f"{rel}: cannot read ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise PhraseError(f"{rel}: the file is not UTF-8; save it as UTF-8") from None
         except yamlsrc.YamlError as exc:
             raise PhraseError(f"{rel}:{exc.line}:{exc.col}: {exc.message}") from None
         if not isinstance(data, dict):

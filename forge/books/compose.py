@@ -88,7 +88,7 @@ def load_project(root: Path, db: CardDatabase, books: dict[str, Phrasebook]) -> 
         raise BookIOError(f"{BOOKS_DIR / 'strings.yaml'}: not found")
     try:
         strings = yaml.safe_load(strings_path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
         raise BookIOError(f"{strings_path}: cannot read ({exc})") from None
     rulings_path = Path(root) / RULINGS_FILE
     if not rulings_path.is_file():
@@ -97,6 +97,8 @@ def load_project(root: Path, db: CardDatabase, books: dict[str, Phrasebook]) -> 
         rulings = parse_rulings(rulings_path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise BookIOError(f"{RULINGS_FILE}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise BookIOError(f"{RULINGS_FILE}: the file is not UTF-8; save it as UTF-8") from None
     return Project(Path(root), db, books, strings, rulings, RULINGS_FILE.as_posix(), _palette(root), dirs)
 
 

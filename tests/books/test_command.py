@@ -93,6 +93,16 @@ def test_an_unreadable_template_is_an_io_error(project):
     assert result.exit_code == 2 and "reference.fr.md: cannot read" in result.output
 
 
+def test_rulings_or_strings_that_are_not_utf8_are_an_io_error(project):
+    (project / "docs").mkdir(exist_ok=True)
+    (project / "docs/rulings.md").write_bytes(b"\xff\xfe not UTF-8")
+    result = run("rulebook", "--root", str(project), "--lang", "en")
+    assert result.exit_code == 2 and "docs/rulings.md: the file is not UTF-8" in result.output
+    (project / "docs/rulings.md").unlink()
+    (project / "templates/books/strings.yaml").write_bytes(b"\xff\xfe not UTF-8")
+    result = run("rulebook", "--root", str(project), "--lang", "en")
+    assert result.exit_code == 2 and "strings.yaml: cannot read" in result.output
+
 def test_a_project_without_book_templates_uses_forges_own(project):
     shutil.rmtree(project / "templates/books")
     from forge.books.compose import compose

@@ -201,3 +201,12 @@ def test_validate_writes_nothing(project):
     run(project.root)
     after = sorted((p, p.stat().st_mtime_ns) for p in project.root.rglob("*"))
     assert before == after
+
+
+def test_locale_that_is_not_utf8_is_a_finding(project):
+    project("red.yaml", CREATURE)
+    (project.root / "locales" / "fr.yaml").write_bytes(b"factions: {red: \xe9}\n")
+    code, report = run(project.root)
+    f = only(report, "locale")
+    assert f["message"] == "locales/fr.yaml: the file is not UTF-8; save it as UTF-8"
+    assert code == 1
