@@ -98,6 +98,7 @@ def cards(
     offset = parse_offset(back_offset)
     from ..database import load_database
     from ..render.cards import RenderOptions, render_cards
+    from ..render.template import TemplateError
     from ..text import PhraseError, load_phrasebooks
 
     load = load_database(root)
@@ -118,6 +119,8 @@ def cards(
     bar = ProgressBar()
     try:
         result = render_cards(load.db, books, root, options, progress=bar)
+    except TemplateError as exc:
+        _report_and_exit(format, load.findings, None, io_error=True, message=str(exc))
     finally:
         bar.close()
     _report_and_exit(format, list(load.findings) + result.findings, result)

@@ -14,7 +14,7 @@ from pathlib import Path
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from ..findings import Finding
-from ..model import CardDatabase
+from ..model import CardDatabase, Position
 from .assets import register_fonts
 
 register_fonts()
@@ -321,9 +321,13 @@ def fit_line(text: str, font: str, width: float, max_size: float, min_size: floa
 def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path) -> list[Finding]:
     """Every card and language whose name or rules text cannot fit at the minimum size."""
     from .face import build_face, measure_face
-    from .template import load_template
+    from .template import TEMPLATE_FILE, TemplateError, load_template
 
-    tpl = load_template(Path(root))
+    try:
+        tpl = load_template(Path(root))
+    except TemplateError as exc:
+        return [Finding(Position(TEMPLATE_FILE.as_posix()), "template", str(exc),
+                        "fix the card template, or delete it to use forge's own")]
     findings: list[Finding] = []
     for card in db.cards:
         for lang in sorted(phrasebooks):

@@ -119,7 +119,12 @@ _REQUIRED = ("card", "colors", "fonts", "text", "layouts", "backs", "labels")
 
 def parse_template(text: str, source: str = str(TEMPLATE_FILE)) -> Template:
     """Parse template YAML; raises TemplateError naming the missing section."""
-    data = yaml.safe_load(text)
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        raise TemplateError(f"{source}{where}: {getattr(exc, 'problem', None) or 'invalid YAML'}") from None
     if not isinstance(data, dict):
         raise TemplateError(f"{source}: the top level must be a mapping")
     for key in _REQUIRED:
@@ -142,5 +147,9 @@ def _load_cached(path: str, mtime_ns: int) -> Template:
 
 
 def load_template(root: Path) -> Template:
+    """The project's card template, parsed; raises TemplateError when it cannot be read or is malformed."""
     path = template_path(root)
-    return _load_cached(str(path), path.stat().st_mtime_ns)
+    try:
+        return _load_cached(str(path), path.stat().st_mtime_ns)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TemplateError(f"{path}: cannot read ({exc})") from None

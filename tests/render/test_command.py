@@ -82,3 +82,13 @@ def test_option_parsers():
     assert parse_profiles("all") == ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
     assert parse_profiles("tts, pnp") == ("pnp", "tts")
     assert parse_offset("-1.5,0.5") == (-1.5, 0.5)
+
+
+def test_a_broken_card_template_is_an_error_not_a_crash(project):
+    project("game.yaml", CARDS)
+    (project.root / "templates/cards").mkdir(parents=True)
+    (project.root / "templates/cards/card.yaml").write_text("card: [\n", encoding="utf-8")
+    result = run("--root", str(project.root), "--profile", "proof", "--lang", "en")
+    assert result.exit_code == 2
+    assert "card.yaml:2:1: expected the node content" in result.output
+    assert not (project.root / "output").exists()

@@ -210,3 +210,14 @@ def test_locale_that_is_not_utf8_is_a_finding(project):
     f = only(report, "locale")
     assert f["message"] == "locales/fr.yaml: the file is not UTF-8; save it as UTF-8"
     assert code == 1
+
+
+def test_a_broken_card_template_is_a_finding(project):
+    from forge.validate import validate
+
+    project("red.yaml", CREATURE)
+    (project.root / "templates/cards").mkdir(parents=True)
+    (project.root / "templates/cards/card.yaml").write_text("card: {}\n", encoding="utf-8")
+    found = [f for f in validate(project.root).findings if f.rule == "template"]
+    assert len(found) == 1 and found[0].position.file == "templates/cards/card.yaml"
+    assert "the `colors:` section is missing" in found[0].message
