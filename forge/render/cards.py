@@ -436,8 +436,8 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
                                     "its cards show the neutral icon",
                                     "pick a game-icons.net name and run python -m forge.render.vendor, "
                                     "or map it in ICON_ALIASES (forge/render/assets.py)", severity=WARNING))
-    for card in db.cards:
-        if card.art and not plan.faces[plan.opts.langs[0]][db.cards.index(card)].art:
+    for card, face in zip(db.cards, plan.faces[plan.opts.langs[0]]):  # faces are in database order
+        if card.art and not face.art:
             findings.append(Finding(card.position, "art-missing",
                                     f"`{card.id}`: art `{card.art}` is not a file inside the project; "
                                     "the default art is printed", "check the path (forge validate)",
