@@ -10,6 +10,7 @@ from .commands import render
 from .commands import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from .commands.build import build
 from .commands.docs import docs
+from .commands.parity import parity
 from .commands.schema import schema
 from .commands.simulate import replay, simulate
 from .commands.validate import validate
@@ -28,6 +29,7 @@ app.command()(replay)
 app.add_typer(render.app, name="render")
 app.command()(docs)
 app.command()(schema)
+app.command()(parity)
 
 
 def main() -> None:

@@ -1,0 +1,44 @@
+"""``forge parity``: the French and English of everything the game prints, compared for translators."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..findings import exit_status
+from ..parity import ParityReport, parity as run_parity
+from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+
+
+def parity(
+    root: RootOption = Path("."),
+    format: FormatOption = Format.text,
+) -> None:
+    """Compare the English and French locales, cards and books: keys, placeholders, markup, typography."""
+    check_root(root)
+    report = run_parity(root)
+    if format is Format.json:
+        emit_json(to_json(report))
+    else:
+        typer.echo(to_text(report))
+    raise typer.Exit(exit_status(report.findings, report.io_error))
+
+
+def to_json(report: ParityReport) -> dict:
+    return {
+        "ok": not any(f.severity == "error" for f in report.findings) and not report.io_error,
+        "findings": [f.to_json() for f in report.findings],
+        "summary": report.summary(),
+    }
+
+
+def to_text(report: ParityReport) -> str:
+    s = report.summary()
+    lines = [render_findings(report.findings)] if report.findings else []
+    counts = f"{s['strings']['en']} English and {s['strings']['fr']} French strings checked"
+    if s["errors"]:
+        lines.append(f"✗ {plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')} ({counts})")
+    else:
+        warn = f", {plural(s['warnings'], 'warning')}" if s["warnings"] else ""
+        lines.append(f"✓ English and French are in parity{warn} ({counts})")
+    return "\n".join(lines)
