@@ -9,6 +9,7 @@ import typer
 from .commands import render
 from .commands import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from .commands.build import build
+from .commands.check import check
 from .commands.docs import docs
 from .commands.parity import parity
 from .commands.schema import schema
@@ -30,6 +31,7 @@ app.add_typer(render.app, name="render")
 app.command()(docs)
 app.command()(schema)
 app.command()(parity)
+app.command()(check)
 
 
 def main() -> None:

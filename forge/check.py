@@ -1,0 +1,129 @@
+"""``forge check``: the CI gate for a change to the card database, every check in one process.
+
+Five checks run in turn and each becomes a ``CheckResult``: the full validation, the
+English/French parity, the freshness of the generated schema and design tables, and a
+smoke batch of simulated games. Nothing here prints or exits.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .findings import ERROR, WARNING, Finding
+from .model import Position
+from .parity import parity
+from .schema import SCHEMA_PATH, schema_text
+from .validate import Report, validate
+
+SMOKE_GAMES = 24
+DESIGN_DOC = "docs/design.md"
+PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
+
+
+@dataclass
+class CheckResult:
+    """One check: its name, its status, what it says, its findings, how long it took."""
+
+    name: str
+    status: str
+    summary: dict = field(default_factory=dict)
+    findings: list[Finding] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "status": self.status, "ok": self.status != FAILED,
+                "seconds": round(self.seconds, 2), "summary": self.summary,
+                "findings": [f.to_json() for f in self.findings]}
+
+
+@dataclass
+class CheckReport:
+    checks: list[CheckResult] = field(default_factory=list)
+    io_error: bool = False
+
+    @property
+    def ok(self) -> bool:
+        return all(c.status != FAILED for c in self.checks)
+
+    def to_json(self) -> dict:
+        return {"ok": self.ok, "checks": [c.to_json() for c in self.checks]}
+
+
+def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int = 1,
+          strict: bool = False) -> CheckReport:
+    """Run every check on the project at ``root``; ``strict`` makes warnings fail their check."""
+    root = Path(root)
+    report = CheckReport()
+    started = time.perf_counter()
+    checked = validate(root, extra=True)
+    report.io_error = checked.io_error
+    report.checks.append(_result("validate", checked.findings, strict, checked.summary(), started))
+    started = time.perf_counter()
+    matched = parity(root)
+    report.io_error |= matched.io_error
+    report.checks.append(_result("parity", matched.findings, strict, matched.summary(), started))
+    report.checks.append(_timed("schema", lambda: _schema_findings(root), strict))
+    usable = not any(f.severity == ERROR for f in checked.findings) and not checked.io_error
+    if usable:
+        report.checks.append(_timed("docs", lambda: _docs_findings(root, checked), strict))
+        started = time.perf_counter()
+        findings, summary = _simulate(checked, games, seed, jobs)
+        report.checks.append(_result("simulate", findings, strict, summary, started))
+    else:
+        for name in ("docs", "simulate"):
+            report.checks.append(CheckResult(name, SKIPPED, {"reason": "the card database does not validate"}))
+    return report
+
+
+def _result(name: str, findings: list[Finding], strict: bool, summary: dict, started: float) -> CheckResult:
+    failing = {ERROR, WARNING} if strict else {ERROR}
+    status = FAILED if any(f.severity in failing for f in findings) else PASSED
+    return CheckResult(name, status, summary, list(findings), time.perf_counter() - started)
+
+
+def _timed(name: str, run, strict: bool) -> CheckResult:
+    started = time.perf_counter()
+    findings = run()
+    return _result(name, findings, strict, {"current": not findings}, started)
+
+
+def _stale(root: Path, rel: str, expected: str, command: str) -> list[Finding]:
+    """A finding when the generated file ``rel`` is missing or differs from what forge would write."""
+    try:
+        current = (root / rel).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return [Finding(Position(rel), "generated", f"{rel} is missing or unreadable", f"run `forge {command}`")]
+    if current != expected:
+        return [Finding(Position(rel), "generated", f"{rel} is out of date", f"run `forge {command}` and commit it")]
+    return []
+
+
+def _schema_findings(root: Path) -> list[Finding]:
+    return _stale(root, SCHEMA_PATH, schema_text(), "schema")
+
+
+def _docs_findings(root: Path, checked: Report) -> list[Finding]:
+    from .design import fill
+
+    try:
+        current = (root / DESIGN_DOC).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return [Finding(Position(DESIGN_DOC), "generated", f"{DESIGN_DOC} is missing or unreadable",
+                        "restore it from version control, then run `forge docs`")]
+    return _stale(root, DESIGN_DOC, fill(current, checked.load.db, checked.books), "docs")
+
+
+def _simulate(checked: Report, games: int, seed: int, jobs: int) -> tuple[list[Finding], dict]:
+    from .simulate import Settings, run
+
+    sim = run(checked.load.db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
+    summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
+               "seed": seed, "agents": "heuristic"}
+    findings = [Finding(Position("simulate"), "simulate", f"game {o.index} (seed {o.seed}, {o.factions[0]} vs "
+                        f"{o.factions[1]}) failed: {o.error}", "replay it with `forge simulate --save-replays`")
+                for o in sim.errors]
+    return findings, summary
+
+
+__all__ = ["CheckReport", "CheckResult", "check", "SMOKE_GAMES"]

@@ -1,0 +1,54 @@
+"""``forge check``: validate, parity, generated files and a smoke simulation, as one CI gate."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..check import SMOKE_GAMES, CheckReport, CheckResult, check as run_check
+from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+
+
+def check(
+    root: RootOption = Path("."),
+    format: FormatOption = Format.text,
+    games: int = typer.Option(SMOKE_GAMES, "--games", min=0, help="Games of the simulation smoke test."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the simulation smoke test."),
+    jobs: int = typer.Option(1, "--jobs", min=1, help="Processes for the simulation."),
+    strict: bool = typer.Option(False, "--strict", help="Warnings fail their check too."),
+) -> None:
+    """The CI gate: validate, parity, schema and design-doc freshness, and a smoke simulation."""
+    check_root(root)
+    report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict)
+    if format is Format.json:
+        emit_json(report.to_json())
+    else:
+        typer.echo(to_text(report))
+    raise typer.Exit(EXIT_USAGE if report.io_error else EXIT_CLEAN if report.ok else EXIT_FINDINGS)
+
+
+MARKS = {"ok": "✓", "failed": "✗", "skipped": "–"}
+
+
+def describe(result: CheckResult) -> str:
+    s = result.summary
+    if result.status == "skipped":
+        return f"skipped: {s['reason']}"
+    if result.name == "simulate":
+        return f"{s['games']} games ({s['agents']} agents, seed {s['seed']}), {plural(s['errors'], 'error')}"
+    if result.name in ("schema", "docs"):
+        return "up to date" if s["current"] else "out of date"
+    errors = sum(f.severity == "error" for f in result.findings)
+    return f"{plural(errors, 'error')}, {plural(len(result.findings) - errors, 'warning')}"
+
+
+def to_text(report: CheckReport) -> str:
+    lines = []
+    for result in report.checks:
+        if result.findings:
+            lines.append(render_findings(result.findings))
+        lines.append(f"{MARKS[result.status]} {result.name}: {describe(result)} ({result.seconds:.1f} s)")
+    failed = [c.name for c in report.checks if c.status == "failed"]
+    lines.append(f"✗ check failed: {', '.join(failed)}" if failed else "✓ all checks passed")
+    return "\n".join(lines)

@@ -1,0 +1,81 @@
+"""forge check: one report over every check, exit 1 when one fails."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+
+from ..conftest import REPO
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def gated(shipped: Path) -> Path:
+    """The shipped project with its design notes, as CI checks it."""
+    shutil.copytree(REPO / "docs", shipped / "docs")
+    return shipped
+
+
+def run(root: Path, *args: str):
+    result = runner.invoke(app, ["check", "--root", str(root), "--games", "4", *args])
+    return result.exit_code, result.stdout
+
+
+def test_the_shipped_project_passes(gated):
+    code, out = run(gated)
+    lines = [line.rsplit(" (", 1)[0] for line in out.splitlines() if line[:1] in "✓✗–"]
+    assert code == 0, out
+    assert lines == ["✓ validate: 0 errors, 0 warnings", "✓ parity: 0 errors, 1 warning", "✓ schema: up to date",
+                     "✓ docs: up to date", "✓ simulate: 4 games (heuristic agents, seed 0), 0 errors",
+                     "✓ all checks passed"]
+
+
+def test_a_stale_schema_fails_the_gate(gated):
+    (gated / "schema/cards.schema.json").write_text("{}\n", encoding="utf-8")
+    code, out = run(gated)
+    assert code == 1
+    assert ("schema/cards.schema.json: [generated] schema/cards.schema.json is out of date\n"
+            "    hint: run `forge schema` and commit it") in out
+    assert "✗ schema: out of date" in out
+    assert out.splitlines()[-1] == "✗ check failed: schema"
+
+
+def test_a_stale_design_doc_fails_the_gate(gated):
+    design = gated / "docs/design.md"
+    text = design.read_text(encoding="utf-8")
+    design.write_text(text.replace("<!-- forge:table factions -->\n", "<!-- forge:table factions -->\nstale\n"),
+                      encoding="utf-8")
+    code, out = run(gated)
+    assert code == 1
+    assert out.splitlines()[-1] == "✗ check failed: docs"
+
+
+def test_warnings_fail_only_with_strict(gated):
+    assert run(gated)[0] == 0
+    code, out = run(gated, "--strict")
+    assert code == 1
+    assert out.splitlines()[-1] == "✗ check failed: parity"
+
+
+def test_an_invalid_database_skips_the_simulation(gated):
+    red = gated / "cards/red.yaml"
+    red.write_text(red.read_text(encoding="utf-8").replace("cost: 1\n", "cost: -1\n", 1), encoding="utf-8")
+    code, out = run(gated, "--format", "json")
+    report = json.loads(out)
+    assert code == 1 and not report["ok"]
+    status = {c["name"]: c["status"] for c in report["checks"]}
+    assert status == {"validate": "failed", "parity": "ok", "schema": "ok", "docs": "skipped", "simulate": "skipped"}
+    validate = report["checks"][0]
+    assert "cost: -1 is less than the minimum of 0" in [f["message"] for f in validate["findings"]]
+
+
+def test_no_cards_folder_is_an_io_error(tmp_path):
+    code, out = run(tmp_path)
+    assert code == 2
+    assert "cards: [io] no `cards/` folder" in out
