@@ -10,6 +10,7 @@ from .commands import render
 from .commands import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from .commands.build import build
 from .commands.check import check
+from .commands.diff import diff
 from .commands.docs import docs
 from .commands.parity import parity
 from .commands.schema import schema
@@ -32,6 +33,7 @@ app.command()(docs)
 app.command()(schema)
 app.command()(parity)
 app.command()(check)
+app.command()(diff)
 
 
 def main() -> None:

@@ -1,0 +1,72 @@
+"""``forge diff``: the cards added, removed and changed between two git revisions."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+from ..diff import DiffError, DiffReport, diff as run_diff
+from ..findings import EXIT_CLEAN, EXIT_USAGE
+from .common import Format, FormatOption, RootOption, check_root, emit_json
+
+
+def diff(
+    rev: str = typer.Argument(..., help="The revision to compare from, e.g. HEAD~1 or a tag."),
+    rev2: str = typer.Argument(None, help="The revision to compare to (default: the working tree)."),
+    root: RootOption = Path("."),
+    format: FormatOption = Format.text,
+) -> None:
+    """What changed in the card database between two git revisions: cards, printed text, counts."""
+    check_root(root)
+    try:
+        report = run_diff(root, rev, rev2)
+    except DiffError as exc:
+        typer.echo(f"forge: error: {exc}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    if format is Format.json:
+        emit_json(report.to_json())
+    else:
+        typer.echo(to_text(report))
+    raise typer.Exit(EXIT_CLEAN)
+
+
+def to_text(report: DiffReport) -> str:
+    lines = [f"cards from {report.old} to {report.new}: {len(report.added)} added, "
+             f"{len(report.removed)} removed, {len(report.changed)} changed"]
+    lines += [f"+ {cid}" for cid in report.added]
+    lines += [f"- {cid}" for cid in report.removed]
+    for change in report.changed:
+        shown = [_field(name, *change.values[name]) for name in change.fields]
+        lines.append(f"~ {change.id}: " + (", ".join(shown) or "printed text"))
+        for lang, (before, after) in change.text.items():
+            lines.append(f"    {lang}: {' / '.join(before) or '(nothing)'} → {' / '.join(after) or '(nothing)'}")
+    moved = [_count_line(name, b, a) for name, (b, a) in report.counts.items() if b != a]
+    lines.append("counts: " + ("; ".join(moved) if moved else "unchanged"))
+    return "\n".join(lines)
+
+
+def _field(name: str, before, after) -> str:
+    """`cost 2 → 3` for a short value; the field's name alone for effect lists."""
+    if isinstance(before, list) or isinstance(after, list) or len(f"{before}{after}") > 40:
+        return name
+    return f"{name} {_value(before)} → {_value(after)}"
+
+
+def _value(value) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {v}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def _count_line(name: str, before, after) -> str:
+    label = name.replace("_", " ")
+    if isinstance(before, dict):
+        keys = sorted(set(before) | set(after), key=lambda k: (len(k), k))
+        parts = [f"{k} {before.get(k, 0)} → {after.get(k, 0)}" for k in keys if before.get(k, 0) != after.get(k, 0)]
+        return f"{label}: {', '.join(parts)}"
+    return f"{label} {before} → {after} ({after - before:+d})"
+
+
+__all__ = ["diff"]

@@ -1,0 +1,186 @@
+"""``forge diff``: what changed in the card database between two git revisions.
+
+Each revision's ``cards/`` and ``locales/`` are read with ``git show`` into a temporary
+project and loaded like any other project, so a card's printed text is compiled through
+its own revision's phrases. Nothing here prints or exits; git problems raise DiffError.
+"""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .database import LoadResult, load_database
+from .model import CardDatabase
+from .text import Phrasebook, PhraseError, load_phrasebooks
+
+WORKTREE = None  #: REV2 when comparing with the files on disk
+FOLDERS = ("cards", "locales")
+
+
+class DiffError(Exception):
+    """A revision that cannot be read: not a git repository, or an unknown revision."""
+
+
+@dataclass
+class Side:
+    """One revision's cards, by id, with their raw fields and printed text per language."""
+
+    label: str
+    load: LoadResult
+    raw: dict[str, dict] = field(default_factory=dict)
+    texts: dict[str, dict[str, list[str]]] = field(default_factory=dict)  # id -> lang -> plain lines
+
+
+@dataclass
+class CardChange:
+    id: str
+    fields: list[str]
+    text: dict[str, tuple[list[str], list[str]]]  # lang -> (before, after), only when it changed
+    values: dict[str, tuple] = field(default_factory=dict)  # field -> (before, after), raw values
+
+
+@dataclass
+class DiffReport:
+    old: str
+    new: str
+    added: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    changed: list[CardChange] = field(default_factory=list)
+    counts: dict[str, tuple] = field(default_factory=dict)  # name -> (before, after)
+
+    def to_json(self) -> dict:
+        return {
+            "old": self.old, "new": self.new, "added": self.added, "removed": self.removed,
+            "changed": [{"id": c.id, "fields": c.fields,
+                         "values": {k: {"before": b, "after": a} for k, (b, a) in c.values.items()},
+                         "text": {lang: {"before": b, "after": a} for lang, (b, a) in c.text.items()}}
+                        for c in self.changed],
+            "summary": {name: {"before": b, "after": a} for name, (b, a) in self.counts.items()},
+        }
+
+
+def diff(root: Path | str, old: str, new: str | None = WORKTREE) -> DiffReport:
+    """Compare the card database at revision ``old`` with ``new`` (default: the working tree)."""
+    root = Path(root)
+    prefix = _repository(root)
+    with tempfile.TemporaryDirectory(prefix="forge-diff-") as tmp:
+        before = _side(root, prefix, old, Path(tmp) / "old")
+        after = _side(root, prefix, new, Path(tmp) / "new")
+    report = DiffReport(before.label, after.label)
+    report.added = sorted(set(after.raw) - set(before.raw))
+    report.removed = sorted(set(before.raw) - set(after.raw))
+    for cid in sorted(set(before.raw) & set(after.raw)):
+        change = _card_change(cid, before, after)
+        if change:
+            report.changed.append(change)
+    a, b = summary_counts(before.load.db), summary_counts(after.load.db)
+    report.counts = {name: (a[name], b[name]) for name in a}
+    return report
+
+
+# -- git -------------------------------------------------------------------------------
+def _git(root: Path, *args: str) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=root, capture_output=True, check=False)
+    except OSError as exc:
+        raise DiffError(f"cannot run git: {exc.strerror}") from None
+    if done.returncode:
+        raise DiffError(done.stderr.decode("utf-8", "replace").strip().splitlines()[-1]
+                        if done.stderr.strip() else f"git {' '.join(args)} failed")
+    return done.stdout
+
+
+def _repository(root: Path) -> str:
+    """The project's folder inside its git repository ("" at the top); DiffError outside one."""
+    try:
+        return _git(root, "rev-parse", "--show-prefix").decode().strip()
+    except DiffError:
+        raise DiffError(f"{root} is not in a git repository") from None
+
+
+def _side(root: Path, prefix: str, rev: str | None, dest: Path) -> Side:
+    for folder in FOLDERS:
+        (dest / folder).mkdir(parents=True)
+    if rev is WORKTREE:
+        for folder in FOLDERS:
+            if (root / folder).is_dir():
+                shutil.copytree(root / folder, dest / folder, dirs_exist_ok=True)
+        label = "the working tree"
+    else:
+        _export(root, prefix, rev, dest)
+        label = rev
+    return _read(label, dest)
+
+
+def _export(root: Path, prefix: str, rev: str, dest: Path) -> None:
+    try:
+        _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except DiffError:
+        raise DiffError(f"unknown revision `{rev}`") from None
+    names = _git(root, "ls-tree", "-r", "--name-only", rev, "--", *(prefix + f for f in FOLDERS)).decode()
+    for name in names.splitlines():
+        rel = name[len(prefix):]
+        if not rel.endswith((".yaml", ".yml")) or rel.count("/") != 1:
+            continue
+        (dest / rel).write_bytes(_git(root, "show", f"{rev}:{name}"))
+
+
+def _read(label: str, dest: Path) -> Side:
+    load = load_database(dest)
+    side = Side(label, load)
+    for _rel, _path, raw in load.raw_cards:
+        if isinstance(raw.get("id"), str):
+            side.raw.setdefault(raw["id"], raw)
+    try:
+        books = load_phrasebooks(dest)
+    except PhraseError:
+        books = {}
+    for card in load.db.cards:
+        side.texts[card.id] = {lang: _plain_text(book, card) for lang, book in books.items()}
+    return side
+
+
+def _plain_text(book: Phrasebook, card) -> list[str]:
+    try:
+        return [book.plain(line) for line in book.card_text(card)]
+    except PhraseError as exc:
+        return [f"(cannot print: {exc})"]
+
+
+# -- comparing ------------------------------------------------------------------------------
+def _card_change(cid: str, before: Side, after: Side) -> CardChange | None:
+    a, b = before.raw[cid], after.raw[cid]
+    fields = [key for key in _ordered_keys(a, b) if a.get(key) != b.get(key)]
+    old_text, new_text = before.texts.get(cid, {}), after.texts.get(cid, {})
+    text = {lang: (old_text.get(lang, []), new_text.get(lang, []))
+            for lang in sorted(set(old_text) | set(new_text)) if old_text.get(lang) != new_text.get(lang)}
+    if not fields and not text:
+        return None
+    return CardChange(cid, fields, text, {key: (a.get(key), b.get(key)) for key in fields})
+
+
+def _ordered_keys(a: dict, b: dict) -> list[str]:
+    return list(a) + [k for k in b if k not in a]
+
+
+def summary_counts(db: CardDatabase) -> dict[str, object]:
+    """The counts a designer watches: recruitment cards, traps, cards by faction, the cost curve."""
+    recruit = db.of_set("recruit")
+    by_faction: Counter = Counter()
+    curve: Counter = Counter()
+    for card in recruit:
+        by_faction[card.faction or "neutral"] += card.copies
+        curve[str(card.cost)] += card.copies
+    return {
+        "recruitment_cards": sum(c.copies for c in recruit),
+        "traps": sum(c.copies for c in recruit if c.type == "trap"),
+        "by_faction": dict(sorted(by_faction.items())),
+        "cost_curve": dict(sorted(curve.items(), key=lambda kv: (len(kv[0]), kv[0]))),
+    }
+
+
+__all__ = ["DiffError", "DiffReport", "CardChange", "diff", "summary_counts"]
