@@ -76,16 +76,11 @@ def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: 
 
 
 def _simulate(checked: Report, games: int, seed: int, jobs: int) -> Stage:
-    from .simulate import Settings, run
+    from .simulate import smoke
 
     started = time.perf_counter()
-    sim = run(checked.load.db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
-    summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
-               "seed": seed, "agents": "heuristic"}
-    findings = [Finding(_pos("simulate"), "simulate", f"game {o.index} (seed {o.seed}, {o.factions[0]} vs "
-                        f"{o.factions[1]}) failed: {o.error}", "replay it with `forge simulate --save-replays`")
-                for o in sim.errors]
-    return Stage("simulate", not sim.errors, summary, findings, time.perf_counter() - started)
+    findings, summary = smoke(checked.load.db, games, seed, jobs)
+    return Stage("simulate", not findings, summary, findings, time.perf_counter() - started)
 
 
 def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:

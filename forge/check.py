@@ -14,10 +14,10 @@ from .findings import ERROR, WARNING, Finding
 from .model import Position
 from .parity import parity
 from .schema import SCHEMA_PATH, schema_text
+from .simulate import smoke
 from .validate import Report, validate
 
 SMOKE_GAMES = 24
-DESIGN_DOC = "docs/design.md"
 PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
 
 
@@ -68,7 +68,7 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
     if usable:
         report.checks.append(_timed("docs", lambda: _docs_findings(root, checked), strict))
         started = time.perf_counter()
-        findings, summary = _simulate(checked, games, seed, jobs)
+        findings, summary = smoke(checked.load.db, games, seed, jobs)
         report.checks.append(_result("simulate", findings, strict, summary, started))
     else:
         for name in ("docs", "simulate"):
@@ -104,7 +104,7 @@ def _schema_findings(root: Path) -> list[Finding]:
 
 
 def _docs_findings(root: Path, checked: Report) -> list[Finding]:
-    from .design import fill
+    from .design import DESIGN_DOC, fill
 
     try:
         current = (root / DESIGN_DOC).read_text(encoding="utf-8")
@@ -112,18 +112,6 @@ def _docs_findings(root: Path, checked: Report) -> list[Finding]:
         return [Finding(Position(DESIGN_DOC), "generated", f"{DESIGN_DOC} is missing or unreadable",
                         "restore it from version control, then run `forge docs`")]
     return _stale(root, DESIGN_DOC, fill(current, checked.load.db, checked.books), "docs")
-
-
-def _simulate(checked: Report, games: int, seed: int, jobs: int) -> tuple[list[Finding], dict]:
-    from .simulate import Settings, run
-
-    sim = run(checked.load.db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
-    summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
-               "seed": seed, "agents": "heuristic"}
-    findings = [Finding(Position("simulate"), "simulate", f"game {o.index} (seed {o.seed}, {o.factions[0]} vs "
-                        f"{o.factions[1]}) failed: {o.error}", "replay it with `forge simulate --save-replays`")
-                for o in sim.errors]
-    return findings, summary
 
 
 __all__ = ["CheckReport", "CheckResult", "check", "SMOKE_GAMES"]

@@ -14,6 +14,9 @@ from .model import Card, CardDatabase
 from .text import Phrasebook
 from .vocabulary import FACTIONS, TRAP_KINDS, VERBS
 
+#: The design document whose tables forge generates.
+DESIGN_DOC = "docs/design.md"
+
 def _table(header: list[str], rows: list[list]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]

@@ -325,3 +325,17 @@ def render_text(data: dict) -> str:
         out.append(f"  {c['card']:<28} {c['bought']:>6} {c['played']:>6} {c['activated']:>6}{extra}"
                    + (f"  [{gaps}]" if gaps else ""))
     return "\n".join(out)
+
+
+def smoke(db: CardDatabase, games: int, seed: int = 0, jobs: int = 1) -> tuple[list, dict]:
+    """A quick batch of heuristic games as a gate (forge build, forge check): its findings and summary."""
+    from .findings import Finding
+    from .model import Position
+
+    sim = run(db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
+    summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
+               "seed": seed, "agents": "heuristic"}
+    findings = [Finding(Position("simulate"), "simulate", f"game {o.index} (seed {o.seed}, {o.factions[0]} vs "
+                        f"{o.factions[1]}) failed: {o.error}", "replay it with `forge simulate --save-replays`")
+                for o in sim.errors]
+    return findings, summary

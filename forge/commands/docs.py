@@ -5,12 +5,10 @@ from pathlib import Path
 
 import typer
 
-from ..design import fill
+from ..design import DESIGN_DOC, fill
 from ..findings import EXIT_USAGE, exit_status
 from ..validate import validate
 from .common import Format, FormatOption, RootOption, check_root, publish_generated, render_findings
-
-DESIGN_DOC = "docs/design.md"
 
 
 def docs(
