@@ -1,0 +1,130 @@
+"""Reading input files that may come from a stranger's pull request.
+
+A project file is read only when it is an ordinary file, inside one of the
+folders it may come from (the project, or forge's own shipped files), and no
+larger than ``MAX_INPUT_BYTES``. Everything else is refused *before* a byte is
+read: a FIFO would block forever, ``/dev/zero`` would fill the memory, and a
+symlink to ``/proc/self/environ`` would copy the CI's secrets into an output.
+
+The checks run on the opened file descriptor (``fstat``), not on the path, so
+a file swapped for a FIFO between the check and the read is still refused.
+"""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+#: Far more than any card file, locale, template or prose file (the largest shipped one is ~40 kB).
+MAX_INPUT_BYTES = 10 * 1024 * 1024
+#: forge's own shipped files (built-in templates, fonts, icons) live here and may be read too.
+FORGE_HOME = Path(__file__).resolve().parents[1]
+
+
+class UnsafeInput(Exception):
+    """A path that is not a readable ordinary file inside the allowed folders.
+
+    ``rule`` names the kind of refusal (``special-file``, ``outside-project``,
+    ``too-large``, ``io``), ``hint`` says what to do about it.
+    """
+
+    def __init__(self, path: Path, rule: str, message: str, hint: str = ""):
+        super().__init__(f"{path}: {message}")
+        self.path, self.rule, self.message, self.hint = Path(path), rule, message, hint
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode):
+        return "a character device"
+    if stat.S_ISBLK(mode):
+        return "a block device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not an ordinary file"
+
+
+def inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    """Whether ``path`` (already resolved) lies in one of ``folders``."""
+    return any(path == f or path.is_relative_to(f) for f in folders)
+
+
+def allowed_folders(root: Path | str) -> tuple[Path, ...]:
+    """Where a project's inputs may come from: the project itself and forge's shipped files."""
+    return (Path(root).resolve(), FORGE_HOME)
+
+
+def check_path(path: Path | str, root: Path | str) -> Path:
+    """The resolved path of an input, or UnsafeInput when a link leads outside the allowed folders."""
+    path = Path(path)
+    try:
+        real = path.resolve(strict=True)
+    except FileNotFoundError:
+        raise UnsafeInput(path, "io", "no such file" if not path.is_symlink() else "a link to a file that does not exist",
+                          "check the path") from None
+    except (OSError, RuntimeError) as exc:  # a symlink loop raises RuntimeError on older Pythons
+        raise UnsafeInput(path, "io", f"cannot resolve the path ({getattr(exc, 'strerror', None) or exc})",
+                          "check the path") from None
+    if not inside(real, allowed_folders(root)):
+        raise UnsafeInput(path, "outside-project", f"the path leads outside the project (to {real})",
+                          "project files must lie inside the project folder; copy the file in instead of linking to it")
+    return real
+
+
+def read_bytes(path: Path | str, root: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of an ordinary file inside the project (or forge), at most ``limit`` of them.
+
+    Raises UnsafeInput for a special file, a folder, a link leaving the project, a
+    file over the limit, or one that cannot be opened.
+    """
+    path = Path(path)
+    real = check_path(path, root)
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if exc.errno in (getattr(os, "ELOOP", -1),):
+            raise UnsafeInput(path, "outside-project", "the file was replaced by a link while being read",
+                              "run forge again") from None
+        raise UnsafeInput(path, "io", f"cannot open the file ({exc.strerror})",
+                          "check that the file exists and is readable") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise UnsafeInput(path, "special-file", f"is {_kind(info.st_mode)}, not an ordinary file",
+                              "replace it with an ordinary file; forge never reads pipes, devices or folders as input")
+        if info.st_size > limit:
+            raise UnsafeInput(path, "too-large", f"is {info.st_size:,} bytes, more than the limit of {limit:,}",
+                              "an input this large is a mistake or an attack; split or shrink the file")
+        chunks, total = [], 0
+        while True:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # the file grew while we read it
+                raise UnsafeInput(path, "too-large", f"grew past the limit of {limit:,} bytes while being read",
+                                  "run forge again once the file stops changing")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise UnsafeInput(path, "io", f"cannot read the file ({exc.strerror})",
+                          "check that the file is readable") from None
+    finally:
+        os.close(fd)
+
+
+def read_text(path: Path | str, root: Path | str, limit: int = MAX_INPUT_BYTES) -> str:
+    """Like ``read_bytes``, decoded as UTF-8 (raises UnicodeDecodeError for other encodings)."""
+    return read_bytes(path, root, limit).decode("utf-8")
+
+
+def is_regular_file(path: Path | str, root: Path | str) -> bool:
+    """Whether a path is an ordinary file inside the allowed folders (links followed), without reading it."""
+    try:
+        real = check_path(path, root)
+        return stat.S_ISREG(os.stat(real).st_mode)
+    except (UnsafeInput, OSError):
+        return False
