@@ -47,7 +47,7 @@ def breakdown(root: Path) -> dict:
             t0 = time.perf_counter()
             composed = compose(project, kind, lang)
             t1 = time.perf_counter()
-            data, pages = render_pdf(composed.html, composed.tail_html, root.resolve().as_uri() + "/")
+            data, pages = render_pdf(composed.html, composed.tail_html, root.resolve().as_uri() + "/", composed.policy)
             t2 = time.perf_counter()
             check_pdf(data)
             t3 = time.perf_counter()

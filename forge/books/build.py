@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..findings import Finding
+from ..model import Position
 
 BOOKS_OUT = "books"
 
@@ -46,8 +47,9 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
     from .. import atomic
     from ..database import load_database
     from ..text import PhraseError, load_phrasebooks
-    from .compose import BookIOError, compose, load_project
-    from .pdf import check_pdf, render_pdf
+    from .compose import BookIOError, compose, load_project, url_finding
+    from .fetch import FetchRefused
+    from .pdf import check_pdf, render_pdf, smuggled
 
     start = time.perf_counter()
     outcome = BookOutcome(kind, lang)
@@ -63,8 +65,21 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
     if not composed.ok:
         outcome.seconds = time.perf_counter() - start
         return outcome
-    data, outcome.pages = render_pdf(composed.html, composed.tail_html, Path(root).resolve().as_uri() + "/")
+    try:
+        data, outcome.pages = render_pdf(composed.html, composed.tail_html, Path(root).resolve().as_uri() + "/",
+                                         composed.policy)
+    except FetchRefused as exc:  # what the scan of the HTML missed, the fetcher still refused: nothing written
+        outcome.findings += [url_finding(project, f"{kind}.{lang}.md", r.url, r.reason) for r in exc.refused]
+        outcome.seconds = time.perf_counter() - start
+        return outcome
     outcome.problems = check_pdf(data, text=False).problems
+    leaked = smuggled(data)
+    if leaked:  # never write a book that carries a file or an action out of the project
+        outcome.findings += [Finding(Position(f"templates/books/{kind}.{lang}.md"), "url", f"{what}; not written",
+                                     "remove attachments and links to local files from the templates")
+                             for what in leaked]
+        outcome.seconds = time.perf_counter() - start
+        return outcome
     try:
         atomic.write_bytes(path, data)
     except OSError as exc:

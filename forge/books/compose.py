@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import html
+import os
 import re
 import shlex
 import sys
@@ -18,15 +19,18 @@ from pathlib import Path
 from typing import Callable
 
 import jinja2
+import jinja2.sandbox
 import yaml
 from markupsafe import Markup
 
+from .. import safeio, sandbox
 from ..findings import WARNING, Finding
 from ..model import Card, CardDatabase, Position
 from ..text import Phrasebook, PhraseError, parse_markup
 from ..vocabulary import TRAP_KINDS
 from . import content
 from .anatomy import choose_cards, cover_cards, place_callouts, render_card, render_figure
+from .fetch import UrlPolicy, scan_html
 from .icons import IconSet, Palette
 from .markup import Block, Converter, slugify
 from .pdf import leftover_syntax
@@ -70,8 +74,12 @@ class Project:
     template_dirs: tuple[Path, ...]
 
     def source(self, name: str) -> Path | None:
-        """A template file from the project, else from forge."""
-        return next((d / name for d in self.template_dirs if (d / name).is_file()), None)
+        """A template file from the project, else from forge.
+
+        Anything present under the name counts (a FIFO or a folder too), so that reading it is
+        refused rather than silently replaced by forge's own file.
+        """
+        return next((d / name for d in self.template_dirs if os.path.lexists(d / name)), None)
 
     def rel(self, path: Path) -> str:
         try:
@@ -83,23 +91,30 @@ class Project:
 def load_project(root: Path, db: CardDatabase, books: dict[str, Phrasebook]) -> Project:
     """Read the strings and rulings next to a loaded database; raises BookIOError when one is unreadable."""
     dirs = tuple(d for d in (Path(root) / BOOKS_DIR, BUILTIN_DIR) if d.is_dir())
-    strings_path = next((d / "strings.yaml" for d in dirs if (d / "strings.yaml").is_file()), None)
+    project = Project(Path(root), db, books, {}, {}, RULINGS_FILE.as_posix(), _palette(root), dirs)
+    strings_path = project.source("strings.yaml")
     if strings_path is None:
         raise BookIOError(f"{BOOKS_DIR / 'strings.yaml'}: not found")
     try:
-        strings = yaml.safe_load(strings_path.read_text(encoding="utf-8")) or {}
-    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
-        raise BookIOError(f"{strings_path}: cannot read ({exc})") from None
+        project.strings = yaml.safe_load(read_source(project, strings_path)) or {}
+    except yaml.YAMLError as exc:
+        raise BookIOError(f"{project.rel(strings_path)}: cannot read ({exc})") from None
     rulings_path = Path(root) / RULINGS_FILE
-    if not rulings_path.is_file():
+    if not os.path.lexists(rulings_path):
         rulings_path = BUILTIN_RULINGS
+    project.rulings = parse_rulings(read_source(project, rulings_path, RULINGS_FILE.as_posix()))
+    return project
+
+
+def read_source(project: Project, path: Path, rel: str | None = None) -> str:
+    """A template, strings or rulings file as text, read through ``forge.safeio``; BookIOError otherwise."""
+    rel = rel or project.rel(path)
     try:
-        rulings = parse_rulings(rulings_path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise BookIOError(f"{RULINGS_FILE}: cannot read ({exc.strerror})") from None
+        return safeio.read_text(path, project.root)
+    except safeio.UnsafeInput as exc:
+        raise BookIOError(f"{rel}: [{exc.rule}] {exc.message}" + (f"\n    hint: {exc.hint}" if exc.hint else "")) from None
     except UnicodeDecodeError:
-        raise BookIOError(f"{RULINGS_FILE}: the file is not UTF-8; save it as UTF-8") from None
-    return Project(Path(root), db, books, strings, rulings, RULINGS_FILE.as_posix(), _palette(root), dirs)
+        raise BookIOError(f"{rel}: cannot read (the file is not UTF-8; save it as UTF-8)") from None
 
 
 def check_sources(project: Project, kinds: tuple[str, ...], langs: tuple[str, ...]) -> None:
@@ -109,10 +124,7 @@ def check_sources(project: Project, kinds: tuple[str, ...], langs: tuple[str, ..
         path = project.source(name)
         if path is None:
             raise BookIOError(f"{BOOKS_DIR / name}: not found")
-        try:
-            path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BookIOError(f"{project.rel(path)}: cannot read ({exc})") from None
+        read_source(project, path)
 
 
 def _palette(root: Path) -> Palette:
@@ -136,6 +148,7 @@ class Composed:
     html: str = ""
     tail_html: Callable[[int], str] | None = None
     title: str = ""
+    policy: UrlPolicy | None = None
     findings: list[Finding] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
 
@@ -144,14 +157,22 @@ class Composed:
         return not any(f.severity == "error" for f in self.findings)
 
 
-class _ProseLoader(jinja2.FileSystemLoader):
-    """Loads templates; the prose files lose their front matter (blanked, so line numbers hold)."""
+class _ProseLoader(jinja2.BaseLoader):
+    """Loads templates from the project, else from forge, through ``forge.safeio`` (no FIFO, device,
+    link out of the project or huge file); the prose files lose their front matter (blanked, so
+    line numbers hold)."""
+
+    def __init__(self, project: "Project"):
+        self.project = project
 
     def get_source(self, environment, template):
-        source, filename, uptodate = super().get_source(environment, template)
+        path = self.project.source(template)
+        if path is None:
+            raise jinja2.TemplateNotFound(template)
+        source = read_source(self.project, path)
         if template.endswith(".md"):
             _, source, _ = _front_matter(source)
-        return source, filename, uptodate
+        return source, str(path), lambda: False
 
 
 def _template_line(needle: str = "") -> tuple[str, int]:
@@ -170,12 +191,24 @@ def _template_line(needle: str = "") -> tuple[str, int]:
     return "", 0
 
 
+def _expression_line(file: str, line: int) -> int:
+    """The first line from ``line`` (a few on at most) that opens a ``{{ }}`` or ``{% %}``; else ``line``."""
+    try:
+        lines = safeio.read_text(file, Path(file).parent).splitlines()
+    except (safeio.UnsafeInput, UnicodeDecodeError):
+        return line
+    for number in range(max(1, line), min(len(lines), line + 6) + 1):
+        if "{{" in lines[number - 1] or "{%" in lines[number - 1]:
+            return number
+    return line
+
+
 def _line_of(file: str, line: int, needle: str) -> int:
     if not needle or not file:
         return line
     try:
-        lines = Path(file).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
+        lines = safeio.read_text(file, Path(file).parent).splitlines()
+    except (safeio.UnsafeInput, UnicodeDecodeError):
         return line
     for number in range(max(1, line), min(len(lines), line + 6) + 1):
         if needle in lines[number - 1]:
@@ -229,10 +262,8 @@ class Book:
 
     # -- Jinja ---------------------------------------------------------------------------
     def _environment(self) -> jinja2.Environment:
-        env = jinja2.Environment(
-            loader=_ProseLoader([str(d) for d in self.project.template_dirs]),
-            undefined=jinja2.StrictUndefined, trim_blocks=True, lstrip_blocks=True,
-            keep_trailing_newline=True, autoescape=jinja2.select_autoescape(["html.j2"]))
+        env = sandbox.environment(_ProseLoader(self.project), undefined=jinja2.StrictUndefined,
+                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
         env.globals.update(self.helpers())
         return env
 
@@ -668,9 +699,12 @@ def _jinja_position(exc: BaseException, fallback: str) -> tuple[str, int]:
     tb = exc.__traceback__
     where = (fallback, 0)
     while tb is not None:
-        tpl = tb.tb_frame.f_globals.get("__jinja_template__")
+        frame = tb.tb_frame
+        tpl = frame.f_globals.get("__jinja_template__")
         if tpl is not None:
             where = (tpl.filename or fallback, tpl.get_corresponding_lineno(tb.tb_lineno))
+        elif "__jinja_exception__" in frame.f_globals:  # Jinja's rewritten frame: the template's own file and line
+            where = (frame.f_code.co_filename or fallback, tb.tb_lineno)
         tb = tb.tb_next
     return where
 
@@ -693,10 +727,7 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
     path = project.source(name)
     if path is None:
         raise BookIOError(f"{BOOKS_DIR / name}: not found (the prose of the {kind} in `{lang}`)")
-    try:
-        source = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise BookIOError(f"{project.rel(path)}: cannot read ({exc})") from None
+    source = read_source(project, path)
     rel = project.rel(path)
     result.sources.append(rel)
     meta, body, problem = _front_matter(source)
@@ -718,22 +749,91 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         result.html = typeset(document.render(**context, part="main", fillers=0), lang)
         result.tail_html = lambda fillers: typeset(document.render(**context, part="tail", fillers=fillers), lang)
         result.title = context["title"]
+        result.policy = url_policy(project)
+        _check_urls(book, result)
         left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.S))
         if left:
             token = _LEFTOVER_TOKEN.search(left)
             book.problem(f"template syntax is left in the text: …{left}…",
                          "close every {{ }}, {% %}, ** and ::: of the prose",
                          where=book.find_line(token.group(0)) if token else (rel, 0))
-    except jinja2.TemplateError as exc:
-        file, line = _jinja_position(exc, str(path))
-        message = exc.message if isinstance(exc, jinja2.TemplateSyntaxError) else str(exc)
-        result.findings.append(Finding(Position(project.rel(Path(file)), line, 1 if line else 0), "template",
-                                       message or type(exc).__name__,
-                                       "fix the template; see templates/books/README.md"))
     except PhraseError as exc:
         result.findings.append(Finding(Position("locales"), "locale", str(exc), "restore the locale file"))
+    except BookIOError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - whatever a template's code raises is a finding at its line
+        result.findings.append(_template_finding(project, exc, str(path)))
     result.findings += book.findings
     return result
+
+
+def _template_finding(project: Project, exc: BaseException, fallback: str) -> Finding:
+    """A template that failed to render (syntax, sandbox refusal, an error in its code) as a finding at its line."""
+    file, line = _jinja_position(exc, fallback)
+    if not isinstance(exc, jinja2.TemplateSyntaxError):
+        # Jinja gives the line where the output statement starts, often the blank line before the
+        # expression: the expression is on the first line from there that opens one.
+        line = _expression_line(file, line)
+    if isinstance(exc, jinja2.TemplateSyntaxError):
+        message = exc.message or "syntax error"
+    elif isinstance(exc, jinja2.sandbox.SecurityError):
+        message = f"refused by the template sandbox: {exc}"
+    elif isinstance(exc, jinja2.TemplateError):
+        message = str(exc) or type(exc).__name__
+    else:
+        message = f"the template's code failed: {type(exc).__name__}: {exc}"
+    hint = ("templates may only use the helpers and data listed in templates/books/README.md"
+            if isinstance(exc, jinja2.sandbox.SecurityError) else "fix the template; see templates/books/README.md")
+    return Finding(Position(project.rel(Path(file)), line, 1 if line else 0), "template", message, hint)
+
+
+# -- what a book may load --------------------------------------------------------------------
+#: The template files a URL of a composed book can come from, searched in this order for its line.
+_URL_SOURCES = ("book.css", "book.html.j2", "macros.html.j2", "strings.yaml")
+
+
+def url_policy(project: Project) -> UrlPolicy:
+    """A book reads files only from the project's templates/, forge's own templates and forge's assets."""
+    return UrlPolicy.for_project(project.root, (project.root / "templates", BUILTIN_DIR), (FONTS_DIR.parent,))
+
+
+def locate(project: Project, prose: str, needle: str, nth: int = 0) -> tuple[str, int]:
+    """The template file and line where ``needle`` is written (its ``nth`` occurrence, else the last):
+    the prose first, then the layout files."""
+    found: list[tuple[str, int]] = []
+    for name in (prose, *_URL_SOURCES):
+        path = project.source(name)
+        if path is None or not needle:
+            continue
+        try:
+            lines = read_source(project, path).splitlines()
+        except BookIOError:
+            continue
+        found += [(project.rel(path), number) for number, line in enumerate(lines, start=1)
+                  if needle in line or needle in html.unescape(line)]
+    if not found:
+        return (BOOKS_DIR / prose).as_posix(), 0
+    return found[min(nth, len(found) - 1)]
+
+
+def url_finding(project: Project, prose: str, url: str, reason: str, nth: int = 0) -> Finding:
+    file, line = locate(project, prose, url, nth)
+    return Finding(Position(file, line, 1 if line else 0), "url", f"the URL `{url}` is refused: {reason}",
+                   "a book may use only files under templates/ (relative URLs), `#anchors` and web links; "
+                   "no attachments, no other files, nothing fetched from the network")
+
+
+def _check_urls(book: Book, result: Composed) -> None:
+    """Refuse, at its template line, every URL of the composed book that the policy does not allow."""
+    base = book.project.root.resolve().as_uri() + "/"
+    main = scan_html(result.html, base, result.policy)
+    # The back cover repeats the layout's styles: what it adds is only what the main part lacks.
+    tail = scan_html(result.tail_html(0), base, result.policy) if result.tail_html else []
+    occurrences: dict[str, int] = {}
+    for refusal in main + [r for r in tail if r not in main]:
+        nth = occurrences[refusal.needle] = occurrences.get(refusal.needle, -1) + 1
+        result.findings.append(url_finding(book.project, f"{book.kind}.{book.lang}.md",
+                                           refusal.needle, refusal.reason, nth))
 
 
 _HEADING = re.compile(r'<h([23]) id="([^"]+)"(?: data-bookmark="([^"]*)")?>(.*?)</h\1>', re.S)
@@ -755,10 +855,7 @@ def _page_context(book: Book, meta: dict, main_html: str) -> dict:
     """What the layout template needs around the prose: titles, contents, fonts, cover and back cover."""
     toc = _contents(main_html, int(meta.get("toc_depth", 2)))
     css_path = book.project.source("book.css")
-    try:
-        css = css_path.read_text(encoding="utf-8") if css_path else ""
-    except OSError as exc:
-        raise BookIOError(f"{BOOKS_DIR / 'book.css'}: cannot read ({exc.strerror})") from None
+    css = read_source(book.project, css_path) if css_path else ""
     factions = [{"id": f.id, "icon": Markup(book.icons.img(f.id, css="medal")), "title": f.name.get(book.lang, f.id)}
                 for f in book.project.db.factions]
     fan = []

@@ -16,6 +16,8 @@ import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
+from .fetch import ASSET_SCHEME, FetchLog, FetchRefused, UrlPolicy, guarded_fetcher
+
 #: The fontTools clock for subset fonts (1 January 2024, 00:00 UTC): any fixed value will do.
 FIXED_EPOCH = "1704067200"
 PAGES_PER_SHEET = 4
@@ -44,11 +46,10 @@ def _quiet_weasyprint() -> None:
 
 
 _DATA_URI = re.compile(r'src="data:([\w/+.-]+);base64,([^"]+)"')
-ASSET_SCHEME = "forge-asset"
 
 
-def _short_assets(markup: str, assets: dict[str, tuple[str, bytes]]) -> str:
-    """Replace inline ``data:`` images by short ``forge-asset:N`` URLs served by ``AssetFetcher``.
+def _short_assets(markup: str, assets: dict[str, tuple[str, str]]) -> str:
+    """Replace inline ``data:`` images by short ``forge-asset:N`` URLs served by the fetcher.
 
     The books repeat the same few icons thousands of times; WeasyPrint then parses
     a short URL instead of kilobytes of base64 each time, and decodes each image once.
@@ -66,24 +67,12 @@ def _short_assets(markup: str, assets: dict[str, tuple[str, bytes]]) -> str:
     return _DATA_URI.sub(short, markup)
 
 
-def _fetcher(assets: dict[str, tuple[str, str]]):
-    """A URL fetcher for the books: our assets and local files only, never the network."""
-    import base64
+def render_pdf(main_html: str, tail_html, base_url: str, policy: UrlPolicy) -> tuple[bytes, int]:
+    """The PDF bytes and page count: the main document, blank pages to a multiple of 4, the back cover.
 
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
-
-    class AssetFetcher(URLFetcher):
-        def fetch(self, url, headers=None):
-            if url.startswith(ASSET_SCHEME + ":"):
-                mime, data = assets[url]
-                return URLFetcherResponse(url, base64.b64decode(data), {"Content-Type": mime})
-            return super().fetch(url, headers)
-
-    return AssetFetcher(allowed_protocols=("file", ASSET_SCHEME))
-
-
-def render_pdf(main_html: str, tail_html, base_url: str) -> tuple[bytes, int]:
-    """The PDF bytes and page count: the main document, blank pages to a multiple of 4, the back cover."""
+    WeasyPrint reads files only through ``policy``; raises FetchRefused, and writes nothing, when the
+    documents asked for anything it refuses.
+    """
     import warnings
 
     with warnings.catch_warnings():  # WeasyPrint 70 warns, once, that it subsets fonts with fontTools
@@ -92,7 +81,8 @@ def render_pdf(main_html: str, tail_html, base_url: str) -> tuple[bytes, int]:
 
     _quiet_weasyprint()
     assets: dict[str, tuple[str, str]] = {}
-    fetcher = _fetcher(assets)
+    log = FetchLog()
+    fetcher = guarded_fetcher(policy, assets, log)
 
     def html(markup: str):
         return weasyprint.HTML(string=_short_assets(markup, assets), base_url=base_url, url_fetcher=fetcher)
@@ -110,6 +100,8 @@ def render_pdf(main_html: str, tail_html, base_url: str) -> tuple[bytes, int]:
                 back = len(tail) - fillers
             pages += tail
         data = main.copy(pages).write_pdf()
+    if log.refused:
+        raise FetchRefused(log.refused)
     return data, len(pages)
 
 
@@ -154,6 +146,33 @@ def _fonts(reader) -> dict[str, tuple[bool, bool]]:
             old = out.get(name, (True, True))
             out[name] = (old[0] and embedded, old[1] and identity)
     return out
+
+
+def smuggled(data: bytes) -> list[str]:
+    """What a book's PDF must never hold: embedded files, file attachments, launch actions, links to local files.
+
+    The URL policy keeps them out; this reads the PDF back so that a way around it is caught too.
+    """
+    from pypdf import PdfReader
+
+    reader = PdfReader(io.BytesIO(data))
+    found = []
+    names = reader.trailer["/Root"].get("/Names")
+    if names is not None and "/EmbeddedFiles" in names.get_object():
+        found.append("the PDF embeds files")
+    for number, page in enumerate(reader.pages, start=1):
+        for ref in page.get("/Annots") or []:
+            annot = ref.get_object()
+            action = annot.get("/A")
+            action = action.get_object() if action is not None else {}
+            if annot.get("/Subtype") == "/FileAttachment":
+                found.append(f"page {number} has a file attachment")
+            if action.get("/S") in ("/Launch", "/GoToR", "/ImportData", "/JavaScript", "/SubmitForm"):
+                found.append(f"page {number} has a {str(action.get('/S'))[1:]} action")
+            uri = str(action.get("/URI", ""))
+            if uri and not uri.lower().startswith(("http:", "https:", "mailto:")):
+                found.append(f"page {number} links to {uri}")
+    return found
 
 
 def check_pdf(data: bytes, text: bool = True) -> PdfCheck:

@@ -97,7 +97,7 @@ def test_rulings_or_strings_that_are_not_utf8_are_an_io_error(project):
     (project / "docs").mkdir(exist_ok=True)
     (project / "docs/rulings.md").write_bytes(b"\xff\xfe not UTF-8")
     result = run("rulebook", "--root", str(project), "--lang", "en")
-    assert result.exit_code == 2 and "docs/rulings.md: the file is not UTF-8" in result.output
+    assert result.exit_code == 2 and "docs/rulings.md: cannot read (the file is not UTF-8" in result.output
     (project / "docs/rulings.md").unlink()
     (project / "templates/books/strings.yaml").write_bytes(b"\xff\xfe not UTF-8")
     result = run("rulebook", "--root", str(project), "--lang", "en")

@@ -1,0 +1,295 @@
+"""Hostile templates: the books run no code, read no file outside templates/ and forge's assets, reach no network.
+
+Each payload is one a pull request could carry. For every book in every language
+the payload must be refused with a finding at its template line, the book must
+not be written, and no byte of the secret it aims at may appear in any output.
+"""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.books.build import build_books
+from forge.books.compose import compose, url_policy
+from forge.books.fetch import FetchRefused, css_urls, scan_html
+from forge.cli import app
+
+from .conftest import KINDS, LANGS, copy_project, project_of
+
+BOOKS = [(k, lang) for k in KINDS for lang in LANGS]
+#: Random bytes: zlib stores incompressible data as is, so a leaked copy shows verbatim in a PDF.
+SECRET = os.urandom(2048)
+
+
+def _secret_file(folder: Path) -> Path:
+    path = folder / "secret.bin"
+    path.write_bytes(SECRET)
+    return path
+
+
+def _outputs_leak(folder: Path) -> list[str]:
+    """Files under ``folder`` that hold a piece of the secret."""
+    pieces = [SECRET[i:i + 48] for i in range(0, 1024, 256)]
+    return [p.as_posix() for p in folder.rglob("*")
+            if p.is_file() and not p.is_symlink() and any(x in p.read_bytes() for x in pieces)]
+
+
+# -- URLs in the prose, the layout and the styles -------------------------------------------------
+#: (name, a line of prose, the reason's words)
+URL_PAYLOADS = [
+    ("attachment", '<a rel="attachment" href="file://{secret}">see</a>', "attachments"),
+    ("attachment-environ", '<a rel="attachment" href="file:///proc/self/environ">env</a>', "attachments"),
+    ("image-file-outside", '<img src="file://{secret}">', "outside the project"),
+    ("stylesheet-link", '<link rel="stylesheet" href="file://{secret}">', "outside the project"),
+    ("passwd", '<img src="file:///etc/passwd">', "outside the project"),
+    ("relative-escape", '<img src="../../../../../../../../{secret_rel}">', "outside the project"),
+    ("entity-encoded", '<img src="&#102;ile://{secret}">', "outside the project"),
+    ("inline-style-url", '<div style="background: url(\'file://{secret}\')">x</div>', "outside the project"),
+    ("style-import", '<style>@import "file://{secret}";</style>', "outside the project"),
+    ("css-escape", '<style>p {{ background: u\\72l(file://{secret}) }}</style>', "outside the project"),
+    ("http", '<img src="http://127.0.0.1:{port}/x.png">', "never fetched"),
+    ("https", '<link rel="stylesheet" href="https://127.0.0.1:{port}/x.css">', "never fetched"),
+    ("ftp", '<img src="ftp://127.0.0.1:{port}/x.png">', "never fetched"),
+    ("object-data", '<object data="file://{secret}"></object>', "outside the project"),
+    ("link-to-local-file", '<a href="file://{secret}">click</a>', "local file"),
+    ("symlink-in-templates", '<img src="templates/books/leak.png">', "outside the project"),
+    ("fifo-in-templates", '<img src="templates/books/pipe.png">', "not an ordinary file"),
+]
+
+
+class Listener:
+    """A loopback TCP server that counts the connections it gets (there must be none)."""
+
+    def __init__(self):
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(8)
+        self.sock.settimeout(0.2)
+        self.port = self.sock.getsockname()[1]
+        self.connections = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _run(self):
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            conn.close()
+
+    def close(self):
+        self._stop.set()
+        self._thread.join(timeout=2)
+        self.sock.close()
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory):
+    """A project whose four prose files end with every URL payload, one per paragraph; its books built once."""
+    base = tmp_path_factory.mktemp("hostile")
+    secret = _secret_file(base)
+    root = copy_project(base / "game")
+    (root / "templates/books/leak.png").symlink_to(secret)
+    os.mkfifo(root / "templates/books/pipe.png")
+    listener = Listener()
+    values = {"secret": secret.as_posix(), "secret_rel": secret.as_posix().lstrip("/"), "port": listener.port}
+    lines: dict[tuple[str, str], dict[str, int]] = {}
+    for kind, lang in BOOKS:
+        path = root / f"templates/books/{kind}.{lang}.md"
+        text = path.read_text(encoding="utf-8").rstrip("\n") + "\n"
+        at = {}
+        for name, payload, _ in URL_PAYLOADS:
+            text += "\n"
+            at[name] = text.count("\n") + 1
+            text += payload.format(**values) + "\n"
+        path.write_text(text, encoding="utf-8")
+        lines[(kind, lang)] = at
+    out = root / "output"
+    outcomes = {(o.kind, o.lang): o for o in build_books(root, KINDS, LANGS, out, workers=1)}
+    listener.close()
+    yield {"root": root, "out": out, "outcomes": outcomes, "lines": lines, "listener": listener, "base": base}
+
+
+@pytest.mark.parametrize("kind,lang", BOOKS)
+@pytest.mark.parametrize("name,payload,reason", URL_PAYLOADS, ids=[p[0] for p in URL_PAYLOADS])
+def test_url_payload_is_refused_at_its_line(hostile, kind, lang, name, payload, reason):
+    outcome = hostile["outcomes"][(kind, lang)]
+    line = hostile["lines"][(kind, lang)][name]
+    file = f"templates/books/{kind}.{lang}.md"
+    at_line = [f for f in outcome.findings if f.position.file == file and f.position.line == line]
+    assert at_line, f"no finding at {file}:{line}: {[f.render() for f in outcome.findings]}"
+    assert all(f.rule == "url" and f.severity == "error" for f in at_line)
+    assert any(reason in f.message for f in at_line), [f.message for f in at_line]
+
+
+@pytest.mark.parametrize("kind,lang", BOOKS)
+def test_a_refused_book_is_not_written_and_nothing_leaks(hostile, kind, lang):
+    outcome = hostile["outcomes"][(kind, lang)]
+    assert not outcome.written
+    assert not (hostile["out"] / "books" / f"{kind}-{lang}.pdf").exists()
+    assert _outputs_leak(hostile["out"]) == []
+
+
+def test_nothing_reached_the_network(hostile):
+    assert hostile["listener"].connections == 0
+
+
+# -- the styles of a project: book.css ---------------------------------------------------------------
+def test_urls_in_book_css_are_refused_at_the_css_line(tmp_path):
+    secret = _secret_file(tmp_path)
+    root = copy_project(tmp_path / "game")
+    css = root / "templates/books/book.css"
+    text = css.read_text(encoding="utf-8").rstrip("\n") + "\n"
+    line = text.count("\n") + 1
+    css.write_text(text + f'@import url("file://{secret}");\n', encoding="utf-8")
+    project = project_of(root)
+    for kind, lang in BOOKS:
+        result = compose(project, kind, lang)
+        assert [(f.position.file, f.position.line, f.rule) for f in result.findings if f.severity == "error"] == \
+            [("templates/books/book.css", line, "url")]
+
+
+def test_fonts_and_images_of_the_project_templates_are_allowed(tmp_path):
+    """The policy is not a blanket refusal: files under templates/ and forge's fonts load."""
+    root = copy_project(tmp_path / "game")
+    (root / "templates/books/paper.png").write_bytes((root / "templates/books/book.css").read_bytes()[:10])
+    project = project_of(root)
+    base = root.resolve().as_uri() + "/"
+    html = '<img src="templates/books/paper.png"><a href="#rules">x</a><a href="https://example.org">web</a>'
+    assert scan_html(html, base, url_policy(project)) == []
+    result = compose(project, "rulebook", "en")
+    assert scan_html(result.html, base, url_policy(project)) == []
+
+
+# -- the fetcher: what the scan could miss, WeasyPrint still cannot read ------------------------------
+@pytest.mark.parametrize("url", ["file://{secret}", "file:///etc/passwd", "http://127.0.0.1:{port}/x.png",
+                                 "templates/books/leak.png"])
+def test_the_fetcher_refuses_what_the_policy_refuses(tmp_path, url):
+    from forge.books.pdf import render_pdf
+
+    secret = _secret_file(tmp_path)
+    root = copy_project(tmp_path / "game")
+    (root / "templates/books/leak.png").symlink_to(secret)
+    listener = Listener()
+    try:
+        html = f'<html><body><p>x</p><img src="{url.format(secret=secret, port=listener.port)}"></body></html>'
+        with pytest.raises(FetchRefused) as refused:
+            render_pdf(html, None, root.resolve().as_uri() + "/", url_policy(project_of(root)))
+    finally:
+        listener.close()
+    assert refused.value.refused and listener.connections == 0
+
+
+def test_css_urls_sees_through_escapes_and_imports():
+    css = '@import "a.css"; @import url(b.css); p { background: u\\72l(c.png) } @font-face { src: url("d.ttf") }'
+    assert css_urls(css) == ["a.css", "b.css", "c.png", "d.ttf"]
+
+
+def test_a_pdf_carrying_an_attachment_is_caught_when_read_back():
+    """The last line of defence: a PDF with an embedded file is never a book forge writes."""
+    import io
+
+    from pypdf import PdfWriter
+
+    from forge.books.pdf import smuggled
+
+    writer = PdfWriter()
+    writer.add_blank_page(100, 100)
+    writer.add_attachment("environ", b"SECRET=1")
+    buffer = io.BytesIO()
+    writer.write(buffer)
+    assert smuggled(buffer.getvalue()) == ["the PDF embeds files"]
+
+
+# -- code in the templates -----------------------------------------------------------------------------
+JINJA_PAYLOADS = [
+    ("globals-popen", "{{{{ cycler.__init__.__globals__.os.popen('touch {marker}').read() }}}}", "sandbox"),
+    ("mro-subclasses", "{{{{ ''.__class__.__mro__[1].__subclasses__() }}}}", "sandbox"),
+    ("self-module", "{{{{ self._TemplateReference__context.cycler.__init__.__globals__.os.system('touch {marker}') }}}}",
+     "sandbox"),
+    ("mutate-strings", "{{{{ s.update({{'and': 'HACKED'}}) }}}}", "sandbox"),
+    ("memory-bomb", "{{{{ 'x' * 10 ** 10 }}}}", "sandbox"),
+    ("power-bomb", "{{{{ 10 ** 100000000 }}}}", "sandbox"),
+    ("helper-misuse", "{{{{ card(1, 2, 3) }}}}", "code failed"),
+]
+
+
+@pytest.mark.parametrize("kind,lang", BOOKS)
+@pytest.mark.parametrize("name,payload,reason", JINJA_PAYLOADS, ids=[p[0] for p in JINJA_PAYLOADS])
+def test_template_code_is_sandboxed(tmp_path_factory, kind, lang, name, payload, reason):
+    base = tmp_path_factory.mktemp("jinja")
+    root = copy_project(base / "game") if not (base / "game").exists() else base / "game"
+    marker = base / "pwned"
+    path = root / f"templates/books/{kind}.{lang}.md"
+    text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    line = text.count("\n") + 1
+    path.write_text(text + payload.format(marker=marker) + "\n", encoding="utf-8")
+    result = compose(project_of(root), kind, lang)
+    errors = [f for f in result.findings if f.severity == "error"]
+    assert [(f.position.file, f.position.line, f.rule) for f in errors] == \
+        [(f"templates/books/{kind}.{lang}.md", line, "template")], [f.render() for f in errors]
+    assert reason in errors[0].message
+    assert not marker.exists()
+    assert "HACKED" not in result.html
+
+
+def test_the_command_refuses_and_exits_1(tmp_path):
+    secret = _secret_file(tmp_path)
+    root = copy_project(tmp_path / "game")
+    prose = root / "templates/books/rulebook.en.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + f'\n<a rel="attachment" href="file://{secret}">x</a>\n',
+                     encoding="utf-8")
+    result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(root), "--lang", "en"])
+    assert result.exit_code == 1, result.output
+    assert "templates/books/rulebook.en.md:" in result.output and "[url]" in result.output
+    assert "Traceback" not in result.output
+    assert not (root / "output/books/rulebook-en.pdf").exists()
+
+
+def test_strings_are_escaped_not_markup(tmp_path):
+    """A label of strings.yaml holding HTML prints as text: autoescaping covers every template."""
+    root = copy_project(tmp_path / "game")
+    strings = root / "templates/books/strings.yaml"
+    text = strings.read_text(encoding="utf-8")
+    strings.write_text(text.replace("en:\n", 'en:\n  evil: "<img src=\'file:///etc/passwd\'>"\n', 1), encoding="utf-8")
+    prose = root / "templates/books/rulebook.en.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + "\n{{ s.evil }}\n", encoding="utf-8")
+    result = compose(project_of(root), "rulebook", "en")
+    assert not [f for f in result.findings if f.severity == "error"], [f.render() for f in result.findings]
+    assert "&lt;img src=" in result.html and "<img src='file:///etc/passwd'>" not in result.html
+
+
+# -- template files that are not ordinary files ----------------------------------------------------------
+def _forge(*args: str, timeout: float = 120):
+    import subprocess
+    import sys
+
+    return subprocess.run([sys.executable, "-c", "from forge.cli import main; main()", *args],
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("name,make,words", [
+    ("rulebook.en.md", lambda p: os.mkfifo(p), "named pipe"),
+    ("book.css", lambda p: p.symlink_to("/dev/zero"), "outside the project"),
+    ("macros.html.j2", lambda p: p.mkdir(), "folder"),
+    ("strings.yaml", lambda p: p.write_bytes(b"#" * (11 * 1024 * 1024)), "more than the limit"),
+], ids=["fifo", "dev-zero", "folder", "huge"])
+def test_template_files_that_are_not_ordinary_are_refused_before_reading(tmp_path, name, make, words):
+    """Today's failure modes were a hang (FIFO) or filling the memory (/dev/zero): now exit 2 at once."""
+    root = copy_project(tmp_path / "game")
+    path = root / "templates/books" / name
+    path.unlink()
+    make(path)
+    result = _forge("render", "rulebook", "--root", str(root), "--lang", "en")
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert f"templates/books/{name}" in result.stderr and words in result.stderr
+    assert "Traceback" not in result.stderr and "internal error" not in result.stderr
+    assert not (root / "output/books/rulebook-en.pdf").exists()
