@@ -13,10 +13,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 
-from . import yamlsrc
+from . import safeio, yamlsrc
 from .findings import Finding
 from .model import Card, CardDatabase, Faction, Keywords, Position, TrapSpec, Trigger
 from .schema import SCHEMA_PATH, build_schema
@@ -38,6 +38,7 @@ class LoadResult:
     sources: dict[str, yamlsrc.SourceMap] = field(default_factory=dict)
     card_paths: dict[str, tuple] = field(default_factory=dict)  # card id -> (file, path of the card)
     raw_cards: list[tuple[str, tuple, dict]] = field(default_factory=list)  # (file, path, mapping)
+    refused: list[Finding] = field(default_factory=list)  # files safeio would not read (also in findings)
 
     def where(self, file: str, path: tuple, key: bool = False) -> Position:
         """The position of a value (or of its key) in a loaded file."""
@@ -52,9 +53,23 @@ class LoadResult:
         return self.where(file, path + tuple(subpath), key=key) if file else Position(file)
 
 
+def _is_whole_number(checker, instance) -> bool:
+    """JSON Schema counts 2.0 as an integer; a card's `cost: 2.0` or `copies: .inf` is not one."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_StrictValidator = validators.extend(
+    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number))
+
+
 @lru_cache(maxsize=1)
 def _validator() -> Draft202012Validator:
-    return Draft202012Validator(build_schema())
+    return _StrictValidator(build_schema())
+
+
+def unsafe_finding(exc: safeio.UnsafeInput, rel: str) -> Finding:
+    """The finding for an input safeio refused to read: its rule and hint, at the file."""
+    return Finding(Position(rel), exc.rule, exc.message, exc.hint)
 
 
 @contextmanager
@@ -88,7 +103,13 @@ def _load_database(root: Path) -> LoadResult:
         result.findings.append(Finding(Position(CARDS_DIR), "io", f"no `{CARDS_DIR}/` folder in {root}",
                                        "run forge in a game project folder, or pass --root DIR"))
         return result
-    files = sorted(p for p in cards_dir.iterdir() if p.suffix in (".yaml", ".yml"))
+    try:
+        files = sorted(p for p in cards_dir.iterdir() if p.suffix in (".yaml", ".yml"))
+    except OSError as exc:
+        result.io_error = True
+        result.findings.append(Finding(Position(CARDS_DIR), "io", f"cannot list the `{CARDS_DIR}/` folder: "
+                                       f"{exc.strerror or exc}", "check the folder's permissions"))
+        return result
     if not files:
         result.findings.append(Finding(Position(CARDS_DIR), "io", f"no card files (*.yaml) in {CARDS_DIR}/",
                                        "add cards/*.yaml files; see docs/card-format.md"))
@@ -100,11 +121,11 @@ def _load_database(root: Path) -> LoadResult:
 def _load_file(result: LoadResult, path: Path, rel: str) -> None:
     result.files.append(rel)
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        result.io_error = True
-        result.findings.append(Finding(Position(rel), "io", f"cannot read the file: {exc.strerror}",
-                                       "check that the file exists and is readable"))
+        raw = safeio.read_bytes(path, result.root)
+    except safeio.UnsafeInput as exc:
+        result.io_error |= exc.rule == "io"  # unreadable: exit 2; a pipe, device, folder or link: a finding
+        result.refused.append(unsafe_finding(exc, rel))
+        result.findings.append(result.refused[-1])
         return
     try:
         text = raw.decode("utf-8")

@@ -49,7 +49,18 @@ def parse_markup(line: str) -> list[Span]:
 
 
 class PhraseError(Exception):
-    """A phrase is missing or malformed in a locale file."""
+    """A phrase is missing or malformed in a locale file.
+
+    A locale file that cannot be read at all also says where (``file``, ``line``,
+    ``col``), under which ``rule``, and what to do (``hint``), so that
+    ``forge validate`` reports it like a card file.
+    """
+
+    def __init__(self, message: str, file: str = "", line: int = 0, col: int = 0,
+                 rule: str = "locale", hint: str = "", reason: str = ""):
+        super().__init__(message)
+        self.file, self.line, self.col, self.rule, self.hint = file, line, col, rule, hint
+        self.reason = reason or message
 
 
 class Phrasebook:
@@ -213,23 +224,32 @@ def variant_key(line: EffectLine) -> str:
 
 
 def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:
-    """Read ``locales/<lang>.yaml`` for every language; raises PhraseError when one is missing."""
-    from . import yamlsrc
+    """Read ``locales/<lang>.yaml`` for every language; raises PhraseError when one is missing.
+
+    Files are read through ``safeio``: a pipe, a device, a folder, a huge file or a
+    link out of the project is refused before a byte is read.
+    """
+    from . import safeio, yamlsrc
 
     books = {}
     for lang in LANGUAGES:
         path = Path(root) / "locales" / f"{lang}.yaml"
         rel = f"locales/{lang}.yaml"
         try:
-            data, _ = yamlsrc.load(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise PhraseError(f"{rel}: cannot read ({exc.strerror})") from None
+            data, _ = yamlsrc.load(safeio.read_text(path, root))
+        except safeio.UnsafeInput as exc:
+            raise PhraseError(f"{rel}: {exc.message}", rel, rule=exc.rule, hint=exc.hint,
+                              reason=exc.message) from None
         except UnicodeDecodeError:
-            raise PhraseError(f"{rel}: the file is not UTF-8; save it as UTF-8") from None
+            raise PhraseError(f"{rel}: the file is not UTF-8; save it as UTF-8", rel, rule="encoding",
+                              hint="save the file as UTF-8 in your editor", reason="the file is not UTF-8") from None
         except yamlsrc.YamlError as exc:
-            raise PhraseError(f"{rel}:{exc.line}:{exc.col}: {exc.message}") from None
+            raise PhraseError(f"{rel}:{exc.line}:{exc.col}: {exc.message}", rel, exc.line, exc.col,
+                              exc.rule, exc.hint, exc.message) from None
         if not isinstance(data, dict):
-            raise PhraseError(f"{rel}: the top level must be a mapping")
+            raise PhraseError(f"{rel}: the top level must be a mapping", rel, 1, 1,
+                              hint="start the file with the phrase tables, e.g. `factions:`",
+                              reason="the top level must be a mapping")
         books[lang] = Phrasebook(lang, data, rel)
     return books
 

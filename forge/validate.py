@@ -8,13 +8,15 @@ asset paths that leave the project. Each check is a function returning findings.
 """
 from __future__ import annotations
 
+import io
 import os
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import rulebook
+from . import rulebook, safeio
 from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
 from .model import Card, Position
@@ -75,11 +77,21 @@ def check_card_proofs(load: LoadResult, books: dict) -> Iterable[Finding]:
 
 
 def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
-    """Every name and text fits its card at the smallest legible size, in every language."""
+    """Every name and text fits its card at the smallest legible size, in every language.
+
+    The card template is loaded first so that a template that cannot be read
+    (a pipe, a link out of the project, bad YAML) is one finding at its place.
+    """
     if not books:
         return []
     from .render.fit import check_text_fit as fit
+    from .render.template import TEMPLATE_FILE, TemplateError, load_template
 
+    try:
+        load_template(load.root)
+    except TemplateError as exc:
+        return [Finding(Position(TEMPLATE_FILE.as_posix(), exc.line, exc.col), exc.rule, exc.reason,
+                        exc.hint or "fix the card template, or delete it to use forge's own")]
     return fit(load.db, books, load.root)
 
 
@@ -96,8 +108,7 @@ def validate(root: Path | str, extra: bool = True) -> Report:
     try:
         report.books = load_phrasebooks(load.root)
     except PhraseError as exc:
-        report.findings.append(Finding(Position("locales"), "locale", str(exc),
-                                       "restore the locale file; see docs/card-format.md"))
+        report.findings.append(locale_finding(exc))
     checks: list[Check] = [check_ids, check_lines, check_card_forms, check_counts, check_factions,
                            check_languages, check_text, check_assets]
     if extra:
@@ -107,6 +118,14 @@ def validate(root: Path | str, extra: bool = True) -> Report:
             report.findings.extend(check(load, report.books))
     report.findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.rule, f.message))
     return report
+
+
+def locale_finding(exc: PhraseError) -> Finding:
+    """A locale file that cannot be used, at its place when the error knows it."""
+    hint = exc.hint or "restore the locale file; see docs/card-format.md"
+    if exc.file:
+        return Finding(Position(exc.file, exc.line, exc.col), exc.rule, exc.reason, hint)
+    return Finding(Position("locales"), exc.rule, str(exc), hint)
 
 
 def _at(load: LoadResult, card: Card, *path, key: bool = False) -> Position:
@@ -428,8 +447,20 @@ def _indexed_lines(card: Card):
 
 
 # -- assets ----------------------------------------------------------------------------
+#: Art is printed at 300 DPI of a window of about 60 × 45 mm (under a million pixels);
+#: five times that on each side is generous, and bounds the memory a hostile image can take.
+MAX_ART_PIXELS = 25_000_000
+#: The image formats art may use: those forge can print, decoded by Pillow without a helper
+#: program (EPS would run Ghostscript) or an exotic decoder.
+ART_FORMATS = ("PNG", "JPEG", "WEBP")
+
+
+class ArtError(Exception):
+    """An art file that forge will not print; the message says why."""
+
+
 def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
-    """Art paths stay inside the project folder and point at files."""
+    """Art paths stay inside the project folder and point at images forge can print."""
     root = load.root.resolve()
     for card in load.db.cards:
         if not card.art:
@@ -439,6 +470,13 @@ def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
         if problem:
             yield Finding(pos, "asset", f"art `{card.art}`: {problem}",
                           "use a path relative to the project folder, e.g. art/my-card.png")
+            continue
+        try:
+            read_art(root, card.art).close()
+        except ArtError as exc:
+            yield Finding(pos, "art", f"art `{card.art}`: {exc}",
+                          "save the art again as a PNG, JPEG or WebP image of at most "
+                          f"{MAX_ART_PIXELS // 1_000_000} megapixels")
 
 
 def asset_problem(root: Path, rel: str) -> str | None:
@@ -454,9 +492,51 @@ def asset_problem(root: Path, rel: str) -> str | None:
         return "the path cannot be resolved (a link loop?)"
     if not resolved.is_relative_to(root):
         return "the path leads outside the project folder (through a link)"
-    if not resolved.is_file():
+    if not resolved.exists():
         return "no such file"
     return None
+
+
+def read_art(root: Path, rel: str):
+    """The art at ``rel``, decoded by Pillow (an ``Image``); ArtError when forge will not print it.
+
+    Shared by ``forge validate`` and the renderer, so that both accept the same
+    images. The file is read through ``safeio`` (no pipe, device, folder, huge file
+    or link out of the project), must be a PNG, JPEG or WebP, and is decoded in
+    full under a pixel cap: a decompression bomb, a corrupt file or a text file
+    renamed ``.png`` is refused here rather than failing in the middle of a render.
+    """
+    from PIL import Image
+
+    try:
+        data = safeio.read_bytes(Path(root) / rel, root)
+    except safeio.UnsafeInput as exc:
+        raise ArtError(exc.message) from None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
+            with Image.open(io.BytesIO(data), formats=ART_FORMATS) as probe:
+                _check_pixels(probe.size)
+                probe.verify()  # checksums, without decoding
+            image = Image.open(io.BytesIO(data), formats=ART_FORMATS)
+            image.load()
+            return image
+    except ArtError:
+        raise
+    except (Image.DecompressionBombError, Image.DecompressionBombWarning):
+        raise ArtError(f"the image declares too many pixels (more than {MAX_ART_PIXELS:,}): "
+                       "a decompression bomb?") from None
+    except Image.UnidentifiedImageError:
+        raise ArtError("not a PNG, JPEG or WebP image") from None
+    except Exception as exc:  # Pillow's decoders raise OSError, SyntaxError, ValueError, EOFError, struct.error...
+        raise ArtError(f"the image is damaged ({type(exc).__name__}: {exc})") from None
+
+
+def _check_pixels(size: tuple[int, int]) -> None:
+    width, height = size
+    if width * height > MAX_ART_PIXELS:
+        raise ArtError(f"the image declares {width:,} × {height:,} pixels, more than {MAX_ART_PIXELS:,}: "
+                       "a decompression bomb?")
 
 
 __all__ = ["Report", "validate", "EXTRA_CHECKS"]

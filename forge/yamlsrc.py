@@ -7,7 +7,11 @@ C parser when available, then builds plain Python data itself, so that it can:
 - refuse duplicate keys in a mapping,
 - bound the number of nodes visited (aliases make a small graph expand into a
   huge tree: we stop counting at ``MAX_NODES`` instead of allocating it),
-- record a (line, column) for every path, for ``file:line:col`` findings.
+- record a (line, column) for every path, for ``file:line:col`` findings,
+- read values as YAML 1.2 does (``yes``, ``=`` and dates stay text) and refuse
+  every other tag, so that hostile input (``!!python/object``, ``!$``, a number
+  of a million digits) is a ``YamlError`` at its position, never an exception
+  from deep inside PyYAML.
 """
 from __future__ import annotations
 
@@ -23,8 +27,18 @@ except ImportError:  # pragma: no cover
 #: More nodes than any real card file holds; an alias bomb reaches it at once.
 MAX_NODES = 1_000_000
 
-_BOOL = "tag:yaml.org,2002:bool"
+#: Longer numbers are refused before Python converts them: no card needs one, and
+#: Python refuses integers past 4,300 digits (and converts base-60 ones in quadratic time).
+MAX_NUMBER_CHARS = 100
+
+_TAG = "tag:yaml.org,2002:"
+_BOOL, _INT, _FLOAT = _TAG + "bool", _TAG + "int", _TAG + "float"
 _YAML12_BOOLS = {"true", "false", "True", "False", "TRUE", "FALSE"}
+#: The scalar types of YAML 1.2's core schema: the only ones forge builds.
+_CORE_SCALARS = {_TAG + "str", _TAG + "null", _BOOL, _INT, _FLOAT}
+#: YAML 1.1 types that YAML 1.2 reads as plain text when written untagged: a date, a bare `=`.
+_TEXT_IN_YAML12 = {_TAG + "timestamp", _TAG + "value"}
+_COLLECTION_TAGS = {yaml.MappingNode: _TAG + "map", yaml.SequenceNode: _TAG + "seq"}
 
 Path_ = tuple  # a path into the data: keys and list indexes
 
@@ -68,13 +82,36 @@ class _Builder:
 
     def build(self, node: yaml.Node, path: Path_) -> object:
         self.source.values[path] = _mark(node)
-        if isinstance(node, yaml.MappingNode):
-            return self._mapping(node, path)
-        if isinstance(node, yaml.SequenceNode):
+        if isinstance(node, (yaml.MappingNode, yaml.SequenceNode)):
+            if node.tag != _COLLECTION_TAGS[type(node)]:
+                raise _tag_error(node)
+            if isinstance(node, yaml.MappingNode):
+                return self._mapping(node, path)
             return [self.build(child, path + (i,)) for i, child in enumerate(node.value)]
+        return self._scalar_value(node)
+
+    def _scalar_value(self, node: yaml.ScalarNode) -> object:
+        """A scalar as YAML 1.2 reads it; YamlError at the node for anything else."""
+        if node.tag in _TEXT_IN_YAML12 and self._implicit(node):
+            return node.value
         if node.tag == _BOOL and not node.style and node.value not in _YAML12_BOOLS:
             return node.value  # yes/no/on/off stay text, as in YAML 1.2
-        return self._scalar.construct_object(node, deep=True)
+        if node.tag not in _CORE_SCALARS:
+            raise _tag_error(node)
+        if node.tag in (_INT, _FLOAT) and len(node.value) > MAX_NUMBER_CHARS:
+            raise YamlError("yaml-number", f"a number of {len(node.value):,} characters "
+                            f"(at most {MAX_NUMBER_CHARS} are read)", *_mark(node),
+                            "write a shorter number, or quote the value if it is text")
+        try:
+            return self._scalar.construct_object(node, deep=True)
+        except (yaml.YAMLError, ValueError, TypeError, ArithmeticError, AttributeError):
+            kind = node.tag.removeprefix(_TAG)
+            raise YamlError("yaml-value", f"cannot read {_excerpt(node.value)} as a YAML {kind}",
+                            *_mark(node), "quote the value to make it text, or correct it") from None
+
+    def _implicit(self, node: yaml.ScalarNode) -> bool:
+        """Whether an untagged plain scalar was given this tag by YAML 1.1's guessing rules."""
+        return not node.style and self._scalar.resolve(yaml.ScalarNode, node.value, (True, False)) == node.tag
 
     def _mapping(self, node: yaml.MappingNode, path: Path_) -> dict:
         out: dict = {}
@@ -94,6 +131,31 @@ class _Builder:
         return out
 
 
+def _tag_error(node: yaml.Node) -> YamlError:
+    tag = node.tag.replace(_TAG, "!!")
+    return YamlError("yaml-tag", f"the tag `{tag}` is not supported", *_mark(node),
+                     "remove the tag: forge reads text, numbers, true/false, null, lists and mappings; "
+                     "quote a text that starts with `!`")
+
+
+def _excerpt(value: str, width: int = 40) -> str:
+    return repr(value if len(value) <= width else value[:width] + "…")
+
+
+def _bad_character(text: str, exc: yaml.reader.ReaderError) -> YamlError:
+    """The reader's refusal of a character, with its line and column (the C reader counts bytes)."""
+    found = yaml.reader.Reader.NON_PRINTABLE.search(text)
+    if found:
+        index, char = found.start(), found.group()
+    else:  # pragma: no cover - the reader and its own pattern disagree
+        index, char = len(text.encode("utf-8")[: exc.position].decode("utf-8", "ignore")), chr(exc.character)
+    line = text.count("\n", 0, index) + 1
+    col = index - (text.rfind("\n", 0, index) + 1) + 1
+    return YamlError("yaml-character", f"the character U+{ord(char):04X} is not allowed in a YAML file",
+                     line, col, "delete it (control characters are invisible in most editors); inside "
+                     "double quotes, write it as an escape such as \\t")
+
+
 def load(text: str) -> tuple[object, SourceMap]:
     """Parse one YAML document into plain data and its source map; raises YamlError."""
     try:
@@ -102,6 +164,8 @@ def load(text: str) -> tuple[object, SourceMap]:
             node = loader.get_single_node()
         finally:
             loader.dispose()
+    except yaml.reader.ReaderError as exc:
+        raise _bad_character(text, exc) from None
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, col = (mark.line + 1, mark.column + 1) if mark else (0, 0)

@@ -1,10 +1,24 @@
-"""Shared fixtures: the repository root and throw-away game projects."""
+"""Shared fixtures: the repository root, throw-away game projects, a guard against hangs.
+
+Hypothesis runs under the profile named by ``HYPOTHESIS_PROFILE``: ``ci`` (the default)
+is derandomized and keeps no example database, so a run is the same on every machine
+and a test never fails one run in sixteen; ``soak`` is the long random run for a local
+hunt (see the top of tests/validate/test_fuzz.py).
+"""
 from __future__ import annotations
 
+import os
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+settings.register_profile("ci", max_examples=60, derandomize=True, database=None, deadline=None, print_blob=True)
+settings.register_profile("soak", max_examples=20_000, derandomize=False, database=None, deadline=None,
+                          print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/cards.schema.json\n"
@@ -34,3 +48,34 @@ def shipped(tmp_path: Path) -> Path:
     for part in ("cards", "locales", "schema", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)
     return tmp_path
+
+
+@pytest.fixture
+def no_hang():
+    """Fail the test instead of hanging the suite or filling the memory when forge reads a special file.
+
+    A FIFO read blocks: an alarm after 20 s interrupts it. Reading /dev/zero never
+    ends: the address space is capped 2 GB above its current size, so the read fails
+    with MemoryError (Linux; the cap is lifted afterwards).
+    """
+    import resource
+
+    def expire(signum, frame):
+        raise TimeoutError("blocked for 20 s: something read a FIFO or a device")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    limits = resource.getrlimit(resource.RLIMIT_AS)
+    try:
+        used = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
+        cap = used + (2 << 30)
+        if limits[1] == resource.RLIM_INFINITY or cap < limits[1]:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, limits[1]))
+    except (OSError, ValueError):
+        pass  # no /proc: the alarm alone guards
+    signal.alarm(20)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+        resource.setrlimit(resource.RLIMIT_AS, limits)

@@ -108,11 +108,22 @@ def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius:
 
 # -- art ---------------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _art_image(path: str, digest: str, px_w: int, px_h: int, cmyk: bool):
-    """The art cropped to cover the window and resampled to 300 DPI (CMYK for print-on-demand)."""
+def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: bool):
+    """The art cropped to cover the window and resampled to 300 DPI (CMYK for print-on-demand).
+
+    None when the file is not art forge prints (``forge validate`` reports why):
+    a pipe, a link out of the project, a corrupt image, a decompression bomb. The
+    card then gets the default art instead of stopping the render.
+    """
     from PIL import Image
 
-    with Image.open(path) as im:
+    from ..validate import ArtError, read_art
+
+    try:
+        im = read_art(Path(root), rel)
+    except ArtError:
+        return None
+    with im:
         im = im.convert("RGB")
         sw, sh = im.size
         scale = max(px_w / sw, px_h / sh)
@@ -130,9 +141,11 @@ def _draw_art(p: Painter, tpl: Template, face: CardFace, root: Path | None, lay:
     base = _frame_color(tpl, face)
     c.saveState()
     c.clipPath(_shape_path(c, lay.get("art_shape", "rect"), x, y, w, h), stroke=0, fill=0)
-    art_file = (Path(root) / face.art) if (root and face.art) else None
-    if art_file and art_file.is_file():
-        img = _art_image(str(art_file), face.art_digest or "", round(w / 72 * ART_DPI), round(h / 72 * ART_DPI), p.cmyk)
+    img = None
+    if root and face.art:
+        img = _art_image(str(root), face.art, face.art_digest or "",
+                         round(w / 72 * ART_DPI), round(h / 72 * ART_DPI), p.cmyk)
+    if img is not None:
         c.drawImage(img, x, y, w, h)
     else:
         _default_art(p, tpl, face, base, x, y, w, h)

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import os
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-import yaml
 from reportlab.lib.units import mm
+
+from .. import safeio, yamlsrc
 
 TEMPLATE_DIR = Path("templates") / "cards"
 TEMPLATE_FILE = TEMPLATE_DIR / "card.yaml"
@@ -24,7 +26,17 @@ Rect = tuple[float, float, float, float]  # x, y, width, height in points, origi
 
 
 class TemplateError(ValueError):
-    """The template file is missing a key or has a value of the wrong shape; the message names it."""
+    """The template file is missing a key or has a value of the wrong shape; the message names it.
+
+    When known, ``line`` and ``col`` say where, ``rule`` what kind of problem
+    (``template``, a YAML rule, or a refusal of ``safeio``) and ``hint`` what to do.
+    """
+
+    def __init__(self, message: str, line: int = 0, col: int = 0, rule: str = "template",
+                 hint: str = "", reason: str = ""):
+        super().__init__(message)
+        self.line, self.col, self.rule, self.hint = line, col, rule, hint
+        self.reason = reason or message
 
 
 def _merge(base: dict, over: dict) -> dict:
@@ -120,11 +132,11 @@ _REQUIRED = ("card", "colors", "fonts", "text", "layouts", "backs", "labels")
 def parse_template(text: str, source: str = str(TEMPLATE_FILE)) -> Template:
     """Parse template YAML; raises TemplateError naming the missing section."""
     try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise TemplateError(f"{source}{where}: {getattr(exc, 'problem', None) or 'invalid YAML'}") from None
+        data, _ = yamlsrc.load(text)
+    except yamlsrc.YamlError as exc:
+        where = f":{exc.line}:{exc.col}" if exc.line else ""
+        raise TemplateError(f"{source}{where}: {exc.message}", exc.line, exc.col, exc.rule, exc.hint,
+                            exc.message) from None
     if not isinstance(data, dict):
         raise TemplateError(f"{source}: the top level must be a mapping")
     for key in _REQUIRED:
@@ -136,20 +148,30 @@ def parse_template(text: str, source: str = str(TEMPLATE_FILE)) -> Template:
 
 
 def template_path(root: Path) -> Path:
-    """The project's template, or the one shipped with forge."""
+    """The project's template (whatever it is: a FIFO named card.yaml is refused, not skipped), or forge's."""
     own = Path(root) / TEMPLATE_FILE
-    return own if own.is_file() else BUILTIN_TEMPLATE
+    return own if os.path.lexists(own) else BUILTIN_TEMPLATE
 
 
 @lru_cache(maxsize=8)
-def _load_cached(path: str, mtime_ns: int) -> Template:
-    return parse_template(Path(path).read_text(encoding="utf-8"), path)
+def _load_cached(path: str, root: str, mtime_ns: int) -> Template:
+    return parse_template(safeio.read_text(path, root), path)
 
 
 def load_template(root: Path) -> Template:
-    """The project's card template, parsed; raises TemplateError when it cannot be read or is malformed."""
+    """The project's card template, parsed; raises TemplateError when it cannot be read or is malformed.
+
+    It is read through ``safeio``: a pipe, a device, a folder, a huge file or a link
+    out of the project is refused before a byte is read.
+    """
     path = template_path(root)
     try:
-        return _load_cached(str(path), path.stat().st_mtime_ns)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise TemplateError(f"{path}: cannot read ({exc})") from None
+        return _load_cached(str(path), str(root), os.stat(path).st_mtime_ns)
+    except safeio.UnsafeInput as exc:
+        raise TemplateError(f"{path}: {exc.message}", rule=exc.rule, hint=exc.hint, reason=exc.message) from None
+    except OSError as exc:
+        raise TemplateError(f"{path}: cannot read ({exc.strerror})", rule="io",
+                            hint="check that the file exists and is readable", reason="cannot read the file") from None
+    except UnicodeDecodeError:
+        raise TemplateError(f"{path}: the file is not UTF-8", rule="encoding",
+                            hint="save the file as UTF-8 in your editor", reason="the file is not UTF-8") from None

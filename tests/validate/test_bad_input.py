@@ -168,11 +168,33 @@ def test_art_link_leading_outside(project, tmp_path_factory):
     assert "through a link" in only(report, "asset")["message"]
 
 
-def test_unreadable_card_file_exits_2(project):
+def test_unreadable_card_file_exits_2(project, monkeypatch):
+    """A file that cannot be opened (chmod 000 for anyone but root) is an I/O error."""
+    import errno
+
+    from forge import safeio
+
+    path = project("red.yaml", CREATURE)
+    real_open = os.open
+
+    def refuse(name, *args, **kwargs):
+        if os.fspath(name) == os.fspath(path.resolve()):
+            raise PermissionError(errno.EACCES, "Permission denied")
+        return real_open(name, *args, **kwargs)
+
+    monkeypatch.setattr(safeio.os, "open", refuse)
+    code, report = run(project.root)
+    f = only(report, "io")
+    assert f["file"] == "cards/red.yaml" and "Permission denied" in f["message"]
+    assert code == 2
+
+
+def test_a_folder_named_like_a_card_file_is_a_finding(project):
     (project.root / "cards" / "red.yaml").mkdir()
     code, report = run(project.root)
-    assert only(report, "io")["file"] == "cards/red.yaml"
-    assert code == 2
+    f = only(report, "special-file")
+    assert f["file"] == "cards/red.yaml" and "a folder" in f["message"] and f["hint"]
+    assert code == 1
 
 
 def test_missing_root_exits_2(tmp_path):
@@ -207,8 +229,8 @@ def test_locale_that_is_not_utf8_is_a_finding(project):
     project("red.yaml", CREATURE)
     (project.root / "locales" / "fr.yaml").write_bytes(b"factions: {red: \xe9}\n")
     code, report = run(project.root)
-    f = only(report, "locale")
-    assert f["message"] == "locales/fr.yaml: the file is not UTF-8; save it as UTF-8"
+    f = only(report, "encoding")
+    assert (f["file"], f["message"]) == ("locales/fr.yaml", "the file is not UTF-8")
     assert code == 1
 
 
