@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import os
+import signal
 import sys
 
 import typer
 
+from . import atomic, workers
 from .commands import render
 from .commands import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from .commands.build import build
@@ -37,9 +39,22 @@ app.command()(diff)
 
 
 def main() -> None:
-    """Run the app; an unexpected failure prints one line, not a traceback (FORGE_DEBUG=1 shows it)."""
+    """Run the app; an unexpected failure prints one line, not a traceback (FORGE_DEBUG=1 shows it).
+
+    Ctrl-C prints `forge: interrupted` and exits 130 (the pools stop their workers on the way out).
+    """
+    workers.trap_interrupts()
     try:
         app()
+    except (workers.Interrupted, KeyboardInterrupt):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # pressed twice, Ctrl-C still prints one line
+        typer.echo("forge: interrupted", err=True)
+        sys.exit(130)
+    except OSError as exc:  # a file forge could not read or write: the user's to fix, not a bug
+        if os.environ.get("FORGE_DEBUG"):
+            raise
+        typer.echo(f"forge: error: {atomic.describe(exc)}", err=True)
+        sys.exit(2)
     except Exception as exc:  # noqa: BLE001 - the last line of defence for users
         if os.environ.get("FORGE_DEBUG"):
             raise

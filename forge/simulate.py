@@ -8,7 +8,6 @@ command does).
 """
 from __future__ import annotations
 
-import multiprocessing
 import statistics
 import traceback
 from collections import Counter
@@ -21,6 +20,7 @@ from .engine.play import run as run_game
 from .engine.record import make_record
 from .model import CardDatabase
 from .vocabulary import FACTIONS
+from .workers import cap, initializer, mp_context
 
 PAIRINGS: tuple[tuple[str, str], ...] = tuple((a, b) for a in FACTIONS for b in FACTIONS if a != b)
 MASK64 = (1 << 64) - 1
@@ -138,17 +138,18 @@ def _chunks(n: int, size: int) -> list[list[int]]:
 
 def play_games(db: CardDatabase, settings: Settings,
                progress: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
-    """Every outcome, in game order, whatever the number of jobs."""
-    if settings.jobs <= 1:
+    """Every outcome, in game order, whatever the number of jobs (capped at the games and the cores)."""
+    jobs = cap(settings.jobs, settings.games)
+    if jobs <= 1:
         _init_worker(db, settings)
         for i in range(settings.games):
             yield play_one(_WORKER["game"], settings, i)
             if progress:
                 progress(1)
         return
-    size = max(1, min(16, settings.games // (settings.jobs * 32) or 1))
-    ctx = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
-    with ctx.Pool(settings.jobs, initializer=_init_worker, initargs=(db, settings)) as pool:
+    size = max(1, min(16, settings.games // (jobs * 32) or 1))
+    # leaving the block terminates the workers, on Ctrl-C too (forge.workers sets them up)
+    with mp_context().Pool(jobs, **initializer(_init_worker, (db, settings))) as pool:
         for batch in pool.imap(_work, _chunks(settings.games, size)):
             yield from batch
             if progress:

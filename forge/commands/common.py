@@ -5,7 +5,7 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
 
@@ -41,16 +41,31 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
 
+def io_failure(exc: OSError, fmt: Format | None = None) -> NoReturn:
+    """Exit 2 with one line naming the path and the reason (an output that cannot be written, say).
+
+    With --format json the same line is also the ``error`` of a JSON report on stdout.
+    """
+    message = atomic.describe(exc)
+    if fmt is Format.json:
+        emit_json({"ok": False, "error": message})
+    typer.echo(f"forge: error: {message}", err=True)
+    raise typer.Exit(2)
+
+
 def publish_generated(root: Path, rel: str, text: str, check: bool, fmt: Format, command: str) -> None:
     """Write a generated file when it changed (or, with --check, only say so), report, and exit.
 
     Exit 1 only when --check finds the file stale, so CI can gate on it.
     """
     path = root / rel
-    current = path.read_text(encoding="utf-8") if path.is_file() else None
-    stale = current != text
-    if stale and not check:
-        atomic.write_text(path, text)
+    try:
+        current = path.read_bytes().decode("utf-8", "replace") if path.is_file() else None
+        stale = current != text
+        if stale and not check:
+            atomic.write_text(path, text)
+    except OSError as exc:
+        io_failure(exc, fmt)
     if fmt is Format.json:
         emit_json({"path": rel, "stale": stale, "written": stale and not check})
     elif check:

@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from ..findings import EXIT_USAGE, Finding, exit_status
-from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+from .common import Format, FormatOption, RootOption, check_root, emit_json, io_failure, plural, render_findings
 
 app = typer.Typer(name="render", help="Render the game's printable and digital outputs.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False)
@@ -71,9 +71,11 @@ class ProgressBar:
         self.stream.flush()
 
     def close(self) -> None:
+        """Clear the line (once: an error message may follow it)."""
         if self.enabled:
             self.stream.write("\r" + " " * 90 + "\r")
             self.stream.flush()
+            self.enabled = False
 
 
 @app.command("cards")
@@ -121,6 +123,9 @@ def cards(
         result = render_cards(load.db, books, root, options, progress=bar)
     except TemplateError as exc:
         _report_and_exit(format, load.findings, None, io_error=True, message=str(exc))
+    except OSError as exc:  # an output that cannot be written: the earlier outputs are kept
+        bar.close()
+        io_failure(exc, format)
     finally:
         bar.close()
     _report_and_exit(format, list(load.findings) + result.findings, result)
@@ -133,6 +138,7 @@ def _report_and_exit(format: Format, findings: list[Finding], result, io_error: 
             "ok": exit_status(findings, io_error) == 0,
             "findings": [f.to_json() for f in findings],
             "summary": result.summary() if result else {},
+            "changed_outside": dict(sorted(result.outside.items())) if result else {},
             "preflight": {k: {"ok": v["ok"], "files": len(v["files"]),
                               "problems": [p for f in v["files"] for p in f["problems"]]}
                           for k, v in sorted(result.preflight.items())} if result else {},
@@ -148,6 +154,8 @@ def to_text(findings: list[Finding], result, message: str = "") -> str:
     if message:
         lines.append(f"✗ {message}")
         return "\n".join(lines)
+    for rel, how in sorted(result.outside.items()):
+        lines.append(f"! {(result.out / rel).as_posix()} was {how} outside forge: rendered again")
     for name, report in sorted(result.preflight.items()):
         mark = "✓" if report["ok"] else "✗"
         lines.append(f"{mark} {name}: {plural(len(report['files']), 'file')}, preflight "

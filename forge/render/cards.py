@@ -7,16 +7,24 @@ half-read input; each file is written atomically.
 
 Incremental: each output's key (a hash of the faces it shows, the template and
 the assets) is kept in ``<out>/.cache/manifest.json``; an output whose key did
-not change is left alone.
+not change is left alone, once it is verified: the manifest also keeps each
+output's size and sha256, and a file changed, truncated or deleted behind
+forge's back is rendered again, and the report says so.
+
+Every output is hashed on every run, not only those whose size or mtime changed:
+an edit in place that keeps the size and restores the mtime is still caught, and
+it is cheap: the 310 outputs of the shipped game (81 MB) hash in 0.05 s from
+the page cache (sha256 runs at ~1.6 GB/s here), on a "nothing changed" run of
+0.1 s.
 """
 from __future__ import annotations
 
 import hashlib
 import json
-import multiprocessing
 import os
+import stat
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -24,6 +32,7 @@ from typing import Callable
 from ..atomic import write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
+from ..workers import cap, cpus, process_pool
 from .assets import assets_hash, has_icon
 from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
@@ -62,12 +71,15 @@ class RenderResult:
     written: list[str] = field(default_factory=list)
     unchanged: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)  # outputs of cards no longer in the game
+    outside: dict[str, str] = field(default_factory=dict)  # output -> "changed" | "deleted" behind forge's back
+    out: Path = Path("output")  # where the outputs (named relative to it above) are
     findings: list[Finding] = field(default_factory=list)
     preflight: dict[str, dict] = field(default_factory=dict)
     seconds: float = 0.0
 
     def summary(self) -> dict:
         return {"written": len(self.written), "unchanged": len(self.unchanged), "removed": len(self.removed),
+                "changed_outside": len(self.outside),
                 "errors": sum(f.severity == "error" for f in self.findings),
                 "warnings": sum(f.severity == WARNING for f in self.findings),
                 "seconds": round(self.seconds, 2),
@@ -208,12 +220,11 @@ class _Scheduler:
             for job in sorted(after_first(), key=_weight):
                 self._finished(job, run_job(job))
             return self.results
-        ctx = multiprocessing.get_context("fork" if hasattr(os, "fork") else "spawn")
         ready = sorted(first, key=_weight) + sorted(then, key=_weight)
         first_left = len(first)
         released = False
         running: dict = {}
-        with ProcessPoolExecutor(max_workers=self.workers, mp_context=ctx) as pool:
+        with process_pool(self.workers) as pool:
             while ready or running:
                 while ready and len(running) < self.workers:
                     job = ready.pop(0)
@@ -247,10 +258,14 @@ def _weight(job) -> int:
 
 
 def _read_manifest(out: Path) -> dict:
+    """The last run's record; anything unreadable or malformed counts as no record (everything is rendered)."""
     try:
-        return json.loads((out / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        files = json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("files")
+    except (OSError, ValueError, AttributeError):
         return {"files": {}}
+    if not isinstance(files, dict):
+        return {"files": {}}
+    return {"files": {rel: entry for rel, entry in files.items() if isinstance(entry, dict)}}
 
 
 def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: RenderOptions = RenderOptions(),
@@ -264,8 +279,21 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     manifest = _read_manifest(out)
     old = manifest.get("files", {})
 
-    # 1. which outputs changed, and which faces must be drawn for them or for their checks
-    todo = [o for o in plan.outputs if old.get(_rel(o.path, out), {}).get("key") != o.key or not o.path.exists()]
+    # 1. which outputs changed (or were changed behind forge's back), which faces they need drawn
+    result = RenderResult(out=out)
+    todo, prints = [], {}
+    for o in plan.outputs:
+        rel = _rel(o.path, out)
+        entry = old.get(rel, {})
+        if entry.get("key") != o.key:
+            todo.append(o)
+            continue
+        prints[rel] = fingerprint(o.path)
+        state = _verify(entry, prints[rel])
+        if state:
+            todo.append(o)
+            if state != "unverified":
+                result.outside[rel] = state
     need: dict[str, set[str]] = {}  # face key -> cached products the outputs to write need
     for o in todo:
         if o.phase == 2 and not isinstance(o.job, DocJob):
@@ -292,7 +320,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
             jobs.append(job)
         return jobs
 
-    scheduler = _Scheduler(options.workers, progress, total)
+    scheduler = _Scheduler(cap(options.workers, total), progress, total)
     results = scheduler.run(face_jobs, [_bind(o) for o in todo if o.phase == 1], after_faces)
     file_checks: dict[str, dict] = {}
     for r in results:
@@ -300,7 +328,6 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     checks = _collect_checks(plan)
 
     # 3. files computed in this process: TTS saved objects and print-shop quantity lists
-    result = RenderResult()
     extra = _small_files(plan, options)
     for rel, data in extra.items():
         path = out / rel
@@ -318,11 +345,12 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
         if o.path in todo_paths or "check" not in old.get(rel, {}):
             check = file_checks.get(str(o.path)) or check_output(o.path, o.check)
             result.written.append(rel)
+            prints[rel] = fingerprint(o.path)
         else:
             check = old[rel]["check"]
             result.unchanged.append(rel)
         check["path"] = rel
-        files[rel] = {"key": o.key, "check": check, "scope": list(o.scope)}
+        files[rel] = {"key": o.key, "check": check, "scope": list(o.scope), **(prints.get(rel) or {})}
     kept = {}
     for rel, entry in old.items():
         if rel in files or not (out / rel).exists():
@@ -346,6 +374,41 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     result.unchanged.sort()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def fingerprint(path: Path) -> dict | None:
+    """An output's size and sha256; None when it is missing.
+
+    Something that is not an ordinary file where an output was (a link, a folder, a FIFO)
+    gets a fingerprint no output has, so it is rendered again; it is never followed or read.
+    """
+    try:
+        st = os.lstat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    unlike_any = {"size": -1, "sha256": ""}
+    if not stat.S_ISREG(st.st_mode):
+        return unlike_any
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:  # unreadable, or swapped for a link since the lstat
+        return unlike_any
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # swapped since the lstat
+            return unlike_any
+        digest = hashlib.file_digest(fh, "sha256").hexdigest()
+        return {"size": os.fstat(fh.fileno()).st_size, "sha256": digest}
+
+
+def _verify(entry: dict, found: dict | None) -> str:
+    """"" when the output is as forge wrote it; else "deleted", "changed", or "unverified" (no hash kept)."""
+    if found is None:
+        return "deleted"
+    if "sha256" not in entry:  # a manifest from before outputs were hashed
+        return "unverified"
+    if (found["size"], found["sha256"]) != (entry.get("size"), entry["sha256"]):
+        return "changed"
+    return ""
 
 
 def _in_scope(scope, options: RenderOptions) -> bool:
@@ -383,7 +446,7 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
                 todo.append((item, key, missing))
     jobs = []
     # small batches when few faces changed, so both cores share them
-    batch = max(1, min(FACE_BATCH, -(-len(todo) // (2 * max(1, plan.opts.workers)))))
+    batch = max(1, min(FACE_BATCH, -(-len(todo) // (2 * max(1, min(plan.opts.workers, cpus()))))))
     for products in sorted({t[2] for t in todo}):
         group = [t for t in todo if t[2] == products]
         for i in range(0, len(group), batch):

@@ -1,0 +1,136 @@
+"""Worker processes that never outlive forge, a Ctrl-C that stops everything, and a sane --jobs.
+
+Three pools do forge's work: card rendering (forge.render.cards), the books
+(forge.books.build) and simulated games (forge.simulate). They share this module:
+
+- ``init_worker`` starts every worker. Ctrl-C at a terminal sends SIGINT to the whole
+  process group: workers ignore it and only the parent acts (it stops the pool, prints one
+  line and exits 130), so no worker prints a traceback. On Linux a worker asks the kernel to
+  SIGKILL it when its parent dies (``prctl(PR_SET_PDEATHSIG)``), so ``kill -9`` of forge
+  leaves nothing writing into ``output/``; it then checks that the parent is still there,
+  since it may have died before the request was made. Off Linux that request is skipped.
+  The signal comes when the *thread* that started the worker ends: every pool here starts its
+  workers from the main thread (multiprocessing.Pool replaces a dead worker from its own
+  thread, which lives as long as the pool).
+- SIGTERM (the parent stopping the pool) makes a worker remove the temporary file it is
+  writing (forge.atomic) and exit at once.
+- ``cap`` bounds --jobs: no more processes than work items or cores.
+- ``trap_interrupts`` makes SIGINT raise ``Interrupted``, which forge.cli.main reports.
+  Typer would turn a KeyboardInterrupt into a silent exit 130; a BaseException that is not a
+  KeyboardInterrupt passes through it, and through every ``except Exception``.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from typing import Callable, Iterator
+
+from . import atomic
+
+PR_SET_PDEATHSIG = 1
+#: How long stopped workers get to remove their temporary files before they are killed.
+GRACE_SECONDS = 3.0
+
+
+class Interrupted(BaseException):
+    """The user pressed Ctrl-C (SIGINT)."""
+
+
+def _raise_interrupted(signum, frame) -> None:
+    raise Interrupted()
+
+
+def trap_interrupts() -> None:
+    """From now on SIGINT raises Interrupted in the main thread (call it from main())."""
+    signal.signal(signal.SIGINT, _raise_interrupted)
+
+
+def cpus() -> int:
+    """The cores this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cap(asked: int, items: int) -> int:
+    """Worker processes worth starting: at most one per work item and one per core, at least one."""
+    return max(1, min(asked, items, cpus()))
+
+
+def mp_context():
+    """Fork where it exists: workers start fast and inherit the loaded modules."""
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+
+
+def die_with_parent(parent: int) -> None:
+    """Ask the kernel to SIGKILL this process when its parent dies; exit now if it already has."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(ctypes.c_int(PR_SET_PDEATHSIG), ctypes.c_ulong(signal.SIGKILL),
+                       ctypes.c_ulong(0), ctypes.c_ulong(0), ctypes.c_ulong(0))
+        except (OSError, AttributeError):  # no libc or no prctl: the getppid check below still helps
+            pass
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _on_terminate(signum, frame) -> None:
+    atomic.discard_pending()
+    os._exit(128 + signum)
+
+
+def init_worker(parent: int, then: Callable | None = None, args: tuple = ()) -> None:
+    """The initializer of every worker: ignore Ctrl-C, die with the parent, clean up on SIGTERM."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _on_terminate)
+    die_with_parent(parent)
+    if then is not None:
+        then(*args)
+
+
+def initializer(then: Callable | None = None, args: tuple = ()) -> dict:
+    """Keyword arguments that give a pool ``init_worker`` (then ``then(*args)``) as initializer."""
+    return {"initializer": init_worker, "initargs": (os.getpid(), then, args)}
+
+
+@contextmanager
+def process_pool(workers: int, then: Callable | None = None, args: tuple = ()) -> Iterator[ProcessPoolExecutor]:
+    """A ProcessPoolExecutor of ``workers`` processes set up by ``init_worker``.
+
+    On Ctrl-C its workers are stopped at once instead of finishing their jobs; on
+    another error the jobs not started are dropped and the running ones finish
+    (each writes its file atomically or not at all).
+    """
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context(), **initializer(then, args))
+    try:
+        yield pool
+    except (Interrupted, KeyboardInterrupt):
+        stop(pool)
+        raise
+    except BaseException:
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def stop(pool: ProcessPoolExecutor) -> None:
+    """Stop every worker now: SIGTERM (they remove their temporary files), SIGKILL after a grace period."""
+    procs = list((getattr(pool, "_processes", None) or {}).values())
+    for p in procs:
+        p.terminate()
+    deadline = time.monotonic() + GRACE_SECONDS
+    for p in procs:
+        p.join(max(0.0, deadline - time.monotonic()))
+        if p.is_alive():
+            p.kill()
+            p.join(1.0)
+    pool.shutdown(wait=False, cancel_futures=True)

@@ -1,0 +1,117 @@
+"""forge.workers: workers that die with their parent, stop cleanly, and a --jobs capped at what is useful."""
+from __future__ import annotations
+
+import ctypes
+import os
+import signal
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge import atomic, workers
+from forge.cli import app
+from tests.render.test_command import CARDS
+
+from .procs import running, wait_for
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc are Linux's")
+PR_GET_PDEATHSIG = 2
+
+
+def test_jobs_are_capped_by_the_work_items_and_the_cores():
+    assert workers.cap(10_000, 3) == min(3, workers.cpus())
+    assert workers.cap(10_000, 10**9) == workers.cpus()
+    assert workers.cap(1, 50) == 1
+    assert workers.cap(0, 0) == 1  # always one process to do the work in
+
+
+def _fork(child) -> int:
+    """Run ``child()`` in a forked process; its exit status."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os._exit(child())
+        finally:
+            os._exit(99)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+@linux_only
+def test_a_worker_asks_to_be_killed_with_its_parent():
+    def child() -> int:
+        workers.die_with_parent(os.getppid())
+        sig = ctypes.c_int(-1)
+        ctypes.CDLL(None).prctl(PR_GET_PDEATHSIG, ctypes.byref(sig), 0, 0, 0)
+        return 0 if sig.value == signal.SIGKILL else 1
+
+    assert _fork(child) == 0
+
+
+def test_a_worker_whose_parent_is_already_gone_exits():
+    # the worker was forked by a process that has died since: its parent is now someone else
+    assert _fork(lambda: workers.die_with_parent(os.getppid() + 1) or 0) == 1
+
+
+def _write_forever(target: str, pid_file: str) -> None:
+    """A job caught in the middle of an atomic write (its temporary file exists) when it is stopped."""
+    def trickle(fd: int, data: bytes) -> None:
+        os.write(fd, data[:1])
+        Path(pid_file).write_text(str(os.getpid()))
+        while True:
+            time.sleep(0.02)
+
+    atomic._write_all = trickle  # in this worker only
+    atomic.write_bytes(Path(target), b"never all written")
+
+
+@linux_only
+def test_ctrl_c_stops_the_pool_at_once_and_leaves_no_temporary_file(tmp_path):
+    target, pid_file = tmp_path / "book.pdf", tmp_path / "worker.pid"
+    target.write_bytes(b"the previous book")
+    started = time.monotonic()
+    with pytest.raises(workers.Interrupted):
+        with workers.process_pool(1) as pool:
+            pool.submit(_write_forever, str(target), str(pid_file))
+            assert wait_for(lambda: pid_file.exists() and pid_file.read_text(), timeout=60)
+            pid = int(pid_file.read_text())
+            start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+            assert list(tmp_path.glob(".book.pdf.*.tmp"))
+            raise workers.Interrupted()
+    assert time.monotonic() - started < workers.GRACE_SECONDS + 30
+    assert not running(pid, start)
+    assert not list(tmp_path.glob(".book.pdf.*.tmp"))  # the worker removed it when told to stop
+    assert target.read_bytes() == b"the previous book"
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """Counts the processes forked; more than the cores is a failure, not a fork bomb."""
+    real_fork, count = os.fork, []
+
+    def fork():
+        count.append(1)
+        if len(count) > workers.cpus():
+            raise RuntimeError(f"forked more processes ({len(count)}) than there are cores")
+        return real_fork()
+
+    monkeypatch.setattr(os, "fork", fork)
+    return count
+
+
+def test_a_huge_jobs_value_for_simulate_forks_no_more_than_useful(shipped, forks):
+    result = CliRunner().invoke(app, ["simulate", "--root", str(shipped), "--games", "3", "--jobs", "10000"])
+    assert result.exit_code == 0, result.output
+    assert "simulated 3 games" in result.output
+    assert len(forks) == (min(3, workers.cpus()) if workers.cpus() > 1 else 0)
+
+
+def test_a_huge_workers_value_for_render_forks_no_more_than_useful(project, forks):
+    project("game.yaml", CARDS)
+    result = CliRunner().invoke(app, ["render", "cards", "--root", str(project.root), "--profile", "proof",
+                                      "--lang", "en", "--workers", "10000"])
+    assert result.exit_code == 0, result.output
+    assert len(forks) <= workers.cpus()

@@ -1,0 +1,98 @@
+"""Outputs are verified, not trusted: a file changed, truncated or deleted behind forge's back is rendered again."""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.render.cards import MANIFEST, RenderOptions, render_cards
+
+from .helpers import books, mini_db
+from .test_command import CARDS
+
+pytest.importorskip("pypdfium2")
+REPO = Path(__file__).resolve().parents[2]
+PROFILES = ("gamecrafter", "pnp")
+
+
+def render(out: Path):
+    opts = RenderOptions(out=out, workers=1, langs=("en",), papers=("a4",), profiles=PROFILES,
+                         tts_base_url="https://example.invalid")
+    return render_cards(mini_db(), books(), REPO, opts)
+
+
+def outputs(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in out.rglob("*")
+            if p.is_file() and ".cache" not in p.parts}
+
+
+@pytest.fixture
+def rendered(tmp_path):
+    out = tmp_path / "output"
+    render(out)
+    return out, outputs(out)
+
+
+def test_outputs_changed_truncated_or_deleted_are_rendered_again_and_reported(rendered):
+    out, original = rendered
+    pdf, png, gone = "pnp/rift-commanders-en-a4.pdf", "gamecrafter/en/snare.png", "gamecrafter/en/tide-turn.png"
+    # an edit in place that keeps the size and the modification time
+    stat = (out / pdf).stat()
+    data = bytearray((out / pdf).read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    (out / pdf).write_bytes(bytes(data))
+    os.utime(out / pdf, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    with open(out / png, "r+b") as fh:
+        fh.truncate(100)
+    (out / gone).unlink()
+
+    result = render(out)
+    assert result.outside == {pdf: "changed", png: "changed", gone: "deleted"}
+    assert sorted(set(result.written) & {pdf, png, gone}) == sorted([pdf, png, gone])
+    assert outputs(out) == original  # rendered again, byte for byte as before
+    assert result.summary()["changed_outside"] == 3
+
+    again = render(out)
+    assert again.outside == {} and again.written == []
+
+
+def test_a_link_or_a_fifo_in_place_of_an_output_is_replaced_without_being_read(rendered):
+    out, original = rendered
+    link, fifo = "gamecrafter/en/snare.png", "gamecrafter/en/lost-wisp.png"
+    (out / link).unlink()
+    (out / link).symlink_to("/dev/zero")  # read, it would never end
+    (out / fifo).unlink()
+    os.mkfifo(out / fifo)  # opened for reading, it would block
+    result = render(out)
+    assert result.outside == {link: "changed", fifo: "changed"}
+    assert not (out / link).is_symlink() and (out / fifo).is_file()
+    assert outputs(out) == original
+
+
+def test_a_manifest_without_hashes_renders_again_without_blaming_anyone(rendered):
+    out, original = rendered
+    manifest = json.loads((out / MANIFEST).read_text())
+    for entry in manifest["files"].values():
+        del entry["sha256"], entry["size"]
+    (out / MANIFEST).write_text(json.dumps(manifest))
+    result = render(out)
+    assert result.outside == {} and set(manifest["files"]) <= set(result.written)
+    assert render(out).written == []  # and the hashes are recorded from now on
+
+
+def test_the_command_says_which_file_was_rendered_again(project):
+    project("game.yaml", CARDS)
+    args = ["render", "cards", "--root", str(project.root), "--profile", "gamecrafter", "--lang", "en"]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    target = project.root / "output/gamecrafter/en/spark.png"
+    target.write_bytes(b"not the card")
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert f"{target.as_posix()} was changed outside forge: rendered again" in result.stdout
+    assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    json_result = CliRunner().invoke(app, [*args, "--format", "json"])
+    assert json.loads(json_result.stdout)["changed_outside"] == {}
