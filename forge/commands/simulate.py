@@ -1,19 +1,23 @@
 """``forge simulate``: play many games over every pairing of factions and report."""
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from enum import Enum
 from pathlib import Path
 
 import typer
 
-from .. import atomic
+from .. import atomic, safeio
 from ..engine.record import to_jsonl
 from ..findings import ERROR
 from ..simulate import Settings, render_text, run, to_json
 from .common import Format, FormatOption, RootOption, check_root, emit_json, render_findings
 
 REPLAY_DIR = Path("output") / "replays"
+#: A record streams, so it may be far larger than safeio's limit; this only stops an absurd file.
+MAX_RECORD_BYTES = 1 << 30
 
 
 class AgentKind(str, Enum):
@@ -93,36 +97,81 @@ def replay(
     decisions: bool = typer.Option(False, "--decisions", help="Show every raw decision in the log too."),
 ) -> None:
     """Replay a game record, check it reaches the recorded state, and print its log."""
+    # The record streams: each line is checked, replayed and printed before the next is read.
+    # Exit 1 for a bad record (FILE:LINE: [record] ...), 2 when the file cannot be read.
     from ..database import load_database
-    from ..engine.record import ReplayMismatch, from_jsonl, render
-    from ..engine.record import replay as replay_record
+    from ..engine.record import LogPrinter, RecordError, Replayer
 
     check_root(root)
     if lang not in ("en", "fr"):
         typer.echo(f"forge: error: --lang {lang}: choose en or fr", err=True)
         raise typer.Exit(2)
     try:
-        lines = from_jsonl(record.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        typer.echo(f"forge: error: cannot read {record}: {exc}", err=True)
-        raise typer.Exit(2) from exc
-    load = load_database(root)
-    if load.io_error or any(f.severity == ERROR for f in load.findings):
-        typer.echo(render_findings(load.findings), err=True)
-        raise typer.Exit(2 if load.io_error else 1)
-    log = list(render(lines, load.db, lang, decisions=decisions))
-    problem = None
-    try:
-        replay_record(load.db, lines)
-    except ReplayMismatch as exc:
-        problem = f"replay differs from the record: {exc}"
-    except Exception as exc:  # noqa: BLE001 - a failing game's record replays up to its failure
-        problem = f"the replay stops: {type(exc).__name__}: {exc}"
+        stream = _open_record(record, root)
+    except safeio.UnsafeInput as exc:
+        typer.echo(f"{record}: [{exc.rule}] {exc.message}" + (f"\n    hint: {exc.hint}" if exc.hint else ""),
+                   err=True)
+        raise typer.Exit(2) from None
+    with stream:
+        load = load_database(root)
+        if load.io_error or any(f.severity == ERROR for f in load.findings):
+            typer.echo(render_findings(load.findings), err=True)
+            raise typer.Exit(2 if load.io_error else 1)
+        printer = LogPrinter(load.db, lang, decisions)
+        log: list[str] = []
+        problem: RecordError | None = None
+        try:
+            for x in Replayer(load.db).lines(stream, max_bytes=MAX_RECORD_BYTES):
+                text = printer(x)
+                if text is None:
+                    continue
+                if format is Format.json:
+                    log.append(text)
+                else:
+                    typer.echo(text)
+        except RecordError as exc:
+            problem = exc
+        except OSError as exc:
+            typer.echo(f"{record}: [io] cannot read the file ({exc.strerror or exc})", err=True)
+            raise typer.Exit(2) from None
     if format is Format.json:
-        emit_json({"record": str(record), "lang": lang, "ok": problem is None, "problem": problem, "log": log})
-    else:
-        for text in log:
-            typer.echo(text)
-        if problem:
-            typer.echo(f"forge: {problem}", err=True)
+        emit_json({"record": str(record), "lang": lang, "ok": problem is None,
+                   "problem": problem.message if problem else None, "line": problem.line if problem else None,
+                   "rule": problem.rule if problem else None, "hint": problem.hint if problem else None,
+                   "log": log})
+    elif problem:
+        typer.echo(f"{record}:{problem.line}: [{problem.rule}] {problem.message}\n    hint: {problem.hint}",
+                   err=True)
     raise typer.Exit(1 if problem else 0)
+
+
+def _open_record(path: Path, root: Path):
+    """The record opened for streaming, or safeio.UnsafeInput before a byte is read.
+
+    A path named on the command line may lie outside the project; a link inside the
+    project that leads out of it is refused (forge.safeio). Folders, FIFOs and devices
+    are refused on the opened descriptor; the size limit is far above safeio's 10 MB
+    since the record is streamed, never held.
+    """
+    where = Path(os.path.abspath(path))
+    if safeio.inside(where.parent.resolve() / where.name, safeio.allowed_folders(root)):
+        real = safeio.check_path(path, root)
+    else:
+        try:
+            real = where.resolve(strict=True)
+        except (OSError, RuntimeError):
+            raise safeio.UnsafeInput(path, "io", "no such file", "check the path") from None
+    try:
+        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise safeio.UnsafeInput(path, "io", f"cannot open the file ({exc.strerror})",
+                                 "check that the file exists and is readable") from None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
+        os.close(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise safeio.UnsafeInput(path, "special-file", f"is {safeio._kind(info.st_mode)}, not an ordinary file",
+                                     "give the path of a record written by forge simulate")
+        raise safeio.UnsafeInput(path, "too-large", f"is {info.st_size:,} bytes, more than the limit of "
+                                 f"{MAX_RECORD_BYTES:,}", "no real game record is this large")
+    return os.fdopen(fd, "rb")

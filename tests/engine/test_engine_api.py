@@ -15,7 +15,7 @@ from forge.engine.builder import build
 from forge.engine.invariants import InvariantChecker, InvariantError
 from forge.engine.observation import Observation
 from forge.engine.proofs import prove_cards
-from forge.engine.record import digest, from_jsonl, make_record, render, replay, to_jsonl
+from forge.engine.record import ReplayMismatch, digest, from_jsonl, make_record, render, replay, to_jsonl
 from forge.engine.sample import card, line, sample_database
 from forge.engine.state import HANDLED_VERBS, OP_WINDOW
 from forge.simulate import PAIRINGS, Settings, game_seed, play_games
@@ -90,8 +90,9 @@ def test_replay_of_a_tampered_record_fails(sample_game):
     run(s, [RandomAgent(3), RandomAgent(4)])
     lines = make_record(s)
     lines[-1]["digest"] = "0" * 32
-    with pytest.raises(AssertionError):
+    with pytest.raises(ReplayMismatch, match="digest") as exc:
         replay(sample_game, lines)
+    assert exc.value.line == len(lines)  # the result line
 
 
 def test_render_log_in_english_and_french(sample_game):
