@@ -11,9 +11,11 @@ a file swapped for a FIFO between the check and the read is still refused.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 #: Far more than any card file, locale, template or prose file (the largest shipped one is ~40 kB).
 MAX_INPUT_BYTES = 10 * 1024 * 1024
@@ -33,7 +35,8 @@ class UnsafeInput(Exception):
         self.path, self.rule, self.message, self.hint = Path(path), rule, message, hint
 
 
-def _kind(mode: int) -> str:
+def kind_of(mode: int) -> str:
+    """What a file of this mode is, in words: \"a folder\", \"a named pipe (FIFO)\"…"""
     if stat.S_ISDIR(mode):
         return "a folder"
     if stat.S_ISFIFO(mode):
@@ -74,18 +77,24 @@ def check_path(path: Path | str, root: Path | str) -> Path:
     return real
 
 
-def read_bytes(path: Path | str, root: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
-    """The bytes of an ordinary file inside the project (or forge), at most ``limit`` of them.
+def open_input(path: Path | str, root: Path | str | None, limit: int = MAX_INPUT_BYTES) -> BinaryIO:
+    """An ordinary file opened for reading (binary), checked before a byte is read.
 
-    Raises UnsafeInput for a special file, a folder, a link leaving the project, a
-    file over the limit, or one that cannot be opened.
+    ``root`` None means the user named the path on the command line: it may lie anywhere,
+    but must still be an ordinary file of at most ``limit`` bytes. Raises UnsafeInput.
     """
     path = Path(path)
-    real = check_path(path, root)
+    if root is None:
+        try:
+            real = path.resolve(strict=True)
+        except (OSError, RuntimeError):
+            raise UnsafeInput(path, "io", "no such file", "check the path") from None
+    else:
+        real = check_path(path, root)
     try:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        if exc.errno in (getattr(os, "ELOOP", -1),):
+        if exc.errno == errno.ELOOP:
             raise UnsafeInput(path, "outside-project", "the file was replaced by a link while being read",
                               "run forge again") from None
         raise UnsafeInput(path, "io", f"cannot open the file ({exc.strerror})",
@@ -93,27 +102,34 @@ def read_bytes(path: Path | str, root: Path | str, limit: int = MAX_INPUT_BYTES)
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            raise UnsafeInput(path, "special-file", f"is {_kind(info.st_mode)}, not an ordinary file",
+            raise UnsafeInput(path, "special-file", f"is {kind_of(info.st_mode)}, not an ordinary file",
                               "replace it with an ordinary file; forge never reads pipes, devices or folders as input")
         if info.st_size > limit:
             raise UnsafeInput(path, "too-large", f"is {info.st_size:,} bytes, more than the limit of {limit:,}",
                               "an input this large is a mistake or an attack; split or shrink the file")
-        chunks, total = [], 0
-        while True:
-            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:  # the file grew while we read it
-                raise UnsafeInput(path, "too-large", f"grew past the limit of {limit:,} bytes while being read",
-                                  "run forge again once the file stops changing")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise UnsafeInput(path, "io", f"cannot read the file ({exc.strerror})",
-                          "check that the file is readable") from None
-    finally:
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
         os.close(fd)
+        raise
+
+
+def read_bytes(path: Path | str, root: Path | str, limit: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of an ordinary file inside the project (or forge), at most ``limit`` of them.
+
+    Raises UnsafeInput for a special file, a folder, a link leaving the project, a
+    file over the limit, or one that cannot be opened or read.
+    """
+    with open_input(path, root, limit) as fh:
+        try:
+            data = fh.read(limit + 1)
+        except OSError as exc:
+            raise UnsafeInput(Path(path), "io", f"cannot read the file ({exc.strerror})",
+                              "check that the file is readable") from None
+    if len(data) > limit:  # the file grew while we read it
+        raise UnsafeInput(Path(path), "too-large", f"grew past the limit of {limit:,} bytes while being read",
+                          "run forge again once the file stops changing")
+    return data
 
 
 def read_text(path: Path | str, root: Path | str, limit: int = MAX_INPUT_BYTES) -> str:

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from enum import Enum
 from pathlib import Path
@@ -154,24 +153,5 @@ def _open_record(path: Path, root: Path):
     since the record is streamed, never held.
     """
     where = Path(os.path.abspath(path))
-    if safeio.inside(where.parent.resolve() / where.name, safeio.allowed_folders(root)):
-        real = safeio.check_path(path, root)
-    else:
-        try:
-            real = where.resolve(strict=True)
-        except (OSError, RuntimeError):
-            raise safeio.UnsafeInput(path, "io", "no such file", "check the path") from None
-    try:
-        fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise safeio.UnsafeInput(path, "io", f"cannot open the file ({exc.strerror})",
-                                 "check that the file exists and is readable") from None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_RECORD_BYTES:
-        os.close(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise safeio.UnsafeInput(path, "special-file", f"is {safeio._kind(info.st_mode)}, not an ordinary file",
-                                     "give the path of a record written by forge simulate")
-        raise safeio.UnsafeInput(path, "too-large", f"is {info.st_size:,} bytes, more than the limit of "
-                                 f"{MAX_RECORD_BYTES:,}", "no real game record is this large")
-    return os.fdopen(fd, "rb")
+    inside = safeio.inside(where.parent.resolve() / where.name, safeio.allowed_folders(root))
+    return safeio.open_input(path, root if inside else None, MAX_RECORD_BYTES)
