@@ -29,6 +29,7 @@ class Stage:
     summary: dict = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
+    io_error: str = ""  # an output that could not be written: `<path>: cannot write (<reason>)`
 
 
 @dataclass
@@ -39,8 +40,13 @@ class BuildReport:
     def ok(self) -> bool:
         return all(s.ok for s in self.stages)
 
+    @property
+    def io_error(self) -> str:
+        """The I/O error that stopped the build (exit 2), or ""."""
+        return next((s.io_error for s in self.stages if s.io_error), "")
+
     def to_json(self) -> dict:
-        return {"ok": self.ok, "stages": [
+        return {"ok": self.ok, **({"error": self.io_error} if self.io_error else {}), "stages": [
             {"name": s.name, "ok": s.ok, "seconds": round(s.seconds, 2), "summary": s.summary,
              "findings": [f.to_json() for f in s.findings]} for s in self.stages]}
 
@@ -84,10 +90,14 @@ def _simulate(checked: Report, games: int, seed: int, jobs: int) -> Stage:
 
 
 def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
+    from .atomic import describe
     from .render.cards import RenderOptions, render_cards
 
     started = time.perf_counter()
-    result = render_cards(checked.load.db, checked.books, root, RenderOptions(langs=langs, out=out, workers=jobs))
+    try:
+        result = render_cards(checked.load.db, checked.books, root, RenderOptions(langs=langs, out=out, workers=jobs))
+    except OSError as exc:  # an output that cannot be written; the earlier outputs are kept
+        return Stage("render", False, {}, [], time.perf_counter() - started, io_error=describe(exc))
     errors = [f for f in result.findings if f.severity == ERROR]
     return Stage("render", not errors, result.summary(), result.findings, time.perf_counter() - started)
 
@@ -100,11 +110,11 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
     findings = [f for o in outcomes for f in o.findings]
     findings += [Finding(_pos(o.path or "output/books"), "preflight", p, "look at the page in the PDF")
                  for o in outcomes for p in o.problems]
-    findings += [Finding(_pos("templates/books"), "io", o.io_error) for o in outcomes if o.io_error]
+    io_error = next((o.io_error for o in outcomes if o.io_error), "")
     ok = all(o.written for o in outcomes) and not any(f.severity == ERROR for f in findings)
     summary = {"books": [f"{o.kind}-{o.lang}" for o in outcomes if o.written],
                "pages": sum(o.pages for o in outcomes)}
-    return Stage("books", ok, summary, findings, time.perf_counter() - started)
+    return Stage("books", ok, summary, findings, time.perf_counter() - started, io_error=io_error)
 
 
 def _pos(name: str):

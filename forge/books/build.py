@@ -5,9 +5,7 @@ is written only when its template produced no error, and always atomically.
 """
 from __future__ import annotations
 
-import os
 import time
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -82,8 +80,8 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
         return outcome
     try:
         atomic.write_bytes(path, data)
-    except OSError as exc:
-        outcome.io_error = f"{path}: cannot write ({exc.strerror})"
+    except OSError as exc:  # the previous book is kept (atomic write)
+        outcome.io_error = atomic.describe(exc)
         return outcome
     outcome.path, outcome.size, outcome.written = path.as_posix(), len(data), True
     outcome.seconds = time.perf_counter() - start
@@ -93,11 +91,13 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
 def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
                 workers: int | None = None) -> list[BookOutcome]:
     """Every asked book in every asked language, in parallel when there are several cores."""
+    from ..workers import cap, cpus, process_pool
+
     jobs = [(str(root), kind, lang, str(out)) for kind in kinds for lang in langs]
-    workers = max(1, min(workers or os.cpu_count() or 1, len(jobs)))
+    workers = cap(workers or cpus(), len(jobs))
     if workers == 1:
         return [build_one(*job) for job in jobs]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    with process_pool(workers) as pool:
         futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
         done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
     return [done[(kind, lang)] for _, kind, lang, _ in jobs]

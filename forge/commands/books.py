@@ -75,11 +75,18 @@ def _position(path: str):
 
 
 def _finish(fmt: Format, findings: list[Finding], outcomes: list, io_error: bool = False, message: str = "") -> None:
+    """Report and exit; an I/O error (an input unreadable, a book that cannot be written) is one
+    `forge: error:` line on stderr, after the report of the books that were written."""
     status = exit_status(findings, io_error)
     if fmt is Format.json:
         emit_json({"ok": status == EXIT_CLEAN, "books": [o.to_json() for o in outcomes],
                    "findings": [f.to_json() for f in sorted(set(findings))],
                    **({"error": message} if message else {})})
+    elif status == EXIT_USAGE and message:
+        report = to_text(findings, outcomes)
+        if report:
+            typer.echo(report, err=not outcomes)
+        typer.echo(f"forge: error: {message}", err=True)
     else:
         typer.echo(to_text(findings, outcomes, message), err=status == EXIT_USAGE and not outcomes)
     raise typer.Exit(status)

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from ..build import SMOKE_GAMES, BuildReport, build as run_build
-from ..findings import EXIT_CLEAN, EXIT_FINDINGS
+from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
 
 
@@ -33,6 +33,9 @@ def build(
         emit_json(report.to_json())
     else:
         typer.echo(to_text(report, out))
+    if report.io_error:  # one line names the output and the reason; the earlier outputs are kept
+        typer.echo(f"forge: error: {report.io_error}", err=True)
+        raise typer.Exit(EXIT_USAGE)
     raise typer.Exit(EXIT_CLEAN if report.ok else EXIT_FINDINGS)
 
 
@@ -41,7 +44,9 @@ DESCRIBE = {
                            f"{plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')}"),
     "simulate": lambda s: (f"{s['games']} games ({s['agents']} agents, seed {s['seed']}), "
                            f"{plural(s['errors'], 'error')}, {s['capped']} capped"),
-    "render": lambda s: (f"{s['written']} files written, {s['unchanged']} unchanged, {s['removed']} removed; "
+    "render": lambda s: (f"{s['written']} files written, {s['unchanged']} unchanged, {s['removed']} removed"
+                         + (f", {s['changed_outside']} changed outside forge (rendered again)" if s.get("changed_outside")
+                            else "") + "; "
                          f"preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
     "books": lambda s: f"{', '.join(s['books']) or 'nothing'} written, {s['pages']} pages",
 }
@@ -53,7 +58,12 @@ def to_text(report: BuildReport, out: Path) -> str:
         shown = [f for f in stage.findings if f.severity == "error" or not stage.ok]
         if shown:
             lines.append(render_findings(shown))
+        if stage.io_error and not stage.summary:
+            continue  # the stage stopped at once; the error line says why
         mark = "✓" if stage.ok else "✗"
         lines.append(f"{mark} {stage.name}: {DESCRIBE[stage.name](stage.summary)} ({stage.seconds:.1f} s)")
-    lines.append(f"kit written to {out}/" if report.ok else "✗ build stopped: fix the findings above")
+    if report.ok:
+        lines.append(f"kit written to {out}/")
+    elif not report.io_error:
+        lines.append("✗ build stopped: fix the findings above")
     return "\n".join(lines)

@@ -12,7 +12,7 @@ from .. import atomic, safeio
 from ..engine.record import to_jsonl
 from ..findings import ERROR
 from ..simulate import Settings, render_text, run, to_json
-from .common import Format, FormatOption, RootOption, check_root, emit_json, render_findings
+from .common import Format, FormatOption, RootOption, check_root, emit_json, io_failure, render_findings
 
 REPLAY_DIR = Path("output") / "replays"
 #: A record streams, so it may be far larger than safeio's limit; this only stops an absurd file.
@@ -60,9 +60,8 @@ def simulate(
                 rel = REPLAY_DIR / f"game-{o.index:06d}-seed-{o.seed}.jsonl"
                 atomic.write_text(root / rel, to_jsonl(o.record))
                 replays[o.index] = str(rel)
-    except OSError as exc:
-        typer.echo(f"forge: error: cannot write a replay: {exc}", err=True)
-        raise typer.Exit(2) from exc
+    except OSError as exc:  # one line: the replay's path and the reason; earlier replays are kept
+        io_failure(exc, format)
     data = to_json(report, load.db, replays)
     if format is Format.json:
         emit_json(data)

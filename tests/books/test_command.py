@@ -1,12 +1,15 @@
 """``forge render rulebook|reference|books``: reports, exit codes, no traceback on bad input."""
 from __future__ import annotations
 
+import errno
 import json
+import os
 import shutil
 
 import pytest
 from typer.testing import CliRunner
 
+from forge import atomic
 from forge.cli import app
 
 from .conftest import REPO, copy_project
@@ -117,4 +120,26 @@ def test_an_unwritable_output_folder_is_an_io_error(project):
     blocker = project / "blocker"
     blocker.write_text("a file, not a folder")
     result = run("rulebook", "--root", str(project), "--lang", "en", "--out", str(blocker))
-    assert result.exit_code == 2 and "cannot write" in result.output
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [f"forge: error: {blocker}/books/rulebook-en.pdf: cannot write "
+                                          f"({blocker} is not a folder)"]
+    assert "Traceback" not in result.output and "internal error" not in result.output
+
+
+def test_a_full_disk_is_one_line_and_keeps_the_previous_books(project, monkeypatch):
+    assert run("books", "--root", str(project), "--lang", "en").exit_code == 0
+    folder = project / "output/books"
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert sorted(before) == ["reference-en.pdf", "rulebook-en.pdf"]
+
+    def no_space(fd, data):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(atomic, "_write_all", no_space)  # the forked workers inherit it
+    result = run("books", "--root", str(project), "--lang", "en")
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0] in [f"forge: error: {folder / name}: cannot write (No space left on device)"
+                                            for name in before]
+    assert "Traceback" not in result.output and "internal error" not in result.output
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before  # kept, and no temporary file left
