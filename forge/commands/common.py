@@ -9,7 +9,7 @@ from typing import Annotated, NoReturn
 
 import typer
 
-from .. import atomic
+from .. import atomic, safeio
 from ..findings import Finding
 
 
@@ -60,12 +60,15 @@ def publish_generated(root: Path, rel: str, text: str, check: bool, fmt: Format,
     """
     path = root / rel
     try:
-        current = path.read_bytes().decode("utf-8", "replace") if path.is_file() else None
-        stale = current != text
-        if stale and not check:
+        current = safeio.read_bytes(path, root).decode("utf-8", "replace")
+    except safeio.UnsafeInput:  # missing, or not an ordinary file of the project: written anew (never followed)
+        current = None
+    stale = current != text
+    if stale and not check:
+        try:
             atomic.write_text(path, text)
-    except OSError as exc:
-        io_failure(exc, fmt)
+        except OSError as exc:  # the previous file is kept
+            io_failure(exc, fmt)
     if fmt is Format.json:
         emit_json({"path": rel, "stale": stale, "written": stale and not check})
     elif check:

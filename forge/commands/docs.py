@@ -5,6 +5,7 @@ from pathlib import Path
 
 import typer
 
+from .. import safeio
 from ..design import DESIGN_DOC, fill
 from ..findings import EXIT_USAGE, exit_status
 from ..validate import validate
@@ -25,8 +26,11 @@ def docs(
         raise typer.Exit(status)
     path = root / DESIGN_DOC
     try:
-        current = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        typer.echo(f"forge: error: {DESIGN_DOC}: {exc.strerror}", err=True)
+        current = safeio.read_text(path, root)
+    except safeio.UnsafeInput as exc:  # missing, unreadable, not an ordinary file, a link leaving the project
+        typer.echo(f"forge: error: {DESIGN_DOC}: {exc.message}", err=True)
+        raise typer.Exit(EXIT_USAGE)
+    except UnicodeDecodeError:
+        typer.echo(f"forge: error: {DESIGN_DOC}: the file is not UTF-8; save it as UTF-8", err=True)
         raise typer.Exit(EXIT_USAGE)
     publish_generated(root, DESIGN_DOC, fill(current, report.load.db, report.books), check, format, "docs")

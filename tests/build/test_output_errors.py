@@ -99,3 +99,18 @@ def test_schema_into_a_folder_that_is_a_file(shipped):
     (shipped / "schema").write_text("not a folder")
     one_error_line(invoke("schema", "--root", str(shipped), "--format", "json"), shipped / "schema/cards.schema.json",
                    f"{shipped / 'schema'} is not a folder")
+
+
+@pytest.mark.parametrize("kind", ["not-utf8", "device"])
+def test_docs_refuses_a_design_document_it_cannot_read_safely(shipped, kind):
+    (shipped / "docs").mkdir()
+    design = shipped / "docs/design.md"
+    if kind == "device":
+        design.symlink_to("/dev/zero")  # read blindly, it would fill the memory
+    else:
+        design.write_bytes(b"\xff\xfe not UTF-8")
+    result = invoke("docs", "--root", str(shipped))
+    assert result.exit_code == 2
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("forge: error: docs/design.md: "), result.stderr
+    assert "Traceback" not in result.output and "internal error" not in result.output
