@@ -10,6 +10,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import safeio
+from .database import unsafe_finding
 from .findings import ERROR, WARNING, Finding
 from .model import Position
 from .parity import parity
@@ -88,12 +90,27 @@ def _timed(name: str, run, strict: bool) -> CheckResult:
     return _result(name, findings, strict, {"current": not findings}, started)
 
 
+def _read_generated(root: Path, rel: str, hint: str) -> str | list[Finding]:
+    """The text of a generated file, or the finding that says why it cannot be compared.
+
+    Read through ``safeio``: a generated file replaced by a pipe, a device or a link
+    out of the project is refused with a finding, never read.
+    """
+    try:
+        return safeio.read_text(root / rel, root)
+    except safeio.UnsafeInput as exc:
+        if exc.rule != "io":
+            return [unsafe_finding(exc, rel)]
+    except UnicodeDecodeError:
+        pass
+    return [Finding(Position(rel), "generated", f"{rel} is missing or unreadable", hint)]
+
+
 def _stale(root: Path, rel: str, expected: str, command: str) -> list[Finding]:
     """A finding when the generated file ``rel`` is missing or differs from what forge would write."""
-    try:
-        current = (root / rel).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return [Finding(Position(rel), "generated", f"{rel} is missing or unreadable", f"run `forge {command}`")]
+    current = _read_generated(root, rel, f"run `forge {command}`")
+    if isinstance(current, list):
+        return current
     if current != expected:
         return [Finding(Position(rel), "generated", f"{rel} is out of date", f"run `forge {command}` and commit it")]
     return []
@@ -106,11 +123,9 @@ def _schema_findings(root: Path) -> list[Finding]:
 def _docs_findings(root: Path, checked: Report) -> list[Finding]:
     from .design import DESIGN_DOC, fill
 
-    try:
-        current = (root / DESIGN_DOC).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        return [Finding(Position(DESIGN_DOC), "generated", f"{DESIGN_DOC} is missing or unreadable",
-                        "restore it from version control, then run `forge docs`")]
+    current = _read_generated(root, DESIGN_DOC, "restore it from version control, then run `forge docs`")
+    if isinstance(current, list):
+        return current
     return _stale(root, DESIGN_DOC, fill(current, checked.load.db, checked.books), "docs")
 
 

@@ -1,18 +1,19 @@
 """``forge diff``: what changed in the card database between two git revisions.
 
-Each revision's ``cards/`` and ``locales/`` are read with ``git show`` into a temporary
-project and loaded like any other project, so a card's printed text is compiled through
-its own revision's phrases. Nothing here prints or exits; git problems raise DiffError.
+Each revision's ``cards/*.yaml`` and ``locales/*.yaml`` are read with ``git show`` (or,
+for the working tree, through ``safeio``) into a temporary project and loaded like any
+other project, so a card's printed text is compiled through its own revision's phrases.
+Nothing here prints or exits; git problems and refused files raise DiffError.
 """
 from __future__ import annotations
 
-import shutil
 import subprocess
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import safeio
 from .database import LoadResult, load_database
 from .model import CardDatabase
 from .text import Phrasebook, PhraseError, load_phrasebooks
@@ -22,7 +23,7 @@ FOLDERS = ("cards", "locales")
 
 
 class DiffError(Exception):
-    """A revision that cannot be read: not a git repository, or an unknown revision."""
+    """A revision that cannot be read: not a git repository, an unknown revision, a refused file."""
 
 
 @dataclass
@@ -106,9 +107,7 @@ def _side(root: Path, prefix: str, rev: str | None, dest: Path) -> Side:
     for folder in FOLDERS:
         (dest / folder).mkdir(parents=True)
     if rev is WORKTREE:
-        for folder in FOLDERS:
-            if (root / folder).is_dir():
-                shutil.copytree(root / folder, dest / folder, dirs_exist_ok=True)
+        _copy_worktree(root, dest)
         label = "the working tree"
     else:
         _export(root, prefix, rev, dest)
@@ -116,16 +115,47 @@ def _side(root: Path, prefix: str, rev: str | None, dest: Path) -> Side:
     return _read(label, dest)
 
 
+def _wanted(rel: str) -> bool:
+    """The files a side is made of: the YAML files directly inside cards/ and locales/."""
+    return rel.endswith((".yaml", ".yml")) and rel.count("/") == 1
+
+
+def _copy_worktree(root: Path, dest: Path) -> None:
+    """Copy the working tree's files through ``safeio``: a pipe, a device, a folder, a huge
+    file or a link out of the project is refused (DiffError), never read."""
+    for folder in FOLDERS:
+        if not (root / folder).is_dir():
+            continue
+        try:
+            entries = sorted((root / folder).iterdir())
+        except OSError as exc:
+            raise DiffError(f"{folder}/: cannot list the folder ({exc.strerror or exc})") from None
+        for path in entries:
+            rel = f"{folder}/{path.name}"
+            if not _wanted(rel):
+                continue
+            try:
+                data = safeio.read_bytes(path, root)
+            except safeio.UnsafeInput as exc:
+                raise DiffError(f"{rel}: {exc.message}; {exc.hint}") from None
+            (dest / rel).write_bytes(data)
+
+
 def _export(root: Path, prefix: str, rev: str, dest: Path) -> None:
     try:
         _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     except DiffError:
         raise DiffError(f"unknown revision `{rev}`") from None
-    names = _git(root, "ls-tree", "-r", "--name-only", rev, "--", *(prefix + f for f in FOLDERS)).decode()
-    for name in names.splitlines():
+    listing = _git(root, "ls-tree", "-r", "-l", "-z", rev, "--", *(prefix + f for f in FOLDERS))
+    for entry in filter(None, listing.decode("utf-8", "surrogateescape").split("\0")):
+        meta, name = entry.split("\t", 1)
+        size = meta.split()[3]
         rel = name[len(prefix):]
-        if not rel.endswith((".yaml", ".yml")) or rel.count("/") != 1:
+        if not _wanted(rel):
             continue
+        if size.isdigit() and int(size) > safeio.MAX_INPUT_BYTES:
+            raise DiffError(f"{rel} at {rev}: {int(size):,} bytes, more than the limit of "
+                            f"{safeio.MAX_INPUT_BYTES:,}")
         (dest / rel).write_bytes(_git(root, "show", f"{rev}:{name}"))
 
 

@@ -9,14 +9,15 @@ typography. Each check returns findings; nothing here prints or exits.
 from __future__ import annotations
 
 import difflib
+import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable
 
-from . import yamlsrc
-from .database import LoadResult, load_database
+from . import safeio, yamlsrc
+from .database import LoadResult, load_database, unsafe_finding
 from .findings import WARNING, Finding
 from .model import Card, Position
 from .text import _NUMBER, _PLACEHOLDER, Phrasebook, PhraseError, load_phrasebooks, parse_markup
@@ -67,6 +68,8 @@ def parity(root: Path | str) -> ParityReport:
     if all(locales.values()):
         report.findings += check_locales(locales, report.strings)
     load = load_database(root)
+    report.findings += load.refused  # a card file that is a pipe, a device, a folder, a link out, huge
+    report.io_error |= any(f.rule == "io" for f in load.refused)
     if not load.io_error:
         try:
             books = load_phrasebooks(root)
@@ -104,12 +107,11 @@ class _Yaml:
 
 def _read_yaml(root: Path, rel: str, report: ParityReport) -> _Yaml | None:
     try:
-        text = (root / rel).read_text(encoding="utf-8")
+        text = safeio.read_text(root / rel, root)
         data, source = yamlsrc.load(text)
-    except OSError as exc:
-        report.io_error = True
-        report.findings.append(Finding(Position(rel), "io", f"cannot read the file: {exc.strerror}",
-                                       "check that the file exists and is readable"))
+    except safeio.UnsafeInput as exc:
+        report.io_error |= exc.rule == "io"
+        report.findings.append(unsafe_finding(exc, rel))
         return None
     except UnicodeDecodeError:
         report.findings.append(Finding(Position(rel), "encoding", "the file is not UTF-8", "save it as UTF-8"))
@@ -212,7 +214,7 @@ def _show(counter: Counter) -> str:
 def check_cards(load: LoadResult, books: dict[str, Phrasebook], strings: Counter) -> list[Finding]:
     """Names, flavour and wordings exist in both languages; compiled texts match line by line."""
     found: list[Finding] = []
-    sources = {rel: _Yaml(rel, None, src, _file_lines(load.root / rel)) for rel, src in load.sources.items()}
+    sources = {rel: _Yaml(rel, None, src, _file_lines(load.root, rel)) for rel, src in load.sources.items()}
     for card in load.db.cards:
         found += _card_strings(load, sources, card, strings)
         if set(LANGS) <= set(books):
@@ -220,11 +222,11 @@ def check_cards(load: LoadResult, books: dict[str, Phrasebook], strings: Counter
     return found
 
 
-def _file_lines(path: Path) -> list[str]:
+def _file_lines(root: Path, rel: str) -> list[str]:
     try:
-        return path.read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError):
-        return []
+        return safeio.read_text(root / rel, root).splitlines()
+    except (safeio.UnsafeInput, UnicodeDecodeError):
+        return []  # the file was read a moment ago; columns fall back to the value's start
 
 
 def _card_strings(load: LoadResult, sources: dict, card: Card, strings: Counter) -> list[Finding]:
@@ -348,11 +350,11 @@ def check_books(root: Path, report: ParityReport) -> list[Finding]:
         book = en_path.name.removesuffix(".en.md")
         fr_path = folder / f"{book}.fr.md"
         en_rel, fr_rel = f"{BOOKS_DIR}/{en_path.name}", f"{BOOKS_DIR}/{fr_path.name}"
-        if not fr_path.is_file():
+        if not os.path.lexists(fr_path):  # a French prose that is a pipe or a folder is refused below
             found.append(Finding(Position(en_rel), "parity-book", f"the book `{book}` has no French prose",
                                  f"write {fr_rel}"))
             continue
-        en_text, fr_text = _read_text(en_path, en_rel, report), _read_text(fr_path, fr_rel, report)
+        en_text, fr_text = _read_text(root, en_rel, report), _read_text(root, fr_rel, report)
         if en_text is None or fr_text is None:
             continue
         report.strings["en"] += 1
@@ -360,22 +362,23 @@ def check_books(root: Path, report: ParityReport) -> list[Finding]:
         found += _compare_structure(en_rel, en_text, fr_rel, fr_text)
         found += _prose_typography(en_rel, en_text, "en")
     for fr_path in sorted(folder.glob("*.fr.md")):
-        if not (folder / fr_path.name.replace(".fr.md", ".en.md")).is_file():
+        if not os.path.lexists(folder / fr_path.name.replace(".fr.md", ".en.md")):
             found.append(Finding(Position(f"{BOOKS_DIR}/{fr_path.name}"), "parity-book",
                                  "this French prose has no English original", "write the English book, or remove it"))
-    if (folder / "strings.yaml").is_file():
+    if os.path.lexists(folder / "strings.yaml"):
         found += _check_strings(root, report)
     return found
 
 
-def _read_text(path: Path, rel: str, report: ParityReport) -> str | None:
+def _read_text(root: Path, rel: str, report: ParityReport) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        report.io_error = isinstance(exc, OSError)
-        report.findings.append(Finding(Position(rel), "io", f"cannot read the file: {exc}",
-                                       "check that the file exists and is a UTF-8 text"))
-        return None
+        return safeio.read_text(root / rel, root)
+    except safeio.UnsafeInput as exc:
+        report.io_error |= exc.rule == "io"
+        report.findings.append(unsafe_finding(exc, rel))
+    except UnicodeDecodeError:
+        report.findings.append(Finding(Position(rel), "encoding", "the file is not UTF-8", "save it as UTF-8"))
+    return None
 
 
 @dataclass(frozen=True)

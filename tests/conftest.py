@@ -50,21 +50,29 @@ def shipped(tmp_path: Path) -> Path:
     return tmp_path
 
 
+class Hung(BaseException):
+    """Raised by ``no_hang``'s alarm: a BaseException, so that no ``except OSError`` swallows it."""
+
+
 @pytest.fixture
 def no_hang():
     """Fail the test instead of hanging the suite or filling the memory when forge reads a special file.
 
-    A FIFO read blocks: an alarm after 20 s interrupts it. Reading /dev/zero never
+    A FIFO read blocks: an alarm after 20 s (then every 5 s) interrupts it. Reading /dev/zero never
     ends: the address space is capped 2 GB above its current size, so the read fails
-    with MemoryError (Linux; the cap is lifted afterwards).
+    with MemoryError, and files written are capped at 256 MB, so copying it fails
+    too (Linux; the caps are lifted afterwards).
     """
     import resource
 
     def expire(signum, frame):
-        raise TimeoutError("blocked for 20 s: something read a FIFO or a device")
+        raise Hung("blocked for 20 s: something read a FIFO or a device")
 
     previous = signal.signal(signal.SIGALRM, expire)
     limits = resource.getrlimit(resource.RLIMIT_AS)
+    file_limits = resource.getrlimit(resource.RLIMIT_FSIZE)
+    if file_limits[1] == resource.RLIM_INFINITY or file_limits[1] > 256 << 20:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (256 << 20, file_limits[1]))
     try:
         used = int(Path("/proc/self/statm").read_text().split()[0]) * resource.getpagesize()
         cap = used + (2 << 30)
@@ -72,10 +80,11 @@ def no_hang():
             resource.setrlimit(resource.RLIMIT_AS, (cap, limits[1]))
     except (OSError, ValueError):
         pass  # no /proc: the alarm alone guards
-    signal.alarm(20)
+    signal.setitimer(signal.ITIMER_REAL, 20, 5)
     try:
         yield
     finally:
-        signal.alarm(0)
+        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
         resource.setrlimit(resource.RLIMIT_AS, limits)
+        resource.setrlimit(resource.RLIMIT_FSIZE, file_limits)

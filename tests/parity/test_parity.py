@@ -173,4 +173,4 @@ def test_a_missing_locale_is_an_io_error(project):
     (project.root / "locales/fr.yaml").unlink()
     code, out = run(project.root)
     assert code == 2
-    assert "locales/fr.yaml: [io] cannot read the file" in out
+    assert "locales/fr.yaml: [io] no such file" in out

@@ -11,18 +11,18 @@ Two families (issue 7, sections 2 and 3):
 from __future__ import annotations
 
 import os
-import stat
 import sys
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from forge import safeio, yamlsrc
+from forge import yamlsrc
 from forge.cli import app
 from forge.validate import validate
 
 from .helpers import CREATURE, only, run, run_text
+from .special_files import KINDS, fifo, symlink
 
 COST_LINE, COST_COL = 6, 11  # where CREATURE's `cost: 2` value starts, after the schema line
 
@@ -131,60 +131,6 @@ def test_a_card_template_with_hostile_yaml_is_a_finding_at_its_place(shipped):
 
 
 # -- files that are not ordinary files ------------------------------------------------------
-def _fifo(path: Path) -> Path:
-    path.unlink(missing_ok=True)
-    os.mkfifo(path)
-    return path
-
-
-def _symlink(path: Path, target: str | Path) -> Path:
-    path.unlink(missing_ok=True)
-    path.symlink_to(target)
-    return path
-
-
-def _device(path: Path) -> Path:
-    """A character device like /dev/zero inside the project (needs CAP_MKNOD: skipped without it)."""
-    path.unlink(missing_ok=True)
-    try:
-        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 5))
-    except (PermissionError, OSError) as exc:
-        pytest.skip(f"cannot create a device here: {exc}")
-    return path
-
-
-def _huge(path: Path) -> Path:
-    """A sparse file one byte over the limit: no disk used, and never read."""
-    with open(path, "wb") as f:
-        f.truncate(safeio.MAX_INPUT_BYTES + 1)
-    return path
-
-
-def _outside(path: Path) -> Path:
-    """A link to a copy of the file in the folder that holds the project (pytest's tmp_path)."""
-    root = next(p for p in path.parents if (p / "locales").is_dir())
-    target = root.parent / f"outside-{root.name}-{path.name}"
-    target.write_text(path.read_text(encoding="utf-8") if path.is_file() else "cards: []\n", encoding="utf-8")
-    return _symlink(path, target)
-
-
-def _folder(path: Path) -> Path:
-    path.unlink(missing_ok=True)
-    path.mkdir()
-    return path
-
-
-KINDS = {
-    "fifo": (_fifo, "special-file", "named pipe"),
-    "dev-zero": (lambda p: _symlink(p, "/dev/zero"), "outside-project", "outside the project"),
-    "dev-urandom": (lambda p: _symlink(p, "/dev/urandom"), "outside-project", "outside the project"),
-    "device": (_device, "special-file", "character device"),
-    "folder": (_folder, "special-file", "a folder"),
-    "huge": (_huge, "too-large", "more than the limit"),
-    "link-out": (_outside, "outside-project", "outside the project"),
-}
-
-
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_a_card_file_that_is_not_an_ordinary_file_is_refused(project, no_hang, kind):
     make, rule, words = KINDS[kind]
@@ -200,7 +146,7 @@ def test_a_card_file_that_is_not_an_ordinary_file_is_refused(project, no_hang, k
 def test_a_link_to_a_card_file_inside_the_project_is_read(project):
     (project.root / "drafts").mkdir()
     project("red.yaml", CREATURE).rename(project.root / "drafts" / "red.yaml")
-    _symlink(project.root / "cards" / "red.yaml", "../drafts/red.yaml")
+    symlink(project.root / "cards" / "red.yaml", "../drafts/red.yaml")
     _, report = run(project.root)
     assert report["summary"]["card_designs"] == 1
 
@@ -253,7 +199,7 @@ def test_a_chmod_000_cards_folder_exits_2(project):
 
 def test_the_cli_never_hangs_on_a_fifo(project, no_hang):
     """The whole command, text report, on a FIFO: one finding, exit 1, well within the guard."""
-    _fifo(project("red.yaml", CREATURE))
+    fifo(project("red.yaml", CREATURE))
     result = CliRunner().invoke(app, ["validate", "--root", str(project.root)])
     assert result.exit_code == 1
     assert "cards/red.yaml: [special-file] is a named pipe (FIFO), not an ordinary file" in result.stdout
