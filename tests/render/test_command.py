@@ -90,5 +90,5 @@ def test_a_broken_card_template_is_an_error_not_a_crash(project):
     (project.root / "templates/cards/card.yaml").write_text("card: [\n", encoding="utf-8")
     result = run("--root", str(project.root), "--profile", "proof", "--lang", "en")
     assert result.exit_code == 2
-    assert "card.yaml:2:1: expected the node content" in result.output
+    assert "card.yaml:2:1: " in result.output and "expected node content" in result.output  # PyYAML's words
     assert not (project.root / "output").exists()
