@@ -41,12 +41,18 @@ class Interrupted(BaseException):
     """The user pressed Ctrl-C (SIGINT)."""
 
 
+_TRAPPED_IN: list[int] = []  # the process that called trap_interrupts
+
+
 def _raise_interrupted(signum, frame) -> None:
-    raise Interrupted()
+    if os.getpid() in _TRAPPED_IN:
+        raise Interrupted()
+    # a worker forked before init_worker ran inherits this handler: the parent handles Ctrl-C
 
 
 def trap_interrupts() -> None:
     """From now on SIGINT raises Interrupted in the main thread (call it from main())."""
+    _TRAPPED_IN[:] = [os.getpid()]
     signal.signal(signal.SIGINT, _raise_interrupted)
 
 

@@ -56,6 +56,24 @@ def test_a_worker_whose_parent_is_already_gone_exits():
     assert _fork(lambda: workers.die_with_parent(os.getppid() + 1) or 0) == 1
 
 
+def test_ctrl_c_raises_interrupted_in_forge_but_not_in_a_worker_forked_before_its_initializer():
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        workers.trap_interrupts()
+        with pytest.raises(workers.Interrupted):
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(5)  # the handler runs at once; this only bounds a failure
+
+        def child() -> int:
+            os.kill(os.getpid(), signal.SIGINT)  # the parent's handler, inherited by the fork
+            time.sleep(0.01)
+            return 0
+
+        assert _fork(child) == 0
+    finally:
+        signal.signal(signal.SIGINT, before)
+
+
 def _write_forever(target: str, pid_file: str) -> None:
     """A job caught in the middle of an atomic write (its temporary file exists) when it is stopped."""
     def trickle(fd: int, data: bytes) -> None:
