@@ -502,8 +502,9 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
     for card, face in zip(db.cards, plan.faces[plan.opts.langs[0]]):  # faces are in database order
         if card.art and not face.art:
             findings.append(Finding(card.position, "art-missing",
-                                    f"`{card.id}`: art `{card.art}` is not a file inside the project; "
-                                    "the default art is printed", "check the path (forge validate)",
+                                    f"`{card.id}`: art `{card.art}` cannot be printed (missing, outside the project or "
+                                    "not a sound PNG, JPEG or WebP image); the default art is printed",
+                                    "forge validate says why",
                                     severity=WARNING))
     for lang in plan.opts.langs:
         for item in plan.faces[lang] + plan.backs[lang]:

@@ -117,7 +117,7 @@ def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: boo
     """
     from PIL import Image
 
-    from ..validate import ArtError, read_art
+    from ..art import ArtError, read_art
 
     try:
         im = read_art(Path(root), rel)

@@ -61,15 +61,16 @@ class CardFace:
 
 
 def _digest_art(root: Path, rel: str) -> str | None:
-    """The art file's hash; None when it is missing or lies outside the project folder (never read then)."""
-    base = Path(root).resolve()
+    """The art file's hash; None when forge will not print it (missing, outside the project, not a sound
+    image: see ``forge.art``), so the face gets the default art and the renderer warns."""
+    from ..art import ArtError, art_bytes, decode_art
+
     try:
-        path = (base / rel).resolve()
-        if not path.is_relative_to(base) or not path.is_file():
-            return None
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except (OSError, RuntimeError):
+        data = art_bytes(Path(root), rel)
+        decode_art(data).close()
+    except ArtError:
         return None
+    return hashlib.sha256(data).hexdigest()
 
 
 def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path) -> CardFace:

@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from forge.render.draw import _art_image
 from forge.render.face import build_face
 from forge.render.jobs import cards_pdf
-from forge.validate import ART_FORMATS, ArtError, read_art
+from forge.art import ART_FORMATS, ArtError, read_art
 
 from ..render.helpers import books, mini_db
 from .helpers import CREATURE, only, run
@@ -141,8 +141,11 @@ def test_the_renderer_draws_the_default_art_for_a_refused_image(art_root, kind):
     make, _ = BAD_ART[kind]
     (root / "art" / "whelp.png").write_bytes(make())
     face = build_face(db.cards[0], db, books()["en"], "en", root)
-    assert face.art == "art/whelp.png"  # the face still names it: drawing must cope
+    assert face.art is None  # refused when the face is built: the renderer warns (art-missing), prints the default
     pdf, _ = cards_pdf([face], root)
+    assert images_in(pdf) == 0
+    named = replace(face, art="art/whelp.png")  # and drawing itself copes with a bad file it is handed
+    pdf, _ = cards_pdf([named], root)
     assert images_in(pdf) == 0
 
 
