@@ -20,7 +20,7 @@ from .engine.play import run as run_game
 from .engine.record import make_record
 from .model import CardDatabase
 from .vocabulary import FACTIONS
-from .workers import cap, initializer, mp_context
+from . import workers
 
 PAIRINGS: tuple[tuple[str, str], ...] = tuple((a, b) for a in FACTIONS for b in FACTIONS if a != b)
 MASK64 = (1 << 64) - 1
@@ -139,7 +139,7 @@ def _chunks(n: int, size: int) -> list[list[int]]:
 def play_games(db: CardDatabase, settings: Settings,
                progress: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
     """Every outcome, in game order, whatever the number of jobs (capped at the games and the cores)."""
-    jobs = cap(settings.jobs, settings.games)
+    jobs = workers.cap(settings.jobs, settings.games)
     if jobs <= 1:
         _init_worker(db, settings)
         for i in range(settings.games):
@@ -148,8 +148,7 @@ def play_games(db: CardDatabase, settings: Settings,
                 progress(1)
         return
     size = max(1, min(16, settings.games // (jobs * 32) or 1))
-    # leaving the block terminates the workers, on Ctrl-C too (forge.workers sets them up)
-    with mp_context().Pool(jobs, **initializer(_init_worker, (db, settings))) as pool:
+    with workers.mp_pool(jobs, _init_worker, (db, settings)) as pool:  # terminated on the way out, Ctrl-C too
         for batch in pool.imap(_work, _chunks(settings.games, size)):
             yield from batch
             if progress:

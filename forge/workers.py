@@ -17,7 +17,11 @@ Three pools do forge's work: card rendering (forge.render.cards), the books
 - ``cap`` bounds --jobs: no more processes than work items or cores.
 - ``trap_interrupts`` makes SIGINT raise ``Interrupted``, which forge.cli.main reports.
   Typer would turn a KeyboardInterrupt into a silent exit 130; a BaseException that is not a
-  KeyboardInterrupt passes through it, and through every ``except Exception``.
+  KeyboardInterrupt passes through it, and through every ``except Exception``. While a pool
+  starts its workers, Ctrl-C waits (interrupted half-way, the pool would leave workers that
+  no one stops), and a worker forked before its initializer ran ignores the handler it inherited.
+- ``process_pool`` (a ProcessPoolExecutor) and ``mp_pool`` (a multiprocessing Pool) stop
+  their workers at once on Ctrl-C.
 """
 from __future__ import annotations
 
@@ -41,19 +45,41 @@ class Interrupted(BaseException):
     """The user pressed Ctrl-C (SIGINT)."""
 
 
-_TRAPPED_IN: list[int] = []  # the process that called trap_interrupts
+#: owner: the process that called trap_interrupts; deferring/pending: Ctrl-C while a pool is being built.
+_SIGINT = {"owner": None, "deferring": False, "pending": False}
 
 
 def _raise_interrupted(signum, frame) -> None:
-    if os.getpid() in _TRAPPED_IN:
-        raise Interrupted()
-    # a worker forked before init_worker ran inherits this handler: the parent handles Ctrl-C
+    if os.getpid() != _SIGINT["owner"]:
+        return  # a worker forked before init_worker ran inherits this handler: the parent handles Ctrl-C
+    if _SIGINT["deferring"]:
+        _SIGINT["pending"] = True
+        return
+    raise Interrupted()
 
 
 def trap_interrupts() -> None:
     """From now on SIGINT raises Interrupted in the main thread (call it from main())."""
-    _TRAPPED_IN[:] = [os.getpid()]
+    _SIGINT.update(owner=os.getpid(), deferring=False, pending=False)
     signal.signal(signal.SIGINT, _raise_interrupted)
+
+
+@contextmanager
+def _building() -> Iterator[None]:
+    """Ctrl-C waits while a pool starts its workers: interrupted half-way, it would leave workers no one stops."""
+    outer = _SIGINT["deferring"]
+    _SIGINT["deferring"] = True
+    try:
+        yield
+    finally:
+        _SIGINT["deferring"] = outer
+
+
+def _raise_deferred() -> None:
+    """Raise the Ctrl-C that came while a pool was being built."""
+    if _SIGINT["pending"] and not _SIGINT["deferring"]:
+        _SIGINT["pending"] = False
+        raise Interrupted()
 
 
 def cpus() -> int:
@@ -116,16 +142,31 @@ def process_pool(workers: int, then: Callable | None = None, args: tuple = ()) -
     another error the jobs not started are dropped and the running ones finish
     (each writes its file atomically or not at all).
     """
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context(), **initializer(then, args))
+    with _building():
+        started = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context(), **initializer(then, args))
+        started.submit(int).result()  # with fork, the first job starts every worker: here, where Ctrl-C waits
     try:
-        yield pool
+        _raise_deferred()
+        yield started
     except (Interrupted, KeyboardInterrupt):
-        stop(pool)
+        stop(started)
         raise
     except BaseException:
-        pool.shutdown(wait=True, cancel_futures=True)
+        started.shutdown(wait=True, cancel_futures=True)
         raise
-    pool.shutdown(wait=True)
+    started.shutdown(wait=True)
+
+
+@contextmanager
+def mp_pool(processes: int, then: Callable | None = None, args: tuple = ()):
+    """A multiprocessing Pool set up by ``init_worker``, terminated on the way out (Ctrl-C included)."""
+    with _building():
+        started = mp_context().Pool(processes, **initializer(then, args))
+    try:
+        _raise_deferred()
+        yield started
+    finally:
+        started.terminate()
 
 
 def stop(pool: ProcessPoolExecutor) -> None:

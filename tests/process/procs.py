@@ -35,6 +35,12 @@ def running(pid: int, start: str) -> bool:
     return stat is not None and stat[1] == start and stat[0] not in "ZX"
 
 
+def alive(pid: int) -> bool:
+    """Whether a process ``pid`` runs (not a zombie waiting to be reaped)."""
+    stat = _stat(pid)
+    return stat is not None and stat[0] not in "ZX"
+
+
 def wait_for(condition, timeout: float, step: float = 0.02) -> bool:
     """Poll ``condition`` until it holds or ``timeout`` seconds pass; its last value."""
     deadline = time.monotonic() + timeout

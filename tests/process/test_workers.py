@@ -15,7 +15,7 @@ from forge import atomic, workers
 from forge.cli import app
 from tests.render.test_command import CARDS
 
-from .procs import running, wait_for
+from .procs import alive, running, wait_for
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl and /proc are Linux's")
 PR_GET_PDEATHSIG = 2
@@ -72,6 +72,30 @@ def test_ctrl_c_raises_interrupted_in_forge_but_not_in_a_worker_forked_before_it
         assert _fork(child) == 0
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def _interrupt_parent(pid_dir: str) -> None:
+    """A worker's initializer that presses Ctrl-C while the pool is still starting."""
+    Path(pid_dir, str(os.getpid())).touch()
+    os.kill(os.getppid(), signal.SIGINT)
+
+
+@linux_only
+@pytest.mark.parametrize("make", [workers.process_pool, workers.mp_pool], ids=["executor", "pool"])
+def test_ctrl_c_while_a_pool_starts_stops_every_worker(tmp_path, make):
+    before = signal.getsignal(signal.SIGINT)
+    ran = []
+    try:
+        workers.trap_interrupts()
+        with pytest.raises(workers.Interrupted):
+            with make(2, _interrupt_parent, (str(tmp_path),)):
+                ran.append(True)
+                time.sleep(10)  # reached only when the deferred Ctrl-C is not raised at once
+    finally:
+        signal.signal(signal.SIGINT, before)
+    assert not ran
+    pids = [int(p.name) for p in tmp_path.iterdir()]
+    assert pids and wait_for(lambda: not any(alive(pid) for pid in pids), timeout=10)
 
 
 def _write_forever(target: str, pid_file: str) -> None:
