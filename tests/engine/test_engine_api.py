@@ -192,7 +192,7 @@ def test_simulate_command_text_and_usage_errors(tmp_path):
     assert res.exit_code == 2
 
 
-def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, monkeypatch):
+def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, wound_fails_after_turn_4):
     root = _project(tmp_path)
     import shutil
 
@@ -200,17 +200,6 @@ def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, monkeypatch):
     shutil.copytree(root / "cards", proj / "cards")
     if (root / "locales").is_dir():
         shutil.copytree(root / "locales", proj / "locales")
-    from forge.engine import state as state_mod
-
-    orig = state_mod.State._v_wound
-
-    def broken(self, p, ln, ctx):
-        if self.turn > 4:
-            raise RuntimeError("boom")
-        orig(self, p, ln, ctx)
-
-    monkeypatch.setattr(state_mod.State, "_v_wound", broken)
-    monkeypatch.setitem(state_mod._VERBS, "wound", broken)
     res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "2", "--root", str(proj), "--format", "json"])
     assert res.exit_code == 1
     data = json.loads(res.stdout)

@@ -333,19 +333,8 @@ def test_records_of_simulated_games_replay_to_their_digest():
         assert digest(state) == from_jsonl(text)[-1]["digest"]
 
 
-def test_a_failing_games_record_replays_up_to_its_failure(tmp_path, monkeypatch):
+def test_a_failing_games_record_replays_up_to_its_failure(tmp_path, wound_fails_after_turn_4):
     """The record a failing game leaves is whole; its replay prints the whole log, then the failure's line."""
-    from forge.engine import state as state_mod
-
-    orig = state_mod.State._v_wound
-
-    def broken(self, p, ln, ctx):
-        if self.turn > 4:
-            raise RuntimeError("boom")
-        orig(self, p, ln, ctx)
-
-    monkeypatch.setattr(state_mod.State, "_v_wound", broken)
-    monkeypatch.setitem(state_mod._VERBS, "wound", broken)
     db = _load().db
     failed = next(o for o in play_games(db, Settings(games=12, seed=0)) if o.error)
     text = to_jsonl(failed.record)
