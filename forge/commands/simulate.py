@@ -9,9 +9,10 @@ from pathlib import Path
 import typer
 
 from .. import atomic, safeio
-from ..engine.record import to_jsonl
+from ..engine.record import MAX_DECISION_CAP, MAX_TURN_CAP, to_jsonl
 from ..findings import ERROR
 from ..simulate import Settings, render_text, run, to_json
+from ..workers import cap
 from .common import Format, FormatOption, RootOption, check_root, emit_json, io_failure, render_findings
 
 REPLAY_DIR = Path("output") / "replays"
@@ -31,8 +32,9 @@ def simulate(
     agents: AgentKind = typer.Option(AgentKind.heuristic, "--agents",
                                      help="Who plays both seats: heuristic (balance) or random (fuzzing)."),
     expert: bool = typer.Option(False, "--expert", help="Use the expert variant (recruitment set-asides)."),
-    turn_cap: int = typer.Option(200, "--turn-cap", min=1, help="Stop a game after this many turns."),
-    decision_cap: int = typer.Option(20_000, "--decision-cap", min=1, help="Stop a game after this many decisions."),
+    turn_cap: int = typer.Option(200, "--turn-cap", min=1, max=MAX_TURN_CAP, help="Stop a game after this many turns."),
+    decision_cap: int = typer.Option(20_000, "--decision-cap", min=1, max=MAX_DECISION_CAP,
+                                     help="Stop a game after this many decisions."),
     save_replays: bool = typer.Option(False, "--save-replays",
                                       help="Write every game's record under output/replays/ (failing games always are)."),
     root: RootOption = Path("."),
@@ -50,7 +52,7 @@ def simulate(
     if errors:
         typer.echo(render_findings(errors), err=True)
         raise typer.Exit(1)
-    settings = Settings(games=games, seed=seed, jobs=jobs, agents=agents.value, expert=expert,
+    settings = Settings(games=games, seed=seed, jobs=cap(jobs, games), agents=agents.value, expert=expert,
                         turn_cap=turn_cap, decision_cap=decision_cap, record=save_replays)
     report = _run_with_progress(load.db, settings)
     replays: dict[int, str] = {}

@@ -192,6 +192,19 @@ def test_simulate_command_text_and_usage_errors(tmp_path):
     assert res.exit_code == 2
 
 
+def test_simulate_reports_the_jobs_it_used_and_refuses_caps_replay_would_refuse(tmp_path):
+    """--jobs is capped at the games (and cores); a cap above what a record may hold is a usage error."""
+    from forge.engine.record import MAX_DECISION_CAP, MAX_TURN_CAP
+
+    root = _project(tmp_path)
+    res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "1", "--jobs", "64", "--root", str(root),
+                                          "--format", "json"])
+    assert res.exit_code == 0 and json.loads(res.stdout)["settings"]["jobs"] == 1
+    for option, cap in (("--turn-cap", MAX_TURN_CAP), ("--decision-cap", MAX_DECISION_CAP)):
+        res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "1", option, str(cap + 1), "--root", str(root)])
+        assert res.exit_code == 2
+
+
 def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, wound_fails_after_turn_4):
     root = _project(tmp_path)
     import shutil
