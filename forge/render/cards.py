@@ -36,7 +36,7 @@ from ..workers import cap, cpus, process_pool
 from .assets import assets_hash, has_icon
 from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
-                   check_output, item_key, run_job)
+                   check_output, item_key, run_job, sound_products)
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .sheets import COLS, PAPERS, ROWS, Back
 from .template import Template, load_template
@@ -441,7 +441,8 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
         for item in plan.faces[lang] + plan.backs[lang]:
             key = plan.key(item)
             d = cache_dir(plan.out, key)
-            missing = tuple(sorted(n for n in need.get(key, ()) if not (d / n).exists()))
+            wanted = need.get(key, ())
+            missing = tuple(sorted(set(wanted) - sound_products(d, wanted)))
             if missing or not (d / CHECK).exists():
                 todo.append((item, key, missing))
     jobs = []

@@ -5,6 +5,7 @@ type. Jobs never read the card database: the parent gives them faces.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,12 +21,12 @@ from .tts import compose_sheet, grid_for
 
 #: Products cached per face (by its key) under <out>/.cache/faces/.
 MASTER, MPC, THUMB, TRIM, CHECK = "master.png", "mpc.png", "thumb.png", "trim.png", "check.json"
+#: The sha256 of each product a face job wrote: a cached product is used only while it still matches.
+HASHES = "products.json"
 
 
 def item_key(item: Item, tpl: Template) -> str:
     if isinstance(item, Back):
-        import hashlib
-
         from .assets import assets_hash
         from .face import RENDERER_VERSION
 
@@ -36,6 +37,27 @@ def item_key(item: Item, tpl: Template) -> str:
 
 def cache_dir(out: Path, key: str) -> Path:
     return out / ".cache" / "faces" / key[:2] / key
+
+
+def product_hashes(d: Path) -> dict[str, str]:
+    """The recorded hash of each product in a face's cache folder ({} when none or unreadable)."""
+    try:
+        data = json.loads((d / HASHES).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def sound_products(d: Path, names) -> set[str]:
+    """Which of ``names`` are in the cache as they were written: same bytes as recorded, not a link."""
+    recorded = product_hashes(d)
+    sound = set()
+    for name in names:
+        path = d / name
+        if name in recorded and path.is_file() and not path.is_symlink() and \
+                hashlib.sha256(path.read_bytes()).hexdigest() == recorded[name]:
+            sound.add(name)
+    return sound
 
 
 def safe_zone_crossings(marks: list[Mark], tpl: Template) -> list[str]:
@@ -169,14 +191,19 @@ def _run_faces(job: FaceJob) -> JobResult:
     for item, key, check, img in zip(job.items, job.keys, checks, images):
         d = cache_dir(out, key)
         if img is not None:
+            made = {}
             if MASTER in job.products:
-                write_bytes(d / MASTER, png_bytes(img))
+                made[MASTER] = png_bytes(img)
             if MPC in job.products:
-                write_bytes(d / MPC, png_bytes(mpc_crop(img)))
+                made[MPC] = png_bytes(mpc_crop(img))
             if TRIM in job.products and isinstance(item, Back):
-                write_bytes(d / TRIM, png_bytes(trim_crop(img, bleed_px)))
+                made[TRIM] = png_bytes(trim_crop(img, bleed_px))
             if THUMB in job.products:
-                write_bytes(d / THUMB, png_bytes(trim_thumb(img, bleed_px), level=1))
+                made[THUMB] = png_bytes(trim_thumb(img, bleed_px), level=1)
+            for name, data in made.items():
+                write_bytes(d / name, data)
+            hashes = {**product_hashes(d), **{name: hashlib.sha256(data).hexdigest() for name, data in made.items()}}
+            write_bytes(d / HASHES, json.dumps(hashes, sort_keys=True).encode())
         write_bytes(d / CHECK, json.dumps(check, sort_keys=True).encode())
         result.checks[key] = check
     return result

@@ -96,3 +96,19 @@ def test_the_command_says_which_file_was_rendered_again(project):
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     json_result = CliRunner().invoke(app, [*args, "--format", "json"])
     assert json.loads(json_result.stdout)["changed_outside"] == {}
+
+
+def test_a_tampered_cached_product_is_made_again_not_copied(rendered):
+    """The face cache under output/.cache is verified too: an output rebuilt from it never uses a changed image."""
+    from forge.render.jobs import HASHES, MASTER
+
+    out, original = rendered
+    masters = sorted(p for p in (out / ".cache" / "faces").rglob(MASTER))
+    assert masters and all((p.parent / HASHES).is_file() for p in masters)
+    for master in masters:
+        master.write_bytes(b"\x89PNG\r\n\x1a\n not the face any more")
+    gone = "gamecrafter/en/snare.png"
+    (out / gone).unlink()
+    result = render(out)
+    assert gone in result.written
+    assert outputs(out) == original  # made again from fresh faces, byte for byte as before
