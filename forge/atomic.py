@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import errno as _errno
 import os
+import re
 import secrets
 from pathlib import Path
 
@@ -61,7 +62,7 @@ def _write_all(fd: int, data: bytes) -> None:
 def _create(path: Path) -> tuple[int, str]:
     """A new temporary file beside ``path``, mode 0666 minus the umask; never follows or reuses a name."""
     for _ in range(100):
-        tmp = str(path.parent / f".{path.name[:200]}.{secrets.token_hex(4)}.tmp")
+        tmp = str(path.parent / f".{path.name[:200]}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
         try:
             fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
         except FileExistsError:
@@ -111,3 +112,42 @@ def discard_pending() -> None:
     """Remove the temporary files being written (a worker told to stop calls this before it exits)."""
     for tmp in list(_PENDING):
         _discard(tmp)
+
+
+_ORPHAN = re.compile(r"^\..+\.(\d+)-[0-9a-f]{8}\.tmp$")
+
+
+def sweep_orphans(folder: Path) -> list[str]:
+    """Remove the temporary files that a killed forge left in ``folder`` (its process is gone); return them.
+
+    A ``kill -9`` in the middle of a write leaves ``.<name>.<pid>-<token>.tmp`` behind: the
+    output itself is whole, but the litter would grow. A file whose process still runs is
+    another forge writing now, and is left alone.
+    """
+    removed = []
+    if not Path(folder).is_dir():
+        return removed
+    for dirpath, _, names in os.walk(folder):
+        for name in names:
+            m = _ORPHAN.match(name)
+            if m is None or _alive(int(m.group(1))):
+                continue
+            try:
+                os.unlink(os.path.join(dirpath, name))
+                removed.append(os.path.join(dirpath, name))
+            except OSError:
+                pass
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, ValueError):
+        return True
+    return True
+

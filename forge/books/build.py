@@ -93,6 +93,9 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
     """Every asked book in every asked language, in parallel when there are several cores."""
     from ..workers import cap, cpus, process_pool
 
+    from .. import atomic
+
+    atomic.sweep_orphans(Path(out) / BOOKS_OUT)  # what a killed forge was writing
     jobs = [(str(root), kind, lang, str(out)) for kind in kinds for lang in langs]
     workers = cap(workers or cpus(), len(jobs))
     if workers == 1:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from ..atomic import write_bytes
+from ..atomic import sweep_orphans, write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
 from ..workers import cap, cpus, process_pool
@@ -273,6 +273,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     """Render every asked profile and language of the game into ``options.out``; see the module doc."""
     start = time.perf_counter()
     root, out = Path(root), Path(options.out)
+    sweep_orphans(out)  # what a killed forge was writing
     tpl = load_template(root)
     plan = _Plan(db, phrasebooks, root, options, tpl)
     plan.plan()

@@ -157,3 +157,19 @@ def test_a_huge_workers_value_for_render_forks_no_more_than_useful(project, fork
                                       "--lang", "en", "--workers", "10000"])
     assert result.exit_code == 0, result.output
     assert len(forks) <= workers.cpus()
+
+
+def test_temporary_files_of_a_killed_forge_are_swept_and_live_ones_kept(tmp_path):
+    """kill -9 in the middle of a write leaves `.name.<pid>-<token>.tmp`; the next render removes it."""
+    import subprocess
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead_pid = int(dead.stdout)
+    (tmp_path / "cards").mkdir()
+    orphan = tmp_path / "cards" / f".sheet.pdf.{dead_pid}-0123abcd.tmp"
+    live = tmp_path / f".sheet.pdf.{os.getpid()}-89abcdef.tmp"
+    mine = tmp_path / ".notes.tmp"  # not a name forge writes: never touched
+    for p in (orphan, live, mine):
+        p.write_bytes(b"half a file")
+    assert atomic.sweep_orphans(tmp_path) == [str(orphan)]
+    assert not orphan.exists() and live.exists() and mine.exists()
