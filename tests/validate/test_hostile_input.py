@@ -186,15 +186,27 @@ def test_an_unreadable_cards_folder_exits_2_with_one_message(project, monkeypatc
     assert text.splitlines()[0] == "cards: [io] cannot list the `cards/` folder: Permission denied"
 
 
-@pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="root reads a chmod 000 folder")
 def test_a_chmod_000_cards_folder_exits_2(project):
+    """A real permission refusal, through the CLI. Root reads any folder whatever its mode, so as root
+    (CI) the command runs without the capabilities that let it (util-linux's setpriv drops them)."""
+    import shutil
+    import subprocess
+
     project("red.yaml", CREATURE)
+    command = [sys.executable, "-c", "from forge.cli import main; main()", "validate", "--root", str(project.root)]
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.fail("util-linux's setpriv is needed to run this test as root")
+        command = [setpriv, "--bounding-set=-dac_override,-dac_read_search", *command]
     (project.root / "cards").chmod(0)
     try:
-        code, text = run_text(project.root)
+        result = subprocess.run(command, capture_output=True, text=True, timeout=120)
     finally:
         (project.root / "cards").chmod(0o755)
-    assert code == 2 and "cannot list the `cards/` folder" in text
+    assert result.returncode == 2, result.stdout + result.stderr
+    assert "cannot list the `cards/` folder: Permission denied" in result.stdout + result.stderr
+    assert "Traceback" not in result.stderr
 
 
 def test_the_cli_never_hangs_on_a_fifo(project, no_hang):
