@@ -86,3 +86,26 @@ def test_ctrl_c_is_one_line_and_exit_130(shipped, args):
     assert err.decode().splitlines() == ["forge: interrupted"]
     assert all_ended(kids, timeout=5)
     assert not list(out.rglob("*.tmp")), "a stopped worker left its temporary file"
+
+
+#: Runs forge's main() and presses Ctrl-C (SIGINT) while main imports the commands: deterministic, no timing.
+_CTRL_C_DURING_IMPORT = """
+import builtins, os, signal, sys
+import forge.cli
+real_import = builtins.__import__
+def pressing_ctrl_c(name, globals=None, locals=None, fromlist=(), level=0):
+    if name == "commands.app" and level == 1 and not getattr(pressing_ctrl_c, "done", False):
+        pressing_ctrl_c.done = True
+        os.kill(os.getpid(), signal.SIGINT)
+    return real_import(name, globals, locals, fromlist, level)
+builtins.__import__ = pressing_ctrl_c
+sys.argv = ["forge", "validate", "--quick"]
+forge.cli.main()
+"""
+
+
+def test_ctrl_c_while_forge_starts_is_one_line_and_exit_130(tmp_path):
+    """The commands are imported after Ctrl-C is trapped: a Ctrl-C in that second is handled too."""
+    result = subprocess.run([sys.executable, "-c", _CTRL_C_DURING_IMPORT], capture_output=True, text=True,
+                            timeout=120, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (130, "forge: interrupted\n"), result.stderr
