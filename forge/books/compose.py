@@ -16,6 +16,7 @@ import shlex
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Callable
 
 import jinja2
@@ -229,6 +230,8 @@ class Book:
         self.s = _strings(project.strings, lang)
         self.findings: list[Finding] = []
         self.cards = project.db.by_id()
+        #: What templates see of the database: its cards and factions, as tuples (nothing to call or change).
+        self.db_view = SimpleNamespace(cards=tuple(project.db.cards), factions=tuple(project.db.factions))
         self.env = self._environment()
         self.macros = None
         self.faq_seen: set[int] = set()
@@ -271,7 +274,7 @@ class Book:
         """Everything templates may call or read; see templates/books/README.md."""
         return {
             "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
-            "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db), "db": self.project.db,
+            "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db), "db": self.db_view,
             "card": self.card, "cards": self.card_names, "kw": self.kw, "faction": self.faction,
             "faction_title": self.faction_title, "icon": self.icon, "text": self.card_text_html,
             "traps": self.traps, "names": self.names, "rite_of": self.rite_of, "join": self.join,

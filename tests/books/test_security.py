@@ -219,6 +219,7 @@ JINJA_PAYLOADS = [
     ("memory-bomb", "{{{{ 'x' * 10 ** 10 }}}}", "sandbox"),
     ("power-bomb", "{{{{ 10 ** 100000000 }}}}", "sandbox"),
     ("helper-misuse", "{{{{ card(1, 2, 3) }}}}", "code failed"),
+    ("database-methods", "{{{{ db.by_id() }}}}", "has no attribute"),
 ]
 
 
