@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, ERROR, Finding, exit_status
-from .common import Format, FormatOption, RootOption, check_root, emit_json, render_findings
+from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, render_findings
 from .render import Lang, app
 
 OutOption = typer.Option(None, "--out", help="Output folder (default: ROOT/output); books go to OUT/books/.")
@@ -57,7 +57,7 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
         check_sources(project, kinds, langs)
     except (PhraseError, BookIOError) as exc:
         _finish(fmt, list(load.findings), [], io_error=True, message=str(exc))
-    target = out if out is not None else root / "output"
+    target = default_output(root, out, fmt)
     outcomes = build_books(root, kinds, langs, target, workers=max(1, workers))
     findings = list(load.findings)
     for o in outcomes:

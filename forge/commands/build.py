@@ -8,7 +8,7 @@ import typer
 
 from ..build import SMOKE_GAMES, BuildReport, build as run_build
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, plural, render_findings
 
 
 def build(
@@ -22,7 +22,7 @@ def build(
 ) -> None:
     """Build the whole kit: validate, simulate every pairing, render the cards and the books in English and French."""
     check_root(root)
-    out = out or root / "output"
+    out = default_output(root, out, format)
     say = (lambda msg: typer.echo(f"… {msg}", err=True)) if sys.stderr.isatty() and format is Format.text else None
     if lang not in ("en", "fr", "all"):
         typer.echo(f"forge: error: --lang {lang}: choose en, fr or all", err=True)

@@ -29,6 +29,28 @@ def check_root(root: Path) -> None:
         raise typer.Exit(2)
 
 
+def inside_project(path: Path, root: Path, fmt: Format | None = None,
+                   hint: str = "remove the link, or name the folder with --out to write there") -> Path:
+    """``path`` when it stays inside the project once links are followed; else exit 2 with one line.
+
+    A pull request may commit ``output/`` (or ``docs/``) as a symlink to a folder outside the
+    project; forge must not write through it. A folder named explicitly (``--out``) is not checked.
+    """
+    real, project = Path(path).resolve(), Path(root).resolve()
+    if real == project or real.is_relative_to(project):
+        return path
+    message = f"{path}: the path leads outside the project (to {real}); forge does not write through a link"
+    if fmt is Format.json:
+        emit_json({"ok": False, "error": message})
+    typer.echo(f"forge: error: {message}\n    hint: {hint}", err=True)
+    raise typer.Exit(2)
+
+
+def default_output(root: Path, out: Path | None, fmt: Format | None = None) -> Path:
+    """The output folder: ``--out`` when given, else ROOT/output, which must stay inside the project."""
+    return out if out is not None else inside_project(root / "output", root, fmt)
+
+
 def emit_json(payload: dict) -> None:
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
 
@@ -58,7 +80,7 @@ def publish_generated(root: Path, rel: str, text: str, check: bool, fmt: Format,
 
     Exit 1 only when --check finds the file stale, so CI can gate on it.
     """
-    path = root / rel
+    path = inside_project(root / rel, root, fmt, hint=f"make {rel} an ordinary file of the project, not a link")
     try:
         current = safeio.read_bytes(path, root).decode("utf-8", "replace")
     except safeio.UnsafeInput:  # missing, or not an ordinary file of the project: written anew (never followed)

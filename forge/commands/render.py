@@ -10,7 +10,7 @@ from typing import Optional
 import typer
 
 from ..findings import EXIT_USAGE, Finding, exit_status
-from .common import Format, FormatOption, RootOption, check_root, emit_json, io_failure, plural, render_findings
+from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, io_failure, plural, render_findings
 
 app = typer.Typer(name="render", help="Render the game's printable and digital outputs.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False)
@@ -116,7 +116,7 @@ def cards(
     options = RenderOptions(
         langs=("en", "fr") if lang is Lang.all else (lang.value,),
         papers=("a4", "letter") if paper is Paper.all else (paper.value,),
-        profiles=profiles, back_offset=offset, out=out if out is not None else root / "output",
+        profiles=profiles, back_offset=offset, out=default_output(root, out, format),
         workers=max(1, workers), tts_base_url=tts_url)
     bar = ProgressBar()
     try:

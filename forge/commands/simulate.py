@@ -13,7 +13,7 @@ from ..engine.record import MAX_DECISION_CAP, MAX_TURN_CAP, to_jsonl
 from ..findings import ERROR
 from ..simulate import Settings, render_text, run, to_json
 from ..workers import cap
-from .common import Format, FormatOption, RootOption, check_root, emit_json, io_failure, render_findings
+from .common import Format, FormatOption, RootOption, check_root, emit_json, inside_project, io_failure, render_findings
 
 REPLAY_DIR = Path("output") / "replays"
 #: A record streams, so it may be far larger than safeio's limit; this only stops an absurd file.
@@ -60,7 +60,7 @@ def simulate(
         for o in report.errors + (report.saved if save_replays else []):
             if o.record:
                 rel = REPLAY_DIR / f"game-{o.index:06d}-seed-{o.seed}.jsonl"
-                atomic.write_text(root / rel, to_jsonl(o.record))
+                atomic.write_text(inside_project(root / rel, root, format), to_jsonl(o.record))
                 replays[o.index] = str(rel)
     except OSError as exc:  # one line: the replay's path and the reason; earlier replays are kept
         io_failure(exc, format)
