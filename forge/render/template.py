@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import math
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -16,6 +18,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 
 from .. import safeio, yamlsrc
+from ..yamlsrc import SourceMap
 
 TEMPLATE_DIR = Path("templates") / "cards"
 TEMPLATE_FILE = TEMPLATE_DIR / "card.yaml"
@@ -132,7 +135,7 @@ _REQUIRED = ("card", "colors", "fonts", "text", "layouts", "backs", "labels")
 def parse_template(text: str, source: str = str(TEMPLATE_FILE)) -> Template:
     """Parse template YAML; raises TemplateError naming the missing section."""
     try:
-        data, _ = yamlsrc.load(text)
+        data, source_map = yamlsrc.load(text)
     except yamlsrc.YamlError as exc:
         where = f":{exc.line}:{exc.col}" if exc.line else ""
         raise TemplateError(f"{source}{where}: {exc.message}", exc.line, exc.col, exc.rule, exc.hint,
@@ -144,7 +147,140 @@ def parse_template(text: str, source: str = str(TEMPLATE_FILE)) -> Template:
             raise TemplateError(f"{source}: the `{key}:` section is missing")
     if "default" not in data["layouts"]:
         raise TemplateError(f"{source}: `layouts.default` is missing")
+    check_values(data, source_map, source)
     return Template(data, hashlib.sha256(text.encode("utf-8")).hexdigest())
+
+
+# -- values: a template from a pull request is checked before a value reaches the renderer -------
+#: No length, size or scale of a card template is anywhere near this (mm, pt or a factor).
+MAX_NUMBER = 1000.0
+#: Font sizes the text fitter tries, from max_size down to min_size by step, at most this many.
+MAX_FIT_STEPS = 400
+_COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
+_CHOICES = {"art_shape": ("rect", "arch", "notch"), "title_style": ("parchment", "gold"),
+            "align": ("auto", "left", "center")}
+#: Sections whose entries may differ from the built-in template's (a card type overrides only some keys).
+_PARTIAL = ("layouts",)
+
+
+def _reference_path(path: tuple) -> tuple:
+    """Where a project template's value sits in the built-in one (the shape every value must have)."""
+    head, rest = path[0], path[2:]
+    if head == "layouts" and len(path) > 1:
+        return ("text", *rest[1:]) if rest[:1] == ("text",) else ("layouts", "default", *rest)
+    if head in ("backs", "labels") and len(path) > 1:
+        return (head, "recruit" if head == "backs" else "en", *rest)
+    return path
+
+
+def _lookup(data, path: tuple):
+    for key in path:
+        if isinstance(data, dict) and key in data:
+            data = data[key]
+        elif isinstance(data, list) and isinstance(key, int) and data:
+            data = data[min(key, len(data) - 1)]
+        else:
+            return KeyError
+    return data
+
+
+def _value_problem(path: tuple, value, ref) -> str | None:
+    """What is wrong with one value, compared with the built-in template's value at the same place."""
+    from .assets import FONT_FILES, SYMBOL_ICONS, has_icon
+
+    key = path[-1]
+    if key in _CHOICES:
+        return None if value in _CHOICES[key] else f"must be one of {', '.join(_CHOICES[key])}"
+    if path[0] == "fonts" or (isinstance(key, str) and key.endswith("font")):
+        return None if value in FONT_FILES else f"must be one of the fonts {', '.join(FONT_FILES)}"
+    if key in ("icon", "watermark"):
+        if value is None and key == "watermark":
+            return None
+        ok = isinstance(value, str) and (value in SYMBOL_ICONS or has_icon(value))
+        return None if ok else "must be an icon forge vendors (a game-icons.net name)"
+    if path[0] == "colors" or key in ("color", "glow") or (isinstance(ref, str) and _COLOR.fullmatch(ref)):
+        return None if isinstance(value, str) and _COLOR.fullmatch(value) else 'must be a colour "#rrggbb"'
+    if isinstance(ref, bool):
+        return None if isinstance(value, bool) else "must be true or false"
+    if isinstance(ref, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return "must be a number"
+        if isinstance(ref, int) and not isinstance(value, int):
+            return "must be a whole number"
+        if not (math.isfinite(value) and 0 <= value <= MAX_NUMBER):
+            return f"must be a number from 0 to {MAX_NUMBER:g}"
+        if key == "step" and value < 0.05:
+            return "must be at least 0.05"
+        if isinstance(key, str) and key.endswith("size") and value <= 0:
+            return "must be more than 0"
+        return None
+    if isinstance(ref, str):
+        return None if isinstance(value, str) else "must be text"
+    return None
+
+
+def check_values(data: dict, source: SourceMap | None = None, where: str = str(TEMPLATE_FILE)) -> None:
+    """Raise TemplateError at the first value whose shape or range the renderer cannot take.
+
+    Every value is compared with the built-in template's value at the same place: numbers stay
+    finite and in range (no NaN, no 10^9 pt font, no step that never ends), colours are
+    ``#rrggbb``, fonts and icons are forge's own, boxes have their four numbers.
+    """
+    reference = _builtin_data()
+
+    def fail(path: tuple, message: str) -> None:
+        line, col = source.at(path) if source else (0, 0)
+        shown = ".".join(str(p) for p in path)
+        raise TemplateError(f"{where}{f':{line}:{col}' if line else ''}: `{shown}` {message}", line, col,
+                            hint="fix the value, or compare with forge's own templates/cards/card.yaml",
+                            reason=f"`{shown}` {message}")
+
+    def walk(value, path: tuple) -> None:
+        ref = _lookup(reference, _reference_path(path)) if path else reference
+        if ref is KeyError:
+            return  # a key forge does not read
+        if isinstance(ref, dict):
+            if value is None and path[:1] == ("layouts",) and len(path) >= 2 and path[1] != "default":
+                return
+            if not isinstance(value, dict):
+                fail(path, "must be a mapping")
+            complete = not (path[:1] in [(p,) for p in _PARTIAL] and path[1:2] != ("default",)) or len(path) < 2
+            if path[:1] == ("layouts",) and len(path) >= 3 and path[2] == "text":
+                complete = False
+            for k in (ref if complete and path[:1] not in (("colors",), ("fonts",)) else ()):
+                if k not in value and not (path == ("layouts",) and k != "default") and not (
+                        path in (("backs",), ("labels",)) and k != next(iter(ref))):
+                    fail(path + (k,), "is missing")
+            for k, v in value.items():
+                walk(v, path + (k,))
+            return
+        if isinstance(ref, list):
+            if not isinstance(value, list):
+                fail(path, "must be a list")
+            if ref and all(isinstance(r, (int, float)) for r in ref) and len(value) != len(ref):
+                fail(path, f"must be a list of {len(ref)} numbers")
+            for i, v in enumerate(value):
+                walk(v, path + (i,))
+            return
+        problem = _value_problem(path, value, ref)
+        if problem:
+            fail(path, problem)
+
+    walk(data, ())
+    layouts = data["layouts"]
+    for name in layouts:
+        text = _merge(data["text"], (_merge(layouts["default"], layouts[name] or {})).get("text") or {})
+        steps = (text["max_size"] - text["min_size"]) / text["step"]
+        if steps > MAX_FIT_STEPS:
+            fail(("layouts", name, "text") if "text" in (layouts[name] or {}) else ("text", "step"),
+                 f"makes the text fitter try {steps:,.0f} sizes (from max_size to min_size by step); "
+                 f"at most {MAX_FIT_STEPS}")
+
+
+@lru_cache(maxsize=1)
+def _builtin_data() -> dict:
+    data, _ = yamlsrc.load(BUILTIN_TEMPLATE.read_text(encoding="utf-8"))
+    return data
 
 
 def template_path(root: Path) -> Path:
