@@ -6,7 +6,9 @@ the minimum size, so the validator and the renderer never disagree.
 """
 from __future__ import annotations
 
+import math
 import re
+from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -145,6 +147,12 @@ def paragraph_groups(markup: str, lang: str, text_font: str, keyword_font: str) 
     return [g for g in groups if g]
 
 
+@lru_cache(maxsize=16)
+def _groups(markup: str, lang: str, text_font: str, keyword_font: str) -> tuple[tuple[Atom, ...], ...]:
+    """``paragraph_groups``, kept for the sizes the fitter tries (the groups do not depend on the size)."""
+    return tuple(tuple(g) for g in paragraph_groups(markup, lang, text_font, keyword_font))
+
+
 def _is_number(atom: Atom) -> bool:
     """"3", "2." or "1," : a count that stays with its keyword and its noun."""
     return atom.kind == "text" and bool(_NUMBER.match(atom.value))
@@ -182,15 +190,21 @@ def hyphen_split(group: list[Atom], room: float, size: float, style: TextStyle, 
 
 
 def wrap(groups: list[list[Atom]], width: float, size: float, style: TextStyle,
-         lang: str) -> tuple[list[list[list[Atom]]], bool]:
-    """Greedy line breaking with hyphenation; False when a word is wider than the line."""
+         lang: str, max_lines: int | None = None) -> tuple[list[list[list[Atom]]], bool]:
+    """Greedy line breaking with hyphenation; False when a word is wider than the line.
+
+    Linear in the number of words (a pull request may hold a flavour text of a million words);
+    with ``max_lines`` it stops after that many lines, since the text cannot fit anyway.
+    """
     lines: list[list[list[Atom]]] = []
     current: list[list[Atom]] = []
     used = 0.0
     ok = True
-    queue = list(groups)
+    queue = deque(groups)
     while queue:
-        group = queue.pop(0)
+        if max_lines is not None and len(lines) >= max_lines:
+            break
+        group = queue.popleft()
         space = _space(current, size, style)
         gw = group_width(group, size, style)
         if used + space + gw <= width + 1e-6:
@@ -200,15 +214,15 @@ def wrap(groups: list[list[Atom]], width: float, size: float, style: TextStyle,
         split = hyphen_split(group, width - used - space, size, style, lang) if style.hyphenate else None
         if split:
             current.append(split[0])
-            queue.insert(0, split[1])
+            queue.appendleft(split[1])
         elif not current:
             current.append(group)  # a word wider than the line: it cannot fit at this size
             ok = False
         else:
-            queue.insert(0, group)
+            queue.appendleft(group)
         lines.append(current)
         current, used = [], 0.0
-    if current:
+    if current and (max_lines is None or len(lines) < max_lines):
         lines.append(current)
     return lines, ok
 
@@ -225,7 +239,7 @@ def _place(groups: list[list[Atom]], size: float, style: TextStyle) -> tuple[tup
     x = 0.0
     for gi, group in enumerate(groups):
         if gi:
-            x += _space(groups[:gi], size, style)
+            x += _space(groups[gi - 1:gi], size, style)  # the space after the previous group
         for atom in group:
             w = atom_width(atom, size, style)
             placed.append(Placed(atom, x, w))
@@ -235,16 +249,22 @@ def _place(groups: list[list[Atom]], size: float, style: TextStyle) -> tuple[tup
 
 # -- fitting ---------------------------------------------------------------------------
 def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, style: TextStyle,
-              lang: str) -> TextLayout:
-    """Lay out rules paragraphs (and the flavour text under a rule) at one font size."""
+              lang: str, limit: float | None = None) -> TextLayout:
+    """Lay out rules paragraphs (and the flavour text under a rule) at one font size.
+
+    With ``limit`` (a height) it stops once the text is taller than that: the layout does not fit,
+    and laying out the rest of a huge text would only cost time.
+    """
     lines: list[Line] = []
     y = 0.0
     ok = True
     one_liners = True
     for pi, para in enumerate(paragraphs):
-        groups = paragraph_groups(para, lang, style.text_font, style.keyword_font)
+        if limit is not None and y > limit:
+            break  # already too tall: the rest cannot make it fit
+        groups = _groups(para, lang, style.text_font, style.keyword_font)
         psize = size * style.icon_line_scale if all(a.kind == "icon" for g in groups for a in g) else size
-        wrapped, fine = wrap(groups, width, psize, style, lang)
+        wrapped, fine = wrap(groups, width, psize, style, lang, _lines_left(limit, y, psize * style.leading))
         ok &= fine
         one_liners &= len(wrapped) <= 1
         if pi:
@@ -255,13 +275,14 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
             lines.append(Line(items, w, psize, y + (lh - psize) / 2 + 0.8 * psize))
             y += lh
     rule_y = None
-    if flavor:
+    if flavor and not (limit is not None and y > limit):
         fsize = size * style.flavor_scale
         if lines:
             y += size * style.flavor_gap
             rule_y = y
             y += size * style.flavor_gap
-        wrapped, fine = wrap(paragraph_groups(flavor, lang, style.flavor_font, style.flavor_font), width, fsize, style, lang)
+        wrapped, fine = wrap(_groups(flavor, lang, style.flavor_font, style.flavor_font), width, fsize, style,
+                             lang, _lines_left(limit, y, fsize * style.leading))
         ok &= fine
         for groups in wrapped:
             items, w = _place(groups, fsize, style)
@@ -274,6 +295,13 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
     return TextLayout(size, tuple(lines), y, ok, align, rule_y)
 
 
+def _lines_left(limit: float | None, y: float, line_height: float) -> int | None:
+    """How many more lines take the text past ``limit`` (one more than fit), or None without a limit."""
+    if limit is None:
+        return None
+    return max(0, math.ceil((limit - y) / line_height) + 1) if line_height > 0 else None
+
+
 #: Hyphenating is only worth it when it lets the text be this many points larger.
 HYPHENATION_GAIN = 1.0
 
@@ -281,11 +309,15 @@ HYPHENATION_GAIN = 1.0
 def _largest_fit(paragraphs, flavor, width, height, style: TextStyle, lang) -> TextLayout | None:
     size = style.max_size
     while size >= style.min_size - 1e-9:
-        layout = layout_at(paragraphs, flavor, width, size, style, lang)
+        layout = layout_at(paragraphs, flavor, width, size, style, lang, limit=height)
         if layout.fits and layout.height <= height + 1e-6:
             return layout
         size = round(size - style.step, 4)
     return None
+
+
+#: A text that does not fit is drawn (and reported) up to this many times its box's height, not further.
+OVERFLOW_DRAWN = 3
 
 
 def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, style: TextStyle,
@@ -302,7 +334,7 @@ def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, st
             return split
     if whole:
         return whole
-    layout = layout_at(paragraphs, flavor, width, style.min_size, style, lang)
+    layout = layout_at(paragraphs, flavor, width, style.min_size, style, lang, limit=OVERFLOW_DRAWN * height)
     return TextLayout(layout.size, layout.lines, layout.height, False, layout.align, layout.rule_y)
 
 
