@@ -467,6 +467,15 @@ def _collect_checks(plan: _Plan) -> dict[str, dict]:
     return checks
 
 
+def _quantities_csv(faces) -> bytes:
+    """A print shop's quantity list. The name is quoted as RFC 4180 says (a quote inside is doubled):
+    card names come from pull requests, and one holding `",` must not add a column or a row."""
+    rows = ["file,id,name,set,back,quantity"]
+    rows += [f'{f.id}.png,{f.id},"{f.name.replace(chr(34), chr(34) * 2)}",{f.set},back-{f.back}.png,{f.copies}'
+             for f in faces]
+    return ("\n".join(rows) + "\n").encode("utf-8")
+
+
 def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
     """TTS saved objects and the print shops' quantity lists, made here from the plan."""
     out: dict[str, bytes] = {}
@@ -474,9 +483,7 @@ def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
         faces = plan.faces[lang]
         for shop in ("gamecrafter", "mpc"):
             if shop in opts.profiles:
-                rows = ["file,id,name,set,back,quantity"]
-                rows += [f'{f.id}.png,{f.id},"{f.name}",{f.set},back-{f.back}.png,{f.copies}' for f in faces]
-                out[f"{shop}/{lang}/quantities.csv"] = ("\n".join(rows) + "\n").encode("utf-8")
+                out[f"{shop}/{lang}/quantities.csv"] = _quantities_csv(faces)
         if "tts" in opts.profiles:
             base = opts.tts_base_url or (plan.out.resolve() / "tts").as_uri()
             labels = plan.tpl.labels(lang)
