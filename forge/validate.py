@@ -9,6 +9,8 @@ asset paths that leave the project. Each check is a function returning findings.
 from __future__ import annotations
 
 import os
+import re
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -109,7 +111,7 @@ def validate(root: Path | str, extra: bool = True) -> Report:
     except PhraseError as exc:
         report.findings.append(locale_finding(exc))
     checks: list[Check] = [check_ids, check_lines, check_card_forms, check_counts, check_factions,
-                           check_languages, check_text, check_assets]
+                           check_languages, check_text, check_characters, check_assets]
     if extra:
         checks += EXTRA_CHECKS
     with gc_paused():
@@ -394,6 +396,31 @@ def check_languages(load: LoadResult, books: dict) -> Iterable[Finding]:
                 if not getattr(faction, fld).get(lang, "").strip():
                     yield Finding(faction.position, "language", f"faction {fld} is blank in `{lang}`",
                                   f"write it in {lang}")
+
+
+#: Characters no card text needs and an attacker might: C0/C1 controls (a NUL, a bell, an escape that
+#: turns a terminal's colours) and the bidirectional overrides and isolates that make text read in an
+#: order other than the one it is stored in ("Trojan Source"). A line break and a tab are allowed.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def check_characters(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """No control or bidirectional-override character in any text of a card (written as a YAML escape)."""
+    def walk(value, path: tuple, rel: str):
+        if isinstance(value, dict):
+            for k, v in value.items():
+                yield from walk(v, path + (k,), rel)
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                yield from walk(v, path + (i,), rel)
+        elif isinstance(value, str) and (m := _HIDDEN.search(value)):
+            yield Finding(load.where(rel, path), "text-character",
+                          f"the text holds the invisible character U+{ord(m.group()):04X} "
+                          f"({unicodedata.name(m.group(), 'a control character')})",
+                          "delete it: a card text needs no control or direction-override character")
+
+    for rel, path, raw in load.raw_cards:
+        yield from walk(raw, path, rel)
 
 
 def check_text(load: LoadResult, books: dict) -> Iterable[Finding]:
