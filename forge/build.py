@@ -61,8 +61,10 @@ def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: 
     started = time.perf_counter()
     checked = validate(root)
     errors = [f for f in checked.findings if f.severity == ERROR]
+    unreadable = next((f"{f.position.file}: {f.message}" for f in checked.findings if f.rule == "io"),
+                      "the project cannot be read") if checked.io_error else ""
     report.stages.append(Stage("validate", not errors and not checked.io_error, checked.summary(),
-                               checked.findings, time.perf_counter() - started))
+                               checked.findings, time.perf_counter() - started, io_error=unreadable))
     if not report.ok:
         return report
 
