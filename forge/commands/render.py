@@ -10,6 +10,7 @@ from typing import Optional
 import typer
 
 from ..findings import EXIT_USAGE, Finding, exit_status
+from ..model import Position
 from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, io_failure, plural, render_findings
 
 app = typer.Typer(name="render", help="Render the game's printable and digital outputs.", no_args_is_help=True,
@@ -123,6 +124,13 @@ def cards(
         result = render_cards(load.db, books, root, options, progress=bar)
     except TemplateError as exc:
         _report_and_exit(format, load.findings, None, io_error=True, message=str(exc))
+    except PhraseError as exc:  # a locale phrase that cannot print a card (an unknown placeholder, say)
+        bar.close()
+        where = Position(exc.file, exc.line, exc.col) if exc.file else Position("locales")
+        found = Finding(where, exc.rule, str(exc) if not exc.file else exc.reason,
+                        exc.hint or "fix the phrase in the locale file (forge validate lists every such problem)")
+        _report_and_exit(format, list(load.findings) + [found], None,
+                         message="a locale cannot print the cards; fix it (forge validate) before rendering")
     except OSError as exc:  # an output that cannot be written: the earlier outputs are kept
         bar.close()
         io_failure(exc, format)
