@@ -17,6 +17,29 @@ from pathlib import Path
 
 #: Temporary files this process is writing now: a worker stopped by SIGTERM removes them (forge.workers).
 _PENDING: set[str] = set()
+#: While set (``confine``), every write must land in one of these folders once links are followed.
+_WITHIN: list[Path] = []
+
+
+def confine(folder: Path | str) -> None:
+    """Refuse, from now on in this process and the workers it forks, writes outside ``folder``.
+
+    A pull request can commit ``output/tts`` or ``output/books`` as a symlink out of the project; a
+    write under the output folder must not follow it. ``release`` lifts the rule.
+    """
+    _WITHIN[:] = [Path(folder).resolve()]
+
+
+def release() -> None:
+    _WITHIN.clear()
+
+
+def _check_within(path: Path) -> None:
+    if not _WITHIN:
+        return
+    real = path.parent.resolve()  # links in the folders that exist are followed; the rest is appended
+    if not any(real == f or real.is_relative_to(f) for f in _WITHIN):
+        raise WriteError(path, f"a link leads it outside the output folder {_WITHIN[0]} (to {real})", _errno.EXDEV)
 
 
 class WriteError(OSError):
@@ -80,6 +103,7 @@ def write_bytes(path: Path, data: bytes) -> None:
     path = Path(path)
     tmp = None
     try:
+        _check_within(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = _create(path)
         try:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import typer
 
+from .. import atomic
 from . import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from . import render
 from .build import build
@@ -21,6 +22,14 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+
+
+@app.callback()
+def _each_command(ctx: typer.Context) -> None:
+    # a command may confine its writes to its output folder (forge.atomic.confine): lifted when it ends
+    ctx.call_on_close(atomic.release)
+
+
 app.command()(build)
 app.command()(validate)
 app.command()(simulate)

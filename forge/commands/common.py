@@ -47,8 +47,18 @@ def inside_project(path: Path, root: Path, fmt: Format | None = None,
 
 
 def default_output(root: Path, out: Path | None, fmt: Format | None = None) -> Path:
-    """The output folder: ``--out`` when given, else ROOT/output, which must stay inside the project."""
-    return out if out is not None else inside_project(root / "output", root, fmt)
+    """The output folder: ``--out`` when given, else ROOT/output, which must stay inside the project.
+
+    Until the command ends, nothing is written outside it (a link inside it is not followed out).
+    """
+    folder = out if out is not None else inside_project(root / "output", root, fmt)
+    confine_writes(folder)
+    return folder
+
+
+def confine_writes(folder: Path) -> None:
+    """Writes stay in ``folder`` until the running command ends (``forge.cli`` releases them; see ``atomic.confine``)."""
+    atomic.confine(folder)
 
 
 def emit_json(payload: dict) -> None:

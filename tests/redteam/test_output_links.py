@@ -66,3 +66,25 @@ def test_an_explicit_out_folder_outside_the_project_is_allowed(shipped: Path, el
                     "--workers", "1", "--out", str(out))
     assert result.exit_code == 0, result.output
     assert any(out.rglob("*.png"))
+
+
+@pytest.mark.parametrize("link, command", [
+    ("tts", ["render", "cards", "--lang", "en", "--profile", "tts", "--workers", "1"]),
+    ("books", ["render", "rulebook", "--lang", "en"]),
+], ids=["cards", "books"])
+def test_a_link_inside_the_output_folder_is_not_followed_out(shipped: Path, elsewhere: Path, link, command):
+    (shipped / "output").mkdir()
+    (shipped / "output" / link).symlink_to(elsewhere, target_is_directory=True)
+    result = invoke(*command, "--root", str(shipped))
+    assert result.exit_code == 2, result.output
+    assert "internal error" not in result.output
+    assert "a link leads it outside the output folder" in result.stderr
+    assert not any(elsewhere.rglob("*")), sorted(elsewhere.rglob("*"))
+
+
+def test_the_write_rule_ends_with_the_command(shipped: Path, elsewhere: Path):
+    from forge import atomic
+
+    invoke("render", "rulebook", "--root", str(shipped), "--lang", "en")
+    atomic.write_text(elsewhere / "later.txt", "a later write of a library user")  # not confined any more
+    assert (elsewhere / "later.txt").exists()
