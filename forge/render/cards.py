@@ -36,7 +36,7 @@ from ..workers import cap, cpus, process_pool
 from .assets import assets_hash, has_icon
 from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
-                   check_output, item_key, run_job, sound_products)
+                   check_output, differs, item_key, read_own, run_job, sound_products)
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .sheets import COLS, PAPERS, ROWS, Back
 from .template import Template, load_template
@@ -260,7 +260,7 @@ def _weight(job) -> int:
 def _read_manifest(out: Path) -> dict:
     """The last run's record; anything unreadable or malformed counts as no record (everything is rendered)."""
     try:
-        files = json.loads((out / MANIFEST).read_text(encoding="utf-8")).get("files")
+        files = json.loads(read_own(out / MANIFEST) or b"").get("files")
     except (OSError, ValueError, AttributeError):
         return {"files": {}}
     if not isinstance(files, dict):
@@ -332,7 +332,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     extra = _small_files(plan, options)
     for rel, data in extra.items():
         path = out / rel
-        if not path.exists() or path.read_bytes() != data:
+        if differs(path, data):
             write_bytes(path, data)
             result.written.append(rel)
         else:
@@ -367,7 +367,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     for profile, report in result.preflight.items():
         data = (json.dumps(report, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
         path = out / profile / "preflight.json"
-        if not path.exists() or path.read_bytes() != data:
+        if differs(path, data):
             write_bytes(path, data)
     if set(options.langs) == set(LANGS):  # a partial run keeps the other languages' cache
         _prune_cache(out, set(plan.keys.values()))
@@ -444,7 +444,7 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
             d = cache_dir(plan.out, key)
             wanted = need.get(key, ())
             missing = tuple(sorted(set(wanted) - sound_products(d, wanted)))
-            if missing or not (d / CHECK).exists():
+            if missing or _read_check(d) is None:
                 todo.append((item, key, missing))
     jobs = []
     # small batches when few faces changed, so both cores share them
@@ -458,12 +458,21 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
     return jobs
 
 
+def _read_check(d: Path) -> dict | None:
+    """A cached face's check record, or None when it is missing, not an ordinary file, or not JSON."""
+    try:
+        data = json.loads(read_own(d / CHECK) or b"")
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
 def _collect_checks(plan: _Plan) -> dict[str, dict]:
     checks = {}
     for lang in plan.opts.langs:
         for item in plan.faces[lang] + plan.backs[lang]:
             key = plan.key(item)
-            checks[key] = json.loads((cache_dir(plan.out, key) / CHECK).read_text(encoding="utf-8"))
+            checks[key] = _read_check(cache_dir(plan.out, key)) or {}
     return checks
 
 

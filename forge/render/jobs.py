@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -39,10 +41,50 @@ def cache_dir(out: Path, key: str) -> Path:
     return out / ".cache" / "faces" / key[:2] / key
 
 
+#: No file forge keeps under output/ (a face, a sheet, a record of them) is near this size.
+MAX_OWN_FILE = 256 * 1024 * 1024
+
+
+def own_file(path: Path, limit: int = MAX_OWN_FILE):
+    """A file forge wrote under output/, opened for reading; None when it is anything else.
+
+    A link (to /dev/zero, say: git stores links, so a pull request can commit output/), a FIFO,
+    a folder or a file over ``limit`` is not read: forge treats it as missing and renders again.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    info = os.fstat(fd)
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+        os.close(fd)
+        return None
+    return os.fdopen(fd, "rb")
+
+
+def read_own(path: Path, limit: int = MAX_OWN_FILE) -> bytes | None:
+    """The bytes of a file forge wrote under output/ (see ``own_file``), or None."""
+    fh = own_file(path, limit)
+    if fh is None:
+        return None
+    with fh:
+        data = fh.read(limit + 1)
+    return data if len(data) <= limit else None
+
+
+def differs(path: Path, data: bytes) -> bool:
+    """Whether ``path`` is not an ordinary file holding exactly ``data`` (it is never followed if a link)."""
+    fh = own_file(path)
+    if fh is None:
+        return True
+    with fh:
+        return os.fstat(fh.fileno()).st_size != len(data) or fh.read(len(data) + 1) != data
+
+
 def product_hashes(d: Path) -> dict[str, str]:
     """The recorded hash of each product in a face's cache folder ({} when none or unreadable)."""
     try:
-        data = json.loads((d / HASHES).read_text(encoding="utf-8"))
+        data = json.loads(read_own(d / HASHES) or b"")
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
@@ -54,9 +96,11 @@ def sound_products(d: Path, names) -> set[str]:
     sound = set()
     for name in names:
         path = d / name
-        if name in recorded and path.is_file() and not path.is_symlink() and \
-                hashlib.sha256(path.read_bytes()).hexdigest() == recorded[name]:
-            sound.add(name)
+        fh = own_file(path) if name in recorded else None
+        if fh is not None:
+            with fh:
+                if hashlib.file_digest(fh, "sha256").hexdigest() == recorded[name]:
+                    sound.add(name)
     return sound
 
 
