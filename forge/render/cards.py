@@ -26,7 +26,7 @@ import stat
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable
 
 from ..atomic import sweep_orphans, write_bytes
@@ -265,7 +265,30 @@ def _read_manifest(out: Path) -> dict:
         return {"files": {}}
     if not isinstance(files, dict):
         return {"files": {}}
-    return {"files": {rel: entry for rel, entry in files.items() if isinstance(entry, dict)}}
+    return {"files": {rel: entry for rel, entry in files.items() if isinstance(entry, dict) and _own_rel(rel)
+                      and (entry.get("scope") is None or _is_scope(entry.get("scope")))}}
+
+
+def _own_rel(rel) -> bool:
+    """Whether a manifest entry names a file forge may have written: a relative path down into output/.
+
+    The manifest may come from a pull request: `../../home/ci/.ssh/id_rsa` or `/etc/x` would otherwise
+    be deleted as "an output of a card removed since".
+    """
+    if not isinstance(rel, str) or not rel or "\\" in rel or "\0" in rel:
+        return False
+    parts = PurePosixPath(rel).parts
+    return not PurePosixPath(rel).is_absolute() and ".." not in parts and "." not in rel.split("/")
+
+
+def _is_scope(scope) -> bool:
+    return isinstance(scope, list) and len(scope) in (0, 3) and all(v is None or isinstance(v, str) for v in scope)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path``, its links followed, lies in ``folder`` (whose links are followed too)."""
+    real, base = path.resolve(), folder.resolve()
+    return real == base or real.is_relative_to(base)
 
 
 def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: RenderOptions = RenderOptions(),
@@ -356,8 +379,8 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     for rel, entry in old.items():
         if rel in files or not (out / rel).exists():
             continue
-        if _in_scope(entry.get("scope"), options):  # e.g. the PNG of a card deleted since: remove it
-            (out / rel).unlink()
+        if _in_scope(entry.get("scope"), options) and _inside((out / rel).parent, out):
+            (out / rel).unlink()  # e.g. the PNG of a card deleted since (a link is removed, not followed)
             result.removed.append(rel)
         else:
             kept[rel] = entry
@@ -580,5 +603,5 @@ def _prune_cache(out: Path, keep: set[str]) -> None:
     if not base.is_dir():
         return
     for d in sorted(base.glob("*/*")):
-        if d.is_dir() and d.name not in keep:
+        if d.is_dir() and d.name not in keep and not d.is_symlink() and _inside(d, out):
             shutil.rmtree(d, ignore_errors=True)

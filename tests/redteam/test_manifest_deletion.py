@@ -1,0 +1,76 @@
+"""The render manifest (output/.cache/manifest.json) may come from a pull request: it deletes nothing outside output/.
+
+Before: an entry `../../precious.txt` (or an absolute path, or a path through a link in output/)
+in the scope of the run was deleted as "the output of a card removed since": any file forge could
+write was deleted. A malformed `scope` was an internal error.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+
+
+def render(root: Path):
+    return CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--lang", "en",
+                                    "--profile", "tts", "--workers", "1"])
+
+
+def plant(root: Path, files: dict) -> None:
+    manifest = root / "output" / ".cache" / "manifest.json"
+    manifest.parent.mkdir(parents=True, exist_ok=True)
+    manifest.write_text(json.dumps({"files": files}), encoding="utf-8")
+
+
+@pytest.fixture
+def precious(tmp_path_factory) -> Path:
+    path = tmp_path_factory.mktemp("home") / "precious.txt"
+    path.write_text("keep me\n", encoding="utf-8")
+    return path
+
+
+def test_a_manifest_path_climbing_out_is_not_deleted(shipped: Path, precious: Path):
+    climb = "/".join([".."] * (len((shipped / "output").resolve().parts) - 1)) + str(precious)
+    plant(shipped, {climb: {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
+    result = render(shipped)
+    assert result.exit_code == 0, (result.output, result.exception)
+    assert precious.exists()
+
+
+def test_an_absolute_manifest_path_is_not_deleted(shipped: Path, precious: Path):
+    plant(shipped, {str(precious): {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
+    assert render(shipped).exit_code == 0
+    assert precious.exists()
+
+
+def test_a_manifest_path_through_a_link_is_not_deleted(shipped: Path, precious: Path):
+    (shipped / "output").mkdir()
+    (shipped / "output" / "old").symlink_to(precious.parent, target_is_directory=True)
+    plant(shipped, {f"old/{precious.name}": {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
+    assert render(shipped).exit_code == 0
+    assert precious.exists()
+
+
+@pytest.mark.parametrize("scope", [["tts", "en"], "tts", [1, 2, 3], {"a": 1}])
+def test_a_malformed_scope_is_no_internal_error(shipped: Path, scope):
+    (shipped / "output" / "tts" / "en").mkdir(parents=True)
+    (shipped / "output" / "tts" / "en" / "gone.png").write_bytes(b"old")  # an output the entry names
+    plant(shipped, {"tts/en/gone.png": {"key": "x", "scope": scope, "check": {}}})
+    result = render(shipped)
+    assert result.exit_code == 0, (result.output, result.exception)
+
+
+def test_an_output_of_a_removed_card_is_still_removed(shipped: Path):
+    assert render(shipped).exit_code == 0
+    stale = shipped / "output" / "tts" / "en" / "gone.png"
+    stale.write_bytes(b"old")
+    manifest = shipped / "output" / ".cache" / "manifest.json"
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["files"]["tts/en/gone.png"] = {"key": "x", "scope": ["tts", "en", ""], "check": {}}
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    assert render(shipped).exit_code == 0
+    assert not stale.exists()
