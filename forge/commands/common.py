@@ -91,6 +91,14 @@ def publish_generated(root: Path, rel: str, text: str, check: bool, fmt: Format,
     Exit 1 only when --check finds the file stale, so CI can gate on it.
     """
     path = inside_project(root / rel, root, fmt, hint=f"make {rel} an ordinary file of the project, not a link")
+    size = len(text.encode("utf-8"))
+    if size > safeio.MAX_INPUT_BYTES:  # e.g. 150,000 table markers, each filled with a table: 10 times the input
+        message = (f"{rel}: the generated file would be {size:,} bytes, more than forge reads back "
+                   f"({safeio.MAX_INPUT_BYTES:,}); not written")
+        if fmt is Format.json:
+            emit_json({"ok": False, "error": message})
+        typer.echo(f"forge: error: {message}\n    hint: remove repeated `<!-- forge:table … -->` markers", err=True)
+        raise typer.Exit(2)
     try:
         current = safeio.read_bytes(path, root).decode("utf-8", "replace")
     except safeio.UnsafeInput:  # missing, or not an ordinary file of the project: written anew (never followed)
