@@ -38,6 +38,7 @@ from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
                    check_output, differs, item_key, read_own, run_job, sound_products)
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
+from .seal import key as seal_key, seal, unseal
 from .sheets import COLS, PAPERS, ROWS, Back
 from .template import Template, load_template
 from .tts import decks_for, saved_object
@@ -259,10 +260,8 @@ def _weight(job) -> int:
 
 def _read_manifest(out: Path) -> dict:
     """The last run's record; anything unreadable or malformed counts as no record (everything is rendered)."""
-    try:
-        files = json.loads(read_own(out / MANIFEST) or b"").get("files")
-    except (OSError, ValueError, AttributeError):
-        return {"files": {}}
+    record = unseal(read_own(out / MANIFEST))  # a record this machine did not write is no record
+    files = record.get("files") if isinstance(record, dict) else None
     if not isinstance(files, dict):
         return {"files": {}}
     return {"files": {rel: entry for rel, entry in files.items() if isinstance(entry, dict) and _own_rel(rel)
@@ -297,6 +296,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     start = time.perf_counter()
     root, out = Path(root), Path(options.out)
     sweep_orphans(out)  # what a killed forge was writing
+    seal_key()  # read (or made) before the workers start, so that they seal with the same key
     tpl = load_template(root)
     plan = _Plan(db, phrasebooks, root, options, tpl)
     plan.plan()
@@ -384,7 +384,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
             result.removed.append(rel)
         else:
             kept[rel] = entry
-    write_bytes(out / MANIFEST, json.dumps({"files": {**kept, **files}}, indent=1, sort_keys=True).encode())
+    write_bytes(out / MANIFEST, seal({"files": {**kept, **files}}))
     result.findings = _findings(db, plan, checks, files)
     result.preflight = _reports(plan, checks, files, options)
     for profile, report in result.preflight.items():
@@ -483,10 +483,7 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
 
 def _read_check(d: Path) -> dict | None:
     """A cached face's check record, or None when it is missing, not an ordinary file, or not JSON."""
-    try:
-        data = json.loads(read_own(d / CHECK) or b"")
-    except ValueError:
-        return None
+    data = unseal(read_own(d / CHECK))  # sealed on this machine, or no record
     return data if isinstance(data, dict) else None
 
 

@@ -6,7 +6,6 @@ type. Jobs never read the card database: the parent gives them faces.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import stat
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from .face import CardFace
 from .paint import Mark, Painter
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
+from .seal import seal, unseal
 from .sheets import Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
 from .template import Template, load_template
 from .tts import compose_sheet, grid_for
@@ -83,10 +83,7 @@ def differs(path: Path, data: bytes) -> bool:
 
 def product_hashes(d: Path) -> dict[str, str]:
     """The recorded hash of each product in a face's cache folder ({} when none or unreadable)."""
-    try:
-        data = json.loads(read_own(d / HASHES) or b"")
-    except (OSError, ValueError):
-        return {}
+    data = unseal(read_own(d / HASHES))
     return data if isinstance(data, dict) else {}
 
 
@@ -247,8 +244,8 @@ def _run_faces(job: FaceJob) -> JobResult:
             for name, data in made.items():
                 write_bytes(d / name, data)
             hashes = {**product_hashes(d), **{name: hashlib.sha256(data).hexdigest() for name, data in made.items()}}
-            write_bytes(d / HASHES, json.dumps(hashes, sort_keys=True).encode())
-        write_bytes(d / CHECK, json.dumps(check, sort_keys=True).encode())
+            write_bytes(d / HASHES, seal(hashes))
+        write_bytes(d / CHECK, seal(check))
         result.checks[key] = check
     return result
 

@@ -6,13 +6,13 @@ write was deleted. A malformed `scope` was an internal error.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
+from forge.render import seal
 
 
 def render(root: Path):
@@ -23,7 +23,8 @@ def render(root: Path):
 def plant(root: Path, files: dict) -> None:
     manifest = root / "output" / ".cache" / "manifest.json"
     manifest.parent.mkdir(parents=True, exist_ok=True)
-    manifest.write_text(json.dumps({"files": files}), encoding="utf-8")
+    # sealed with this machine's key, so that the path checks behind the seal are what is tested
+    manifest.write_bytes(seal.seal({"files": files}))
 
 
 @pytest.fixture
@@ -69,8 +70,8 @@ def test_an_output_of_a_removed_card_is_still_removed(shipped: Path):
     stale = shipped / "output" / "tts" / "en" / "gone.png"
     stale.write_bytes(b"old")
     manifest = shipped / "output" / ".cache" / "manifest.json"
-    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data = seal.unseal(manifest.read_bytes())  # as this machine's forge wrote it, an older card included
     data["files"]["tts/en/gone.png"] = {"key": "x", "scope": ["tts", "en", ""], "check": {}}
-    manifest.write_text(json.dumps(data), encoding="utf-8")
+    manifest.write_bytes(seal.seal(data))
     assert render(shipped).exit_code == 0
     assert not stale.exists()

@@ -75,7 +75,7 @@ def test_a_link_or_a_fifo_in_place_of_an_output_is_replaced_without_being_read(r
 
 def test_a_manifest_without_hashes_renders_again_without_blaming_anyone(rendered):
     out, original = rendered
-    manifest = json.loads((out / MANIFEST).read_text())
+    manifest = json.loads((out / MANIFEST).read_text())["data"]  # written as before hashes and seals
     for entry in manifest["files"].values():
         del entry["sha256"], entry["size"]
     (out / MANIFEST).write_text(json.dumps(manifest))
@@ -112,3 +112,34 @@ def test_a_tampered_cached_product_is_made_again_not_copied(rendered):
     result = render(out)
     assert gone in result.written
     assert outputs(out) == original  # made again from fresh faces, byte for byte as before
+
+
+def test_an_output_folder_from_elsewhere_is_not_trusted(tmp_path, monkeypatch):
+    """A pull request can commit output/ with its own images and self-consistent records: sealed with a
+    key that is not this machine's, they are no records, and everything is rendered again."""
+    import hashlib
+
+    from forge.render import seal
+    from forge.render.jobs import HASHES, MASTER
+
+    out = tmp_path / "output"
+    monkeypatch.setattr(seal, "_KEY", {"key": b"A" * 32})  # the attacker's machine
+    render(out)
+    original = outputs(out)
+    poison = b"\x89PNG\r\n\x1a\n made up"
+    for master in (out / ".cache" / "faces").rglob(MASTER):
+        master.write_bytes(poison)
+        recorded = seal.unseal((master.parent / HASHES).read_bytes())
+        (master.parent / HASHES).write_bytes(seal.seal({**recorded, MASTER: hashlib.sha256(poison).hexdigest()}))
+    manifest = seal.unseal((out / MANIFEST).read_bytes())
+    for rel, entry in manifest["files"].items():
+        if rel.endswith(".png"):
+            (out / rel).write_bytes(poison)
+            entry.update(sha256=hashlib.sha256(poison).hexdigest(), size=len(poison))
+    (out / MANIFEST).write_bytes(seal.seal(manifest))
+    assert render(out).written == []  # the same key: the made-up records are believed (what the seal is for)
+
+    monkeypatch.setattr(seal, "_KEY", {"key": b"B" * 32})  # this machine
+    result = render(out)
+    assert result.outside == {}
+    assert outputs(out) == original
