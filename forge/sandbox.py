@@ -1,11 +1,12 @@
-"""The one way forge makes a Jinja environment: the immutable sandbox, autoescaped, with bounded arithmetic.
+"""The one way forge makes a Jinja environment: the immutable sandbox, autoescaped, with bounded work.
 
 Templates (the books' prose, styles and layout) may come from a pull request and
 are rendered in CI. A plain ``jinja2.Environment`` lets
 ``{{ cycler.__init__.__globals__.os.popen('id').read() }}`` run a shell command;
 the sandbox refuses attribute paths into Python internals, the immutable one also
 refuses calls that would change the data handed to the template, and the
-intercepted operators stop ``'x' * 10**12`` or ``9 ** 9 ** 9`` from eating the
+intercepted operators, formats, loops and output caps stop ``'x' * 10**12``,
+``10 ** 10**8``, ``'%999999999d'`` or nested ``range`` loops from eating the
 machine. Every value is escaped unless a helper returned ``Markup``.
 """
 from __future__ import annotations
@@ -31,7 +32,8 @@ _PERCENT_WIDTH = re.compile(r"%(?:\([^)]*\))?[-+ #0]*(\d+|\*)?(?:\.(\d+|\*))?")
 
 
 class BoundedSandbox(ImmutableSandboxedEnvironment):
-    """The immutable sandbox, with ``*`` and ``**`` refused when their result would be huge."""
+    """The immutable sandbox with bounded work: ``*``, ``**``, ``%`` and format widths refused when their
+    result would be huge, ``range`` given a total budget, each call's output capped, no ``lipsum``."""
 
     intercepted_binops = frozenset(["*", "**", "%"])
 
