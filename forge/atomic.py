@@ -15,6 +15,8 @@ import re
 import secrets
 from pathlib import Path
 
+from .safeio import inside
+
 #: Temporary files this process is writing now: a worker stopped by SIGTERM removes them (forge.workers).
 _PENDING: set[str] = set()
 #: While set (``confine``), every write must land in one of these folders once links are followed.
@@ -38,7 +40,7 @@ def _check_within(path: Path) -> None:
     if not _WITHIN:
         return
     real = path.parent.resolve()  # links in the folders that exist are followed; the rest is appended
-    if not any(real == f or real.is_relative_to(f) for f in _WITHIN):
+    if not inside(real, tuple(_WITHIN)):
         raise WriteError(path, f"a link leads it outside the output folder {_WITHIN[0]} (to {real})", _errno.EXDEV)
 
 

@@ -55,6 +55,11 @@ def inside(path: Path, folders: tuple[Path, ...]) -> bool:
     return any(path == f or path.is_relative_to(f) for f in folders)
 
 
+def within(path: Path | str, folder: Path | str) -> bool:
+    """Whether ``path`` lies in ``folder`` once the links of both are followed."""
+    return inside(Path(path).resolve(), (Path(folder).resolve(),))
+
+
 def allowed_folders(root: Path | str) -> tuple[Path, ...]:
     """Where a project's inputs may come from: the project itself and forge's shipped files."""
     return (Path(root).resolve(), FORGE_HOME)
@@ -91,12 +96,22 @@ def open_input(path: Path | str, root: Path | str | None, limit: int = MAX_INPUT
             raise UnsafeInput(path, "io", "no such file", "check the path") from None
     else:
         real = check_path(path, root)
+    return open_regular(real, limit, shown=path)
+
+
+def open_regular(path: Path | str, limit: int = MAX_INPUT_BYTES, shown: Path | str | None = None) -> BinaryIO:
+    """``path`` itself opened for reading when it is an ordinary file of at most ``limit`` bytes.
+
+    A link is not followed (even to a file), a FIFO does not block: UnsafeInput either way,
+    checked on the opened descriptor. ``shown`` is the path named in the message.
+    """
+    real, path = Path(path), Path(shown if shown is not None else path)
     try:
         fd = os.open(real, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
         if exc.errno == errno.ELOOP:
-            raise UnsafeInput(path, "outside-project", "the file was replaced by a link while being read",
-                              "run forge again") from None
+            raise UnsafeInput(path, "outside-project", "the file is a link (or became one while being read)",
+                              "replace the link with the file itself, or run forge again") from None
         raise UnsafeInput(path, "io", f"cannot open the file ({exc.strerror})",
                           "check that the file exists and is readable") from None
     try:

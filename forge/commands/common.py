@@ -36,14 +36,10 @@ def inside_project(path: Path, root: Path, fmt: Format | None = None,
     A pull request may commit ``output/`` (or ``docs/``) as a symlink to a folder outside the
     project; forge must not write through it. A folder named explicitly (``--out``) is not checked.
     """
-    real, project = Path(path).resolve(), Path(root).resolve()
-    if real == project or real.is_relative_to(project):
+    if safeio.within(path, root):
         return path
-    message = f"{path}: the path leads outside the project (to {real}); forge does not write through a link"
-    if fmt is Format.json:
-        emit_json({"ok": False, "error": message})
-    typer.echo(f"forge: error: {message}\n    hint: {hint}", err=True)
-    raise typer.Exit(2)
+    fail(f"{path}: the path leads outside the project (to {Path(path).resolve()}); forge does not write "
+         "through a link", fmt, hint)
 
 
 def default_output(root: Path, out: Path | None, fmt: Format | None = None) -> Path:
@@ -52,13 +48,8 @@ def default_output(root: Path, out: Path | None, fmt: Format | None = None) -> P
     Until the command ends, nothing is written outside it (a link inside it is not followed out).
     """
     folder = out if out is not None else inside_project(root / "output", root, fmt)
-    confine_writes(folder)
-    return folder
-
-
-def confine_writes(folder: Path) -> None:
-    """Writes stay in ``folder`` until the running command ends (``forge.cli`` releases them; see ``atomic.confine``)."""
     atomic.confine(folder)
+    return folder
 
 
 def emit_json(payload: dict) -> None:
@@ -78,10 +69,15 @@ def io_failure(exc: OSError, fmt: Format | None = None) -> NoReturn:
 
     With --format json the same line is also the ``error`` of a JSON report on stdout.
     """
-    message = atomic.describe(exc)
+    fail(atomic.describe(exc), fmt)
+
+
+def fail(message: str, fmt: Format | None = None, hint: str = "") -> NoReturn:
+    """Exit 2 with ``forge: error: <message>`` (and its hint) on stderr; with --format json, also
+    ``{"ok": false, "error": <message>}`` on stdout."""
     if fmt is Format.json:
         emit_json({"ok": False, "error": message})
-    typer.echo(f"forge: error: {message}", err=True)
+    typer.echo(f"forge: error: {message}" + (f"\n    hint: {hint}" if hint else ""), err=True)
     raise typer.Exit(2)
 
 
@@ -93,12 +89,8 @@ def publish_generated(root: Path, rel: str, text: str, check: bool, fmt: Format,
     path = inside_project(root / rel, root, fmt, hint=f"make {rel} an ordinary file of the project, not a link")
     size = len(text.encode("utf-8"))
     if size > safeio.MAX_INPUT_BYTES:  # e.g. 150,000 table markers, each filled with a table: 10 times the input
-        message = (f"{rel}: the generated file would be {size:,} bytes, more than forge reads back "
-                   f"({safeio.MAX_INPUT_BYTES:,}); not written")
-        if fmt is Format.json:
-            emit_json({"ok": False, "error": message})
-        typer.echo(f"forge: error: {message}\n    hint: remove repeated `<!-- forge:table … -->` markers", err=True)
-        raise typer.Exit(2)
+        fail(f"{rel}: the generated file would be {size:,} bytes, more than forge reads back "
+             f"({safeio.MAX_INPUT_BYTES:,}); not written", fmt, "remove repeated `<!-- forge:table … -->` markers")
     try:
         current = safeio.read_bytes(path, root).decode("utf-8", "replace")
     except safeio.UnsafeInput:  # missing, or not an ordinary file of the project: written anew (never followed)

@@ -13,7 +13,7 @@ from ..engine.record import MAX_DECISION_CAP, MAX_TURN_CAP, to_jsonl
 from ..findings import ERROR
 from ..simulate import Settings, render_text, run, to_json
 from ..workers import cap
-from .common import Format, FormatOption, RootOption, check_root, confine_writes, emit_json, inside_project, io_failure, render_findings
+from .common import Format, FormatOption, RootOption, check_root, emit_json, inside_project, io_failure, render_findings
 
 REPLAY_DIR = Path("output") / "replays"
 #: A record streams, so it may be far larger than safeio's limit; this only stops an absurd file.
@@ -57,7 +57,7 @@ def simulate(
     report = _run_with_progress(load.db, settings)
     replays: dict[int, str] = {}
     if save_replays or report.errors:
-        confine_writes(inside_project(root / REPLAY_DIR, root, format))
+        atomic.confine(inside_project(root / REPLAY_DIR, root, format))
     try:
         for o in report.errors + (report.saved if save_replays else []):
             if o.record:

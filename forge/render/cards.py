@@ -32,6 +32,7 @@ from typing import Callable
 from ..atomic import sweep_orphans, write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
+from ..safeio import within
 from ..workers import cap, cpus, process_pool
 from .assets import assets_hash, has_icon
 from .face import build_faces
@@ -284,12 +285,6 @@ def _is_scope(scope) -> bool:
     return isinstance(scope, list) and len(scope) in (0, 3) and all(v is None or isinstance(v, str) for v in scope)
 
 
-def _inside(path: Path, folder: Path) -> bool:
-    """Whether ``path``, its links followed, lies in ``folder`` (whose links are followed too)."""
-    real, base = path.resolve(), folder.resolve()
-    return real == base or real.is_relative_to(base)
-
-
 def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: RenderOptions = RenderOptions(),
                  progress: Progress | None = None) -> RenderResult:
     """Render every asked profile and language of the game into ``options.out``; see the module doc."""
@@ -379,7 +374,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     for rel, entry in old.items():
         if rel in files or not (out / rel).exists():
             continue
-        if _in_scope(entry.get("scope"), options) and _inside((out / rel).parent, out):
+        if _in_scope(entry.get("scope"), options) and within((out / rel).parent, out):
             (out / rel).unlink()  # e.g. the PNG of a card deleted since (a link is removed, not followed)
             result.removed.append(rel)
         else:
@@ -600,5 +595,5 @@ def _prune_cache(out: Path, keep: set[str]) -> None:
     if not base.is_dir():
         return
     for d in sorted(base.glob("*/*")):
-        if d.is_dir() and d.name not in keep and not d.is_symlink() and _inside(d, out):
+        if d.is_dir() and d.name not in keep and not d.is_symlink() and within(d, out):
             shutil.rmtree(d, ignore_errors=True)

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import os
-import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import safeio
 from ..atomic import write_bytes
 from .face import CardFace
 from .paint import Mark, Painter
@@ -52,14 +52,9 @@ def own_file(path: Path, limit: int = MAX_OWN_FILE):
     a folder or a file over ``limit`` is not read: forge treats it as missing and renders again.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-    except OSError:
+        return safeio.open_regular(path, limit)
+    except safeio.UnsafeInput:
         return None
-    info = os.fstat(fd)
-    if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
-        os.close(fd)
-        return None
-    return os.fdopen(fd, "rb")
 
 
 def read_own(path: Path, limit: int = MAX_OWN_FILE) -> bytes | None:
