@@ -19,13 +19,35 @@ app = typer.Typer(
     name="forge",
     help="Production pipeline and rules validator for Rift Commanders.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,  # --install-completion / --show-completion for bash, zsh, fish, PowerShell
     pretty_exceptions_enable=False,
 )
 
 
+def version_text() -> str:
+    """``forge X.Y.Z (Python A.B.C)``: what a bug report needs to name the build."""
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mine = version("forge")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        mine = "unknown (not installed)"
+    return f"forge {mine} (Python {platform.python_version()})"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(version_text())
+        raise typer.Exit(0)
+
+
 @app.callback()
-def _each_command(ctx: typer.Context) -> None:
+def _each_command(
+    ctx: typer.Context,
+    version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
+                                 help="Print forge's version and exit."),
+) -> None:
     # a command may confine its writes to its output folder (forge.atomic.confine): lifted when it ends
     ctx.call_on_close(atomic.release)
 
