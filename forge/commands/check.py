@@ -7,12 +7,12 @@ import typer
 
 from ..check import SMOKE_GAMES, CheckReport, CheckResult, check as run_check
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
 
 
 def check(
     root: RootOption = Path("."),
-    format: FormatOption = Format.text,
+    format: ReportFormatOption = ReportFormat.text,
     games: int = typer.Option(SMOKE_GAMES, "--games", min=0, help="Games of the simulation smoke test."),
     seed: int = typer.Option(0, "--seed", help="Seed of the simulation smoke test."),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Processes for the simulation."),
@@ -21,8 +21,14 @@ def check(
     """The CI gate: validate, parity, schema and design-doc freshness, and a smoke simulation."""
     check_root(root)
     report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict)
-    if format is Format.json:
+    if format is ReportFormat.json:
         emit_json(report.to_json())
+    elif format is not ReportFormat.text:
+        from ..reports import Suite
+
+        suites = [Suite(c.name, c.findings, skipped=describe(c) if c.status == "skipped" else "",
+                        failed=c.status == "failed", seconds=c.seconds) for c in report.checks]
+        emit_ci(format, suites, "forge check", to_text(report).splitlines()[-1])
     else:
         typer.echo(to_text(report))
     raise typer.Exit(EXIT_USAGE if report.io_error else EXIT_CLEAN if report.ok else EXIT_FINDINGS)

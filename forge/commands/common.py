@@ -18,8 +18,21 @@ class Format(str, Enum):
     json = "json"
 
 
+class ReportFormat(str, Enum):
+    """The gates' formats: people, tools, and the three that CI servers read natively."""
+
+    text = "text"
+    json = "json"
+    github = "github"
+    junit = "junit"
+    sarif = "sarif"
+
+
 RootOption = Annotated[Path, typer.Option("--root", help="The game project folder.", show_default=True)]
 FormatOption = Annotated[Format, typer.Option("--format", help="Report as text for people or JSON for tools.")]
+ReportFormatOption = Annotated[ReportFormat, typer.Option(
+    "--format", help="text for people, json for tools; github (workflow annotations), junit (JUnit XML) or "
+                     "sarif (SARIF 2.1.0, for code scanning) for CI.")]
 
 
 def check_root(root: Path) -> None:
@@ -60,6 +73,20 @@ def render_findings(findings: list[Finding]) -> str:
     return "\n".join(f.render() for f in findings)
 
 
+def emit_ci(fmt: ReportFormat, suites: list, name: str, summary: str) -> None:
+    """Print the report in a CI format: annotations then the summary line, JUnit XML, or SARIF."""
+    from .. import reports
+
+    findings = [f for suite in suites for f in suite.findings]
+    if fmt is ReportFormat.github:
+        annotations = reports.github(findings)
+        typer.echo((annotations + "\n" if annotations else "") + summary)
+    elif fmt is ReportFormat.junit:
+        typer.echo(reports.junit(suites, name))
+    else:
+        typer.echo(reports.sarif(findings))
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
 
@@ -72,10 +99,10 @@ def io_failure(exc: OSError, fmt: Format | None = None) -> NoReturn:
     fail(atomic.describe(exc), fmt)
 
 
-def fail(message: str, fmt: Format | None = None, hint: str = "") -> NoReturn:
+def fail(message: str, fmt: Format | ReportFormat | None = None, hint: str = "") -> NoReturn:
     """Exit 2 with ``forge: error: <message>`` (and its hint) on stderr; with --format json, also
     ``{"ok": false, "error": <message>}`` on stdout."""
-    if fmt is Format.json:
+    if fmt == "json":  # Format.json or ReportFormat.json
         emit_json({"ok": False, "error": message})
     typer.echo(f"forge: error: {message}" + (f"\n    hint: {hint}" if hint else ""), err=True)
     raise typer.Exit(2)

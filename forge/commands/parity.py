@@ -7,18 +7,22 @@ import typer
 
 from ..findings import exit_status
 from ..parity import ParityReport, parity as run_parity
-from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
 
 
 def parity(
     root: RootOption = Path("."),
-    format: FormatOption = Format.text,
+    format: ReportFormatOption = ReportFormat.text,
 ) -> None:
     """Compare the English and French locales, cards and books: keys, placeholders, markup, typography."""
     check_root(root)
     report = run_parity(root)
-    if format is Format.json:
+    if format is ReportFormat.json:
         emit_json(to_json(report))
+    elif format is not ReportFormat.text:
+        from ..reports import Suite
+
+        emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1])
     else:
         typer.echo(to_text(report))
     raise typer.Exit(exit_status(report.findings, report.io_error))

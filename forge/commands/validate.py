@@ -7,19 +7,23 @@ import typer
 
 from ..findings import exit_status
 from ..validate import Report, validate as run_validation
-from .common import Format, FormatOption, RootOption, check_root, emit_json, plural, render_findings
+from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
 
 
 def validate(
     root: RootOption = Path("."),
-    format: FormatOption = Format.text,
+    format: ReportFormatOption = ReportFormat.text,
     quick: bool = typer.Option(False, "--quick", help="Skip the engine's card proofs and the text-fit layout check."),
 ) -> None:
     """Check cards/ against the schema, the rulebook and the rules engine."""
     check_root(root)
     report = run_validation(root, extra=not quick)
-    if format is Format.json:
+    if format is ReportFormat.json:
         emit_json(to_json(report))
+    elif format is not ReportFormat.text:
+        from ..reports import Suite
+
+        emit_ci(format, [Suite("validate", report.findings)], "forge validate", to_text(report).splitlines()[-1])
     else:
         typer.echo(to_text(report))
     raise typer.Exit(exit_status(report.findings, report.io_error))
