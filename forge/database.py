@@ -39,6 +39,12 @@ class LoadResult:
     card_paths: dict[str, tuple] = field(default_factory=dict)  # card id -> (file, path of the card)
     raw_cards: list[tuple[str, tuple, dict]] = field(default_factory=list)  # (file, path, mapping)
     refused: list[Finding] = field(default_factory=list)  # files safeio would not read (also in findings)
+    unloaded: list[Position] = field(default_factory=list)  # files, cards and factions left out: they failed
+
+    @property
+    def complete(self) -> bool:
+        """Every file, card and faction written was loaded: set-wide checks (counts, engine) mean something."""
+        return not self.unloaded
 
     def where(self, file: str, path: tuple, key: bool = False) -> Position:
         """The position of a value (or of its key) in a loaded file."""
@@ -126,6 +132,7 @@ def _load_file(result: LoadResult, path: Path, rel: str) -> None:
         result.io_error |= exc.rule == "io"  # unreadable: exit 2; a pipe, device, folder or link: a finding
         result.refused.append(unsafe_finding(exc, rel))
         result.findings.append(result.refused[-1])
+        result.unloaded.append(Position(rel))
         return
     try:
         text = raw.decode("utf-8")
@@ -135,11 +142,13 @@ def _load_file(result: LoadResult, path: Path, rel: str) -> None:
         result.findings.append(Finding(Position(rel, line, col), "encoding",
                                        f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x})",
                                        "save the file as UTF-8 in your editor"))
+        result.unloaded.append(Position(rel, line, col))
         return
     try:
         data, source = yamlsrc.load(text.removeprefix("\ufeff"))
     except yamlsrc.YamlError as exc:
         result.findings.append(Finding(Position(rel, exc.line, exc.col), exc.rule, exc.message, exc.hint))
+        result.unloaded.append(Position(rel, exc.line, exc.col))
         return
     result.sources[rel] = source
     if not isinstance(data, dict):
@@ -147,6 +156,7 @@ def _load_file(result: LoadResult, path: Path, rel: str) -> None:
             Position(rel, *source.at(())), "shape",
             f"the top level is a {_kind(data)}, expected a mapping with `cards:` and/or `factions:`",
             "start the file with `cards:` followed by a list of cards"))
+        result.unloaded.append(Position(rel, *source.at(())))
         return
     if not text.lstrip("\ufeff").startswith(SCHEMA_LINE):
         result.findings.append(Finding(
@@ -251,20 +261,27 @@ def _kind(value: object) -> str:
 def _build(result: LoadResult, rel: str, data: dict, bad: set[tuple]) -> None:
     for i, raw in enumerate(_list(data.get("factions"))):
         if ("factions", i) in bad or not isinstance(raw, dict):
+            result.unloaded.append(result.where(rel, ("factions", i)))
             continue
         result.db.factions.append(Faction(
             id=raw["id"], name=raw["name"], color=raw["color"], icon=raw["icon"],
             identity=raw["identity"], position=result.where(rel, ("factions", i))))
+    for key in ("cards", "factions"):
+        if data.get(key) is not None and not isinstance(data[key], list):
+            result.unloaded.append(result.where(rel, (key,)))
     for i, raw in enumerate(_list(data.get("cards"))):
-        if not isinstance(raw, dict):
-            continue
         path = ("cards", i)
+        if not isinstance(raw, dict):
+            result.unloaded.append(result.where(rel, path))
+            continue
         result.raw_cards.append((rel, path, raw))
         if path in bad:
+            result.unloaded.append(result.where(rel, path))
             continue
         try:
             card = build_card(raw, result.where(rel, path))
         except (KeyError, TypeError, ValueError):
+            result.unloaded.append(result.where(rel, path))
             continue  # shape problems the schema already reported
         result.db.cards.append(card)
         result.card_paths.setdefault(card.id, (rel, path))

@@ -34,6 +34,7 @@ class Report:
     load: LoadResult
     findings: list[Finding] = field(default_factory=list)
     books: dict[str, Phrasebook] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)  # checks left out: they would blame the missing cards
 
     @property
     def io_error(self) -> bool:
@@ -59,6 +60,8 @@ class Report:
             "recruitment_by_type": dict(sorted(recruit_by_type.items())),
             "errors": sum(f.severity == "error" for f in self.findings),
             "warnings": sum(f.severity == WARNING for f in self.findings),
+            "skipped": list(self.skipped),
+            "unloaded": [str(p) for p in self.load.unloaded],
         }
 
 
@@ -114,6 +117,9 @@ def validate(root: Path | str, extra: bool = True) -> Report:
                            check_languages, check_text, check_characters, check_assets]
     if extra:
         checks += EXTRA_CHECKS
+    if not load.complete:  # the root cause first: a file that does not load is the one finding to fix
+        report.skipped = [c.__name__.removeprefix("check_") for c in checks if c in SET_WIDE_CHECKS]
+        checks = [c for c in checks if c not in SET_WIDE_CHECKS]
     with gc_paused():
         for check in checks:
             report.findings.extend(check(load, report.books))
@@ -297,8 +303,8 @@ def _set_form(load: LoadResult, card: Card, at) -> Iterable[Finding]:
 def check_counts(load: LoadResult, books: dict) -> Iterable[Finding]:
     """The contents the rulebook fixes: 80 recruitment cards, 8 traps, 4 Rites, the starter decks."""
     db = load.db
-    anchor = Position("cards/")
     recruit = db.of_set("recruit")
+    anchor = _set_anchor(load, recruit)
     total = sum(c.copies for c in recruit)
     if total != rulebook.RECRUIT_CARDS:
         yield Finding(anchor, "count", f"{total} recruitment cards (copies counted); the rulebook has "
@@ -306,7 +312,7 @@ def check_counts(load: LoadResult, books: dict) -> Iterable[Finding]:
     traps = [c for c in recruit if c.type == "trap"]
     n_traps = sum(c.copies for c in traps)
     if n_traps != rulebook.TRAPS:
-        yield Finding(anchor, "count", f"{n_traps} traps among the recruitment cards; the rulebook has "
+        yield Finding(_set_anchor(load, traps or recruit), "count", f"{n_traps} traps among the recruitment cards; the rulebook has "
                       f"{rulebook.TRAPS}", "the rulebook lists \"the 8 traps of the game\"")
     kinds = {c.trap.kind for c in traps if c.trap}
     for kind in rulebook.TRAP_KINDS_REQUIRED:
@@ -318,8 +324,22 @@ def check_counts(load: LoadResult, books: dict) -> Iterable[Finding]:
         if db.cards and name not in names:
             yield Finding(anchor, "count", f"the rulebook names \"{name}\", but no card has that name",
                           "add the card, or fix its English name")
-    yield from _rite_counts(load, anchor)
-    yield from _starter_counts(load, anchor)
+    yield from _rite_counts(load, _set_anchor(load, db.rites()))
+    yield from _starter_counts(load, _set_anchor(load, db.of_set("starter")))
+
+
+def _set_anchor(load: LoadResult, cards: list[Card]) -> Position:
+    """Where a count about ``cards`` is reported: at the last of them, where a missing one would go.
+
+    With none of them written, at the first card file's `cards:` list (or its first line).
+    """
+    if cards:
+        return _at(load, cards[-1])
+    for rel in load.files:
+        if rel in load.sources:
+            line, col = load.sources[rel].at(("cards",), key=True)
+            return Position(rel, line or 1, col or 1)
+    return Position(load.files[0] if load.files else "cards/", 1, 1)
 
 
 def _rite_counts(load: LoadResult, anchor: Position) -> Iterable[Finding]:
@@ -367,17 +387,30 @@ def _starter_counts(load: LoadResult, anchor: Position) -> Iterable[Finding]:
 # -- factions ------------------------------------------------------------------------
 def check_factions(load: LoadResult, books: dict) -> Iterable[Finding]:
     """The four factions are each defined once."""
-    anchor = Position("cards/")
     seen: dict[str, Position] = {}
     for faction in load.db.factions:
         if faction.id in seen:
             yield Finding(faction.position, "faction", f"faction `{faction.id}` is defined twice (also at "
                           f"{seen[faction.id]})", "keep one definition")
         seen.setdefault(faction.id, faction.position)
+    if not load.complete:
+        return  # a faction in a file that does not load is not missing
+    anchor = _factions_anchor(load)
     for fid in FACTIONS:
         if fid not in seen:
             yield Finding(anchor, "faction", f"faction `{fid}` is not defined",
                           "add it to cards/factions.yaml with its name, colour, icon and identity")
+
+
+def _factions_anchor(load: LoadResult) -> Position:
+    """The `factions:` list where factions are defined, else the first card file's first line."""
+    for rel in load.files:
+        source = load.sources.get(rel)
+        if source is not None:
+            line, col = source.at(("factions",), key=True)
+            if line:
+                return Position(rel, line, col)
+    return _set_anchor(load, [])
 
 
 # -- languages and text ------------------------------------------------------------
@@ -512,3 +545,8 @@ def asset_problem(root: Path, rel: str) -> str | None:
 
 
 __all__ = ["Report", "validate", "EXTRA_CHECKS"]
+
+
+#: Checks over the whole set: with a file, card or faction left out, they would report what is
+#: missing because it failed, not what is wrong; they wait until everything loads.
+SET_WIDE_CHECKS: tuple[Check, ...] = (check_counts, check_card_proofs)

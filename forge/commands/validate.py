@@ -37,11 +37,17 @@ def to_json(report: Report) -> dict:
     }
 
 
+SKIPPED_NAMES = {"counts": "the rulebook's counts", "card_proofs": "the engine's proofs of every card"}
+
+
 def to_text(report: Report) -> str:
     s = report.summary()
     lines = [render_findings(report.findings)] if report.findings else []
     counts = (f"{plural(s['card_designs'], 'card design')}, {s['physical_cards']} physical cards, "
               f"{s['recruitment_cards']} recruitment cards, in {plural(s['files'], 'file')}")
+    if s["skipped"]:
+        what = ", ".join(SKIPPED_NAMES.get(name, name) for name in s["skipped"])
+        lines.append(f"– not checked until every card file loads: {what}")
     if s["errors"]:
         lines.append(f"✗ {plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')} ({counts})")
     else:

@@ -82,7 +82,9 @@ def card_with_art(project, data: bytes | None) -> Path:
 def test_a_good_png_passes(project):
     card_with_art(project, png())
     _, report = run(project.root)
-    assert [f for f in report["findings"] if f["file"] == "cards/red.yaml"] == []
+    # the one-card project's counts are reported at its file too: only the card's own findings matter
+    assert [f for f in report["findings"] if f["file"] == "cards/red.yaml"
+            and f["rule"] not in ("count", "starter", "faction")] == []
 
 
 @pytest.mark.parametrize("kind", sorted(BAD_ART))

@@ -71,7 +71,9 @@ def test_a_bare_equals_sign_is_text_as_in_yaml_1_2(project):
     assert (f["file"], f["line"], f["column"]) == ("cards/red.yaml", 1, 1) and code == 1
     project("red.yaml", CREATURE.replace("fr: Diablotin des Braises", "fr: ="))
     _, report = run(project.root)
-    assert [f for f in report["findings"] if f["file"] == "cards/red.yaml"] == []
+    # the one-card project's counts are reported at its file too: only the card's own findings matter
+    assert [f for f in report["findings"] if f["file"] == "cards/red.yaml"
+            and f["rule"] not in ("count", "starter", "faction")] == []
     assert yamlsrc.load("a: =\nb: [=, x]\n")[0] == {"a": "=", "b": ["=", "x"]}
 
 
