@@ -158,6 +158,8 @@ def _report_and_exit(format: Format, findings: list[Finding], result, io_error: 
 
 
 def to_text(findings: list[Finding], result, message: str = "") -> str:
+    from ..render.preflight import figures_line
+
     lines = [render_findings(findings)] if findings else []
     if message:
         lines.append(f"✗ {message}")
@@ -168,6 +170,8 @@ def to_text(findings: list[Finding], result, message: str = "") -> str:
         mark = "✓" if report["ok"] else "✗"
         lines.append(f"{mark} {name}: {plural(len(report['files']), 'file')}, preflight "
                      f"{'passed' if report['ok'] else 'failed'}")
+        lines += [f"    {line}" for line in map(figures_line, report["files"]) if line]
+        lines += [f"    advice: {a}" for a in report.get("shop", {}).get("advice", [])]
     s = result.summary()
     removed = f", {s['removed']} removed" if s["removed"] else ""
     lines.append(f"{plural(s['written'], 'file')} written, {s['unchanged']} unchanged{removed} in {s['seconds']:.1f} s")

@@ -101,13 +101,13 @@ def icon_path(name: str) -> tuple[IconPath, bool]:
 
 @lru_cache(maxsize=1)
 def assets_hash() -> str:
-    """A hash of every vendored font and icon file and of the renderer's code, part of every cache key."""
+    """A hash of the vendored fonts, icons and colour profile and of the renderer's code, part of every cache key."""
     h = hashlib.sha256()
     for f in sorted(Path(__file__).resolve().parent.glob("*.py")):
         h.update(f.name.encode())
         h.update(f.read_bytes())
     for f in sorted(ASSETS.rglob("*")):
-        if f.is_file() and f.suffix in (".ttf", ".json"):
+        if f.is_file() and f.suffix in (".ttf", ".json", ".icc"):
             h.update(f.relative_to(ASSETS).as_posix().encode())
             h.update(f.read_bytes())
     return h.hexdigest()

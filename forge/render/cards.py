@@ -38,6 +38,7 @@ from .assets import assets_hash, has_icon
 from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
                    check_output, differs, item_key, read_own, run_job, sound_products)
+from .preflight import shop_verdict
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .seal import key as seal_key, seal, unseal
 from .sheets import COLS, PAPERS, ROWS, Back
@@ -559,7 +560,8 @@ _PROFILE_SPEC = {
     "pnp": {"paper": "A4 and Letter", "cards_per_page": 9, "duplex": "long edge, backs mirrored"},
     "gamecrafter": {"size_px": list(GAMECRAFTER_SIZE), "dpi": 300, "colour_space": "RGB"},
     "mpc": {"size_px": list(MPC_SIZE), "dpi": 300, "colour_space": "RGB"},
-    "pod": {"page": "card with 1/8 in bleed", "colour_space": "CMYK"},
+    "pod": {"page": "card with 1/8 in bleed", "colour_space": "CMYK", "standard": "PDF/X-4",
+            "output_intent": "FOGRA39 (ISO Coated v2 300%, basICColor)"},
     "tts": {"max_side_px": 4096, "grid": "at most 10×7, last slot hidden", "colour_space": "RGB",
             "sheets": "JPEG, quality 92, no chroma subsampling"},
     "proof": {"paper": "A4"},
@@ -577,9 +579,10 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
     n_cards = sum(len(plan.faces[lang]) + len(plan.backs[lang]) for lang in opts.langs)
     for profile in opts.profiles:
         entries = [e["check"] for rel, e in sorted(files.items()) if rel.startswith(profile + "/")]
-        ok = not card_issues and not any(e["problems"] for e in entries)
+        verdict = shop_verdict(profile, entries, card_issues)
         reports[profile] = {
-            "profile": profile, "ok": ok, "languages": list(opts.langs), "spec": _PROFILE_SPEC[profile],
+            "profile": profile, "ok": verdict["pass"], "shop": verdict, "languages": list(opts.langs),
+            "spec": _PROFILE_SPEC[profile],
             "cards_checked": n_cards, "card_problems": card_issues,
             "files": entries,
             "safe_zone_mm": plan.tpl.data["card"]["safe"], "bleed_mm": plan.tpl.data["card"]["bleed"],

@@ -15,6 +15,7 @@ from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
+from .colour import image_to_press
 from .face import CardFace, FaceMeasure, measure_face
 from .fit import Line, TextLayout
 from .paint import Painter, is_light, mix, shade
@@ -109,7 +110,7 @@ def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius:
 # -- art ---------------------------------------------------------------------------
 @lru_cache(maxsize=64)
 def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: bool):
-    """The art cropped to cover the window and resampled to 300 DPI (CMYK for print-on-demand).
+    """The art cropped to cover the window and resampled to 300 DPI (press CMYK for print-on-demand).
 
     None when the file is not art forge prints (``forge validate`` reports why):
     a pipe, a link out of the project, a corrupt image, a decompression bomb. The
@@ -131,7 +132,7 @@ def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: boo
         left, top = (sw - cw) / 2, (sh - ch) / 2
         im = im.resize((px_w, px_h), Image.LANCZOS, box=(left, top, left + cw, top + ch))
         if cmyk:
-            im = im.convert("CMYK")
+            im = image_to_press(im)
         return ImageReader(im)
 
 

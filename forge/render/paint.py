@@ -11,6 +11,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from .assets import icon_path
+from .colour import press_cmyk, text_cmyk
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
@@ -44,14 +45,6 @@ def shade(c: str, t: float) -> str:
     return mix(c, "#000000", t) if t >= 0 else mix(c, "#ffffff", -t)
 
 
-def rgb_to_cmyk(r: float, g: float, b: float) -> tuple[float, float, float, float]:
-    """A naive device conversion with full grey-component replacement (no ICC profile)."""
-    k = 1 - max(r, g, b)
-    if k >= 1:
-        return (0.0, 0.0, 0.0, 1.0)
-    return tuple(round(v, 4) for v in ((1 - r - k) / (1 - k), (1 - g - k) / (1 - k), (1 - b - k) / (1 - k), k))  # type: ignore[return-value]
-
-
 @dataclass
 class Mark:
     """A drawn text or icon: what it is and where (points, page space before any sheet placement)."""
@@ -80,22 +73,27 @@ def _icon_pdf_path(name: str) -> tuple[PDFPathObject, bool]:
 
 @dataclass
 class Painter:
-    """Draws on ``canvas`` in RGB, or in CMYK when ``cmyk`` (print-on-demand), and records marks."""
+    """Draws on ``canvas`` in RGB, or in CMYK when ``cmyk`` (print-on-demand), and records marks.
+
+    In CMYK every colour goes through the press's ICC profile (``colour``); text and
+    glyph-like icons in a dark neutral colour print in black ink only.
+    """
 
     canvas: object
     cmyk: bool = False
     marks: list[Mark] = field(default_factory=list)
 
     # -- colours ------------------------------------------------------------
-    def color(self, value: str, alpha: float | None = None):
-        r, g, b = hex_rgb(value)
+    def color(self, value: str, alpha: float | None = None, text: bool = False):
+        """``value`` (hex sRGB) as a reportlab colour: as is, or as the press prints it (``text``: as type)."""
         if self.cmyk:
-            c, m, y, k = rgb_to_cmyk(r, g, b)
+            c, m, y, k = text_cmyk(value) if text else press_cmyk(value)
             return CMYKColor(c, m, y, k, alpha=alpha if alpha is not None else 1)
+        r, g, b = hex_rgb(value)
         return Color(r, g, b, alpha=alpha if alpha is not None else 1)
 
-    def fill(self, value: str, alpha: float | None = None) -> None:
-        self.canvas.setFillColor(self.color(value, alpha))
+    def fill(self, value: str, alpha: float | None = None, text: bool = False) -> None:
+        self.canvas.setFillColor(self.color(value, alpha, text))
 
     def stroke(self, value: str, width: float, alpha: float | None = None) -> None:
         self.canvas.setStrokeColor(self.color(value, alpha))
@@ -150,7 +148,7 @@ class Painter:
         path, even_odd = _icon_pdf_path(name)
         c = self.canvas
         c.saveState()
-        self.fill(color, alpha)
+        self.fill(color, alpha, text=True)
         c.transform(size / 512, 0, 0, size / 512, x, y)
         c.drawPath(path, stroke=0, fill=1, fillMode=1 if even_odd else 0)
         c.restoreState()
@@ -166,7 +164,7 @@ class Painter:
         elif anchor == "end":
             x -= width
         c = self.canvas
-        self.fill(color)
+        self.fill(color, text=True)
         t = c.beginText(x, y)
         t.setFont(font, size)
         if char_space:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 import io
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
+from . import colour, pdfx
 from .assets import register_fonts
 
 AUTHOR = "Benoît Morin"
@@ -19,11 +21,54 @@ class FormCanvas(Canvas):
     reportlab gives a form only its fonts and nested forms as resources, so a card
     drawn once as a form and placed many times would lose its shadings and alpha;
     this gives each form the same resources a page gets.
+
+    It also knows which pages use transparency (an alpha below 1 or a soft mask,
+    drawn on the page or in a form it places): with ``page_groups`` those pages get
+    a transparency group blending in DeviceCMYK (PDF/X-4, see ``pdfx``).
     """
+
+    page_groups = False
+
+    def __init__(self, *args, **kwargs):
+        self._transparent = False  # the page or form being drawn uses transparency
+        self._transparent_forms: dict[str, bool] = {}
+        self._transparent_stack: list[bool] = []
+        super().__init__(*args, **kwargs)
+
+    def _setFillAlpha(self, v):
+        self._transparent = self._transparent or v < 1
+        super()._setFillAlpha(v)
+
+    def _setStrokeAlpha(self, v):
+        self._transparent = self._transparent or v < 1
+        super()._setStrokeAlpha(v)
+
+    def drawImage(self, image, x, y, width=None, height=None, mask=None, *args, **kwargs):
+        self._transparent = self._transparent or mask is not None
+        return super().drawImage(image, x, y, width, height, mask, *args, **kwargs)
+
+    def beginForm(self, name, *args, **kwargs):
+        self._transparent_stack.append(self._transparent)
+        self._transparent = False
+        super().beginForm(name, *args, **kwargs)
+
+    def doForm(self, name):
+        self._transparent = self._transparent or self._transparent_forms.get(name, False)
+        super().doForm(name)
+
+    def showPage(self):
+        transparent, self._transparent = self._transparent, False
+        super().showPage()
+        if transparent and self.page_groups:
+            page = self._doc.Pages.pages[-1]
+            page.__NoDefault__ = [*type(page).__NoDefault__, "Group"]
+            page.Group = pdfx.transparency_group()
 
     def endForm(self, **extra_attributes):
         shading = dict(self._shadingUsed)
         name = self._formData[0]
+        self._transparent_forms[name] = self._transparent
+        self._transparent = self._transparent_stack.pop()
         super().endForm(**extra_attributes)
         form = self._doc.idToObject[pdfdoc.xObjectName(name)]
         res = pdfdoc.PDFResourceDictionary()
@@ -39,7 +84,11 @@ class FormCanvas(Canvas):
 
 
 class PdfBuffer:
-    """A canvas writing into memory; ``finish()`` returns the bytes (written atomically by the caller)."""
+    """A canvas writing into memory; ``finish()`` returns the bytes (written atomically by the caller).
+
+    ``cmyk``: the print-on-demand file, a PDF/X-4 one whose colours are the press's CMYK
+    (the ``Painter`` converts them through ``colour``) with that press as its output intent.
+    """
 
     def __init__(self, pagesize: tuple[float, float], title: str, lang: str | None, cmyk: bool = False,
                  subject: str = "", trim: tuple[float, float, float, float] | None = None):
@@ -51,8 +100,12 @@ class PdfBuffer:
             kwargs = {"trimBox": (x, y, x + w, y + h), "bleedBox": (0, 0, *pagesize)}
         self.canvas = FormCanvas(self.buffer, pagesize=pagesize, invariant=1, pageCompression=1, initialFontName="Lato",
                              lang=LANG_TAGS.get(lang or "", lang) if lang else None,
-                             enforceColorSpace="cmyk" if cmyk else None, **kwargs)
+                             enforceColorSpace=_press_colour if cmyk else None, **kwargs)
         c = self.canvas
+        self.pdfx = cmyk
+        if cmyk:
+            pdfx.prepare(c)
+            c.page_groups = True
         c.setTitle(title)
         c.setAuthor(AUTHOR)
         c.setCreator(CREATOR)
@@ -70,5 +123,27 @@ class PdfBuffer:
         c.doForm(name)
 
     def finish(self) -> bytes:
-        self.canvas.save()
+        """The document's bytes. Streams are Flate-compressed only: reportlab's default ASCII85 layer
+        on top makes every stream 25 % bigger and slower to read back, for 7-bit-clean files nobody needs."""
+        if self.pdfx:
+            pdfx.finish(self.canvas)
+        a85, rl_config.useA85 = rl_config.useA85, 0
+        try:
+            self.canvas.save()
+        finally:
+            rl_config.useA85 = a85
         return self.buffer.getvalue()
+
+
+def _press_colour(color):
+    """reportlab's colour check for a CMYK document: CMYK as is; an sRGB colour (one set on the canvas
+    without the ``Painter``) converted through the press profile rather than refused or guessed."""
+    from reportlab.lib.colors import CMYKColor, Color, toColor
+
+    c = toColor(color)
+    if isinstance(c, CMYKColor):
+        return c
+    if isinstance(c, Color):
+        value = "#" + "".join(f"{round(v * 255):02x}" for v in (c.red, c.green, c.blue))
+        return CMYKColor(*colour.press_cmyk(value), alpha=c.alpha)
+    raise ValueError(f"{color!r} is not a colour this CMYK document can print")

@@ -39,12 +39,12 @@ def test_rgb_in_a_cmyk_profile_and_unembedded_fonts_are_caught(tmp_path):
     problems = check_pdf(path, (200, 200), 2, cmyk=True, lang="en")["problems"]
     assert "has 1 pages, expected 2" in problems
     assert "does not embed the font /Helvetica" in problems
-    assert "uses RGB colour operators in a CMYK profile" in problems
+    assert "uses the colour space DeviceRGB; the press takes DeviceCMYK only" in problems
     assert "has no title in its metadata" in problems and "does not declare the language en" in problems
 
 
 def test_a_forge_pdf_passes(tmp_path):
-    doc = PdfBuffer((200, 200), "Rift Commanders — test", "fr", cmyk=True)
+    doc = PdfBuffer((200, 200), "Rift Commanders — test", "fr", cmyk=True, trim=(9, 9, 182, 182))
     from forge.render.paint import Painter
 
     p = Painter(doc.canvas, cmyk=True)

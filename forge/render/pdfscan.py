@@ -1,0 +1,409 @@
+"""What a PDF's pages really draw, read back from their content streams: colours, ink, text sizes, images.
+
+Preflight needs figures a print shop measures, not what the renderer meant to draw:
+every colour operator, gradient and image (in the pages and in every form they place,
+nested forms included), the colour spaces they use, the total ink of each, the size
+each text is shown at on the page, and the colour of that text.
+
+Total area coverage is measured on the colours themselves: the highest C+M+Y+K of any
+colour operator, gradient stop and image pixel. Alpha blending and gradients in a CMYK
+page group mix those colours linearly, and a mix never has more ink than the most inked
+of the colours it mixes, so this maximum bounds what any spot of the printed page gets.
+
+The content-stream tokeniser is a small regular-expression one, about ten times faster
+than pypdf's object parser on reportlab's streams (the print-on-demand file has ~100 forms).
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+_TOKEN = re.compile(rb"""
+    (?P<ws>[\x00\t\n\f\r ]+|%[^\r\n]*)
+  | (?P<nums>(?:[+-]?(?:\d+\.?\d*|\.\d+)[\x00\t\n\f\r ]+)+)
+  | (?P<num>[+-]?(?:\d+\.?\d*|\.\d+))
+  | (?P<name>/[^\x00\t\n\f\r ()<>\[\]{}/%]*)
+  | (?P<dict><<|>>)
+  | (?P<hex><[0-9A-Fa-f\x00\t\n\f\r ]*>)
+  | (?P<open>\[)
+  | (?P<close>\])
+  | (?P<str>\()
+  | (?P<op>[^\x00\t\n\f\r ()<>\[\]{}/%]+)
+""", re.X)
+_PAREN = re.compile(rb"\\.|[()]", re.S)
+_INLINE_END = re.compile(rb"\sEI(?=[\x00\t\n\f\r ]|$)")
+_SHOW = {b"Tj", b"TJ", b"'", b'"'}
+#: Operand count and colour space of the device colour operators.
+_DEVICE = {b"g": "DeviceGray", b"G": "DeviceGray", b"rg": "DeviceRGB", b"RG": "DeviceRGB",
+           b"k": "DeviceCMYK", b"K": "DeviceCMYK"}
+_INLINE_CS = {"/G": "DeviceGray", "/RGB": "DeviceRGB", "/CMYK": "DeviceCMYK", "/DeviceGray": "DeviceGray",
+              "/DeviceRGB": "DeviceRGB", "/DeviceCMYK": "DeviceCMYK"}
+
+#: The operators preflight reads; the others (paths, line styles) only drop their operands.
+_READ = {b"q", b"Q", b"cm", *_DEVICE, b"cs", b"CS", b"sc", b"scn", b"SC", b"SCN", b"sh", b"gs", b"BT", b"Tm",
+         b"Td", b"TD", b"Tf", *_SHOW, b"Do", b"ID"}
+
+
+class _Run(bytes):
+    """A run of numbers as written (parsed only when read)."""
+
+
+def _numbers(operands: list) -> list[float]:
+    out: list[float] = []
+    for v in operands:
+        if isinstance(v, float):
+            out.append(v)
+        elif isinstance(v, _Run):
+            out += [float(x) for x in v.split()]
+    return out
+
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+def _mul(a: Matrix, b: Matrix) -> Matrix:
+    """a × b, PDF order (a applied first)."""
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
+            a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+def scale_of(m: Matrix) -> float:
+    """How much a matrix scales lengths (the geometric mean of its two axes)."""
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+
+
+def tokens(data: bytes):
+    """(kind, value) pairs of a content stream; strings and inline image data are skipped, not decoded.
+
+    A run of numbers is one "nums" token, split only when its operator is one preflight reads:
+    most of a card's stream is path coordinates, which it does not.
+    """
+    pos, n = 0, len(data)
+    while pos < n:
+        m = _TOKEN.match(data, pos)
+        if m is None:
+            pos += 1
+            continue
+        kind = m.lastgroup
+        pos = m.end()
+        if kind == "ws":
+            continue
+        if kind == "str":
+            depth = 1
+            for e in _PAREN.finditer(data, pos):
+                t = e.group()
+                if t == b"(":
+                    depth += 1
+                elif t == b")":
+                    depth -= 1
+                    if depth == 0:
+                        pos = e.end()
+                        break
+            else:
+                pos = n
+            yield "str", b""
+        elif kind == "op" and m.group() == b"ID":
+            end = _INLINE_END.search(data, pos)
+            pos = end.end() if end else n
+            yield "op", b"ID"
+        else:
+            yield kind, m.group()
+
+
+@dataclass
+class Colour:
+    """Where a colour was used, its space and, when it is CMYK or grey, its total ink (1.0 = 100 %)."""
+
+    space: str
+    values: tuple[float, ...]
+
+    @property
+    def ink(self) -> float | None:
+        if self.space == "DeviceCMYK" or self.space == "ICCBased(4)":
+            return sum(self.values)
+        if self.space == "DeviceGray":
+            return 1 - self.values[0] if self.values else 1.0
+        return None
+
+
+@dataclass
+class TextShow:
+    """A text shown: its size on the page (points), its fill colour, on which page."""
+
+    size: float
+    colour: Colour
+    page: int
+
+
+@dataclass
+class Scan:
+    """Everything a PDF draws that preflight judges (see the module doc)."""
+
+    colour_spaces: set[str] = field(default_factory=set)
+    max_ink: float = 0.0
+    max_ink_where: str = ""
+    texts: list[TextShow] = field(default_factory=list)
+    images: list[dict] = field(default_factory=list)
+    transparent_pages: list[int] = field(default_factory=list)
+
+    def ink(self, value: float | None, where: str) -> None:
+        if value is not None and value > self.max_ink + 1e-9:
+            self.max_ink, self.max_ink_where = value, where
+
+    @property
+    def min_text(self) -> float | None:
+        return min((t.size for t in self.texts), default=None)
+
+
+@dataclass
+class _Form:
+    """What one form draws, in its own space: shown once, placed at any scale."""
+
+    texts: list[tuple[float, Colour]] = field(default_factory=list)  # (size in form space, colour)
+    transparent: bool = False
+
+
+def _resolve(obj):
+    return obj.get_object() if hasattr(obj, "get_object") else obj
+
+
+def _space_name(cs, resources) -> str:
+    """A readable name of a colour space given by name or array (DeviceCMYK, ICCBased(4), Pattern...)."""
+    cs = _resolve(cs)
+    if isinstance(cs, str) and not isinstance(cs, bytes):
+        name = str(cs).lstrip("/")
+        if name in ("DeviceGray", "DeviceRGB", "DeviceCMYK", "Pattern"):
+            return name
+        if name in ("G", "RGB", "CMYK"):
+            return _INLINE_CS["/" + name]
+        spaces = _resolve((resources or {}).get("/ColorSpace")) or {}
+        if "/" + name in spaces:
+            return _space_name(spaces["/" + name], resources)
+        return name
+    if isinstance(cs, list) and cs:
+        family = str(_resolve(cs[0])).lstrip("/")
+        if family == "ICCBased":
+            return f"ICCBased({int(_resolve(cs[1]).get('/N', 0))})"
+        if family == "Indexed":
+            return f"Indexed({_space_name(cs[1], resources)})"
+        return family
+    return str(cs)
+
+
+def _function_ends(fn) -> list[list[float]]:
+    """The colours a gradient's function reaches at its ends and stops (linear between them)."""
+    fn = _resolve(fn)
+    if isinstance(fn, list):  # one function per component
+        parts = [_function_ends(f) for f in fn]
+        return [[p[0] for p in parts]] if parts else []
+    kind = int(fn.get("/FunctionType", -1))
+    if kind == 2:
+        c0 = [float(v) for v in fn.get("/C0", [0.0])]
+        c1 = [float(v) for v in fn.get("/C1", [1.0])]
+        return [c0, c1]
+    if kind == 3:
+        return [c for f in fn.get("/Functions", []) for c in _function_ends(f)]
+    if kind == 0:  # sampled: every sample
+        n_out = len(fn.get("/Range", [])) // 2
+        bits = int(fn.get("/BitsPerSample", 8))
+        data = fn.get_data()
+        if bits != 8 or not n_out:
+            return []
+        return [[b / 255 for b in data[i:i + n_out]] for i in range(0, len(data) - n_out + 1, n_out)]
+    return []
+
+
+class Scanner:
+    """Walks the pages of a pypdf reader, visiting each form and image once (see ``scan``)."""
+
+    def __init__(self):
+        self.out = Scan()
+        self.forms: dict = {}
+        self.images_seen: set = set()
+        self.shadings_seen: set = set()
+
+    # -- resources ------------------------------------------------------------------------
+    def _shading(self, ref, resources, where: str) -> None:
+        key = getattr(ref, "idnum", None) or id(ref)
+        if key in self.shadings_seen:
+            return
+        self.shadings_seen.add(key)
+        sh = _resolve(ref)
+        space = _space_name(sh.get("/ColorSpace"), resources)
+        self.out.colour_spaces.add(space)
+        for stop in _function_ends(sh.get("/Function")):
+            self.out.ink(Colour(space, tuple(stop)).ink, f"{where}: a gradient")
+
+    def _image(self, obj, ref, where: str) -> bool:
+        """Record an image; whether it is transparent (a soft mask)."""
+        key = getattr(ref, "idnum", None) or id(obj)
+        transparent = "/SMask" in obj
+        if key in self.images_seen:
+            return transparent
+        self.images_seen.add(key)
+        space = _space_name(obj.get("/ColorSpace"), {})
+        self.out.colour_spaces.add(space)
+        info = {"where": where, "colour_space": space, "size_px": [int(obj.get("/Width", 0)),
+                                                                    int(obj.get("/Height", 0))]}
+        if space == "DeviceCMYK":
+            from .colour import image_max_ink
+
+            try:
+                im = obj.decode_as_image()
+            except Exception:  # an image pypdf cannot decode is reported, not a crash
+                im = None
+            if im is not None and im.mode == "CMYK":
+                info["max_ink"] = image_max_ink(im)
+                self.out.ink(info["max_ink"], f"{where}: an image")
+        self.out.images.append(info)
+        return transparent
+
+    @staticmethod
+    def _gs_transparent(gs) -> bool:
+        gs = _resolve(gs)
+        if gs is None:
+            return False
+        soft = gs.get("/SMask")
+        blend = str(gs.get("/BM", "/Normal"))
+        return (float(gs.get("/ca", 1)) < 1 or float(gs.get("/CA", 1)) < 1
+                or (soft is not None and str(soft) != "/None") or blend not in ("/Normal", "/Compatible"))
+
+    # -- content -------------------------------------------------------------------------------
+    def _run(self, data: bytes, resources, where: str, form: _Form) -> None:
+        """Interpret one content stream; texts go into ``form`` in the stream's own space."""
+        res = _resolve(resources) or {}
+        xobjects = _resolve(res.get("/XObject")) or {}
+        shadings = _resolve(res.get("/Shading")) or {}
+        patterns = _resolve(res.get("/Pattern")) or {}
+        states = _resolve(res.get("/ExtGState")) or {}
+        ctm, stack = IDENTITY, []
+        fill_space, stroke_space = "DeviceGray", "DeviceGray"
+        fill = Colour("DeviceGray", (0.0,))
+        tm, size = IDENTITY, 0.0
+        operands: list = []
+        arrays: list[list] = []
+        for kind, value in tokens(data):
+            if kind != "op":
+                if kind == "open":
+                    arrays.append([])
+                    continue
+                if kind == "close":
+                    done = arrays.pop() if arrays else []
+                    (arrays[-1] if arrays else operands).append(done)
+                    continue
+                if kind == "nums":
+                    item = _Run(value)
+                else:
+                    item = float(value) if kind == "num" else value.decode("latin-1") if kind == "name" else value
+                (arrays[-1] if arrays else operands).append(item)
+                continue
+            op = value
+            if op not in _READ:
+                operands = []
+                continue
+            nums = _numbers(operands)
+            if op == b"q":
+                stack.append((ctm, fill_space, stroke_space, fill))
+            elif op == b"Q":
+                if stack:
+                    ctm, fill_space, stroke_space, fill = stack.pop()
+            elif op == b"cm" and len(nums) == 6:
+                ctm = _mul(tuple(nums), ctm)  # type: ignore[arg-type]
+            elif op in _DEVICE:
+                space = _DEVICE[op]
+                colour = Colour(space, tuple(nums))
+                self.out.colour_spaces.add(space)
+                self.out.ink(colour.ink, f"{where}: a colour")
+                if op.islower():
+                    fill_space, fill = space, colour
+                else:
+                    stroke_space = space
+            elif op in (b"cs", b"CS") and operands:
+                space = _space_name(operands[-1], res)
+                self.out.colour_spaces.add(space)
+                if op == b"cs":
+                    fill_space, fill = space, Colour(space, ())
+                else:
+                    stroke_space = space
+            elif op in (b"sc", b"scn", b"SC", b"SCN"):
+                space = fill_space if op.islower() else stroke_space
+                names = [v for v in operands if isinstance(v, str)]
+                if names and space == "Pattern":
+                    pattern = _resolve(patterns.get(names[-1]))
+                    if pattern is not None and "/Shading" in pattern:
+                        self._shading(pattern["/Shading"], res, where)
+                else:
+                    colour = Colour(space, tuple(nums))
+                    self.out.ink(colour.ink, f"{where}: a colour")
+                    if op.islower():
+                        fill = colour
+            elif op == b"sh" and operands and operands[-1] in shadings:
+                self._shading(shadings[operands[-1]], res, where)
+            elif op == b"gs" and operands:
+                form.transparent |= self._gs_transparent(states.get(operands[-1]))
+            elif op == b"BT":
+                tm = IDENTITY
+            elif op == b"Tm" and len(nums) == 6:
+                tm = tuple(nums)  # type: ignore[assignment]
+            elif op in (b"Td", b"TD") and len(nums) == 2:
+                tm = _mul((1.0, 0.0, 0.0, 1.0, nums[0], nums[1]), tm)
+            elif op == b"Tf" and nums:
+                size = nums[-1]
+            elif op in _SHOW:
+                form.texts.append((abs(size) * scale_of(_mul(tm, ctm)), fill))
+            elif op == b"Do" and operands and operands[-1] in xobjects:
+                self._do(xobjects[operands[-1]], ctm, where, form)
+            elif op == b"ID":  # an inline image: BI <key value pairs> ID <data> EI
+                self._inline_image(operands, where)
+            operands = []
+
+    def _inline_image(self, keys: list, where: str) -> None:
+        for i, k in enumerate(keys[:-1]):
+            if k in ("/CS", "/ColorSpace"):
+                space = _INLINE_CS.get(keys[i + 1], str(keys[i + 1]).lstrip("/"))
+                self.out.colour_spaces.add(space)
+                self.out.images.append({"where": where, "colour_space": space, "inline": True})
+
+    def _do(self, ref, ctm: Matrix, where: str, into: _Form) -> None:
+        obj = _resolve(ref)
+        subtype = obj.get("/Subtype")
+        if subtype == "/Image":
+            into.transparent |= self._image(obj, ref, where)
+            return
+        if subtype != "/Form":
+            return
+        key = getattr(ref, "idnum", None) or id(obj)
+        inner = self.forms.get(key)
+        if inner is None:
+            inner = self.forms[key] = _Form()
+            matrix = tuple(float(v) for v in obj.get("/Matrix", IDENTITY))
+            self._run(obj.get_data(), obj.get("/Resources"), where, inner)
+            inner.texts = [(s * scale_of(matrix), c) for s, c in inner.texts]  # type: ignore[arg-type]
+        placed = scale_of(ctm)
+        into.texts += [(s * placed, c) for s, c in inner.texts]
+        into.transparent |= inner.transparent
+
+    def page(self, page, number: int) -> None:
+        where = f"page {number}"
+        form = _Form()
+        contents = page.get_contents()
+        self._run(contents.get_data() if contents is not None else b"", page.get("/Resources"), where, form)
+        # a page places a few forms: keep every distinct text once per page (size, colour)
+        seen = set()
+        for size, colour in form.texts:
+            key = (round(size, 3), colour.space, colour.values)
+            if key not in seen:
+                seen.add(key)
+                self.out.texts.append(TextShow(size, colour, number))
+        if form.transparent:
+            self.out.transparent_pages.append(number)
+
+
+def scan(reader) -> Scan:
+    """Scan every page of a pypdf ``PdfReader``."""
+    s = Scanner()
+    for i, page in enumerate(reader.pages, 1):
+        s.page(page, i)
+    return s.out
