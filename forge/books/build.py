@@ -2,17 +2,27 @@
 
 Like mkdocs: the database and every template are read and checked first; a book
 is written only when its template produced no error, and always atomically.
+
+Incremental: composing a book (the HTML from cards, locales and prose) takes a
+fraction of a second, laying it out with WeasyPrint many seconds. Each book's key
+hashes what the layout reads: its composed HTML and back cover, every file it may
+fetch (the template folders and forge's assets), forge's code and the versions of
+the layout libraries. A book whose key, and whose file on disk, match the sealed
+record in ``<out>/.cache/books.json`` is left as it is.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..findings import Finding
 from ..model import Position
 
 BOOKS_OUT = "books"
+BOOK_RECORD = Path(".cache") / "books.json"
 
 
 @dataclass
@@ -29,10 +39,19 @@ class BookOutcome:
     findings: list[Finding] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # from reading the PDF back
     io_error: str = ""
+    unchanged: bool = False  # its inputs and its file are as the record says: left as it is
+    key: str = ""
+    sha256: str = ""
+
+    @property
+    def ready(self) -> bool:
+        """The book is on disk and current: written now, or left unchanged."""
+        return self.written or self.unchanged
 
     def to_json(self) -> dict:
         return {"book": self.kind, "lang": self.lang, "path": self.path, "pages": self.pages, "bytes": self.size,
-                "seconds": round(self.seconds, 2), "written": self.written, "preflight": self.problems,
+                "seconds": round(self.seconds, 2), "written": self.written, "unchanged": self.unchanged,
+                "preflight": self.problems,
                 "findings": [f.to_json() for f in self.findings], **({"error": self.io_error} if self.io_error else {})}
 
 
@@ -40,8 +59,60 @@ def output_path(out: Path, kind: str, lang: str) -> Path:
     return Path(out) / BOOKS_OUT / f"{kind}-{lang}.pdf"
 
 
-def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
-    """Compose, render, read back and write one book (runs in a worker process)."""
+@lru_cache(maxsize=1)
+def _code_digest() -> str:
+    """forge's own code and assets, and the layout libraries' versions: a new forge lays out anew."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    h = hashlib.sha256()
+    package = Path(__file__).resolve().parents[1]
+    for path in sorted(package.rglob("*")):
+        if path.is_file() and not path.is_symlink() and "__pycache__" not in path.parts:
+            h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    for lib in ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen", "pillow"):
+        try:
+            h.update(f"{lib}={version(lib)}\0".encode())
+        except PackageNotFoundError:
+            h.update(f"{lib}=none\0".encode())
+    return h.hexdigest()
+
+
+def book_key(composed, root: Path) -> str:
+    """What the layout of ``composed`` depends on, as one hash (see the module's docstring)."""
+    from .. import safeio
+    from .fetch import fetchable_files
+    from .pdf import PAGES_PER_SHEET
+
+    h = hashlib.sha256(_code_digest().encode())  # forge's assets (fonts, icons) included
+    documents = [composed.html]
+    if composed.tail_html is not None:
+        documents += [composed.tail_html(fillers) for fillers in range(PAGES_PER_SHEET)]
+    base = Path(root).resolve().as_uri() + "/"
+    for markup in documents:
+        h.update(markup.encode("utf-8") + b"\0")
+        for path in fetchable_files(markup, base, composed.policy):
+            try:
+                data = safeio.read_bytes(path, Path(root))
+            except (safeio.UnsafeInput, OSError):
+                data = b"\0unreadable"  # the layout will refuse it too: the book is not written
+            h.update(path.as_posix().encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()
+
+
+def _on_disk(path: Path, known: dict) -> bool:
+    """The file at ``path`` is the one the record describes (size, then hash: an edit behind forge's back)."""
+    from ..render.jobs import read_own
+
+    size = known.get("size")
+    data = read_own(path, limit=size) if isinstance(size, int) and size > 0 else None
+    return data is not None and len(data) == size and hashlib.sha256(data).hexdigest() == known.get("sha256")
+
+
+def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = None) -> BookOutcome:
+    """Compose, render, read back and write one book (runs in a worker process).
+
+    ``known`` is the record of the book's last build; when its key and file still match,
+    the book is not laid out again."""
     from .. import atomic
     from ..database import load_database
     from ..text import PhraseError, load_phrasebooks
@@ -61,6 +132,12 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
         return outcome
     outcome.findings = composed.findings
     if not composed.ok:
+        outcome.seconds = time.perf_counter() - start
+        return outcome
+    outcome.key = book_key(composed, Path(root))
+    if known and known.get("key") == outcome.key and _on_disk(path, known):
+        outcome.path, outcome.size, outcome.pages = path.as_posix(), known["size"], known["pages"]
+        outcome.sha256, outcome.problems, outcome.unchanged = known["sha256"], list(known["problems"]), True
         outcome.seconds = time.perf_counter() - start
         return outcome
     try:
@@ -84,6 +161,7 @@ def build_one(root: str, kind: str, lang: str, out: str) -> BookOutcome:
         outcome.io_error = atomic.describe(exc)
         return outcome
     outcome.path, outcome.size, outcome.written = path.as_posix(), len(data), True
+    outcome.sha256 = hashlib.sha256(data).hexdigest()
     outcome.seconds = time.perf_counter() - start
     return outcome
 
@@ -96,14 +174,46 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
     from .. import atomic
 
     atomic.sweep_orphans(Path(out) / BOOKS_OUT)  # what a killed forge was writing
-    jobs = [(str(root), kind, lang, str(out)) for kind in kinds for lang in langs]
+    record = _read_record(Path(out))
+    jobs = [(str(root), kind, lang, str(out), record.get(f"{kind}-{lang}")) for kind in kinds for lang in langs]
     workers = cap(workers or cpus(), len(jobs))
     if workers == 1:
-        return [build_one(*job) for job in jobs]
-    with process_pool(workers) as pool:
-        futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
-        done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
-    return [done[(kind, lang)] for _, kind, lang, _ in jobs]
+        outcomes = [build_one(*job) for job in jobs]
+    else:
+        with process_pool(workers) as pool:
+            futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
+            done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
+        outcomes = [done[(kind, lang)] for _, kind, lang, _, _ in jobs]
+    _write_record(Path(out), record, outcomes)
+    return outcomes
+
+
+def _read_record(out: Path) -> dict:
+    """The sealed record of the last build (book -> key, size, hash, pages, problems), or nothing."""
+    from ..render.jobs import read_own
+    from ..render.seal import unseal
+
+    data = unseal(read_own(out / BOOK_RECORD))  # a record this machine did not write is no record
+    return data if isinstance(data, dict) else {}
+
+
+def _write_record(out: Path, record: dict, outcomes: list[BookOutcome]) -> None:
+    from .. import atomic
+    from ..render.seal import seal
+
+    books = dict(record)
+    for o in outcomes:
+        name = f"{o.kind}-{o.lang}"
+        if o.ready:
+            books[name] = {"key": o.key, "size": o.size, "sha256": o.sha256, "pages": o.pages,
+                           "problems": list(o.problems)}
+        else:
+            books.pop(name, None)  # not current any more: laid out again next time
+    if books != record:
+        try:
+            atomic.write_bytes(out / BOOK_RECORD, seal(books))
+        except OSError:
+            pass  # no record: the books are laid out again next time, nothing is lost
 
 
 def _heaviest_first(jobs: list[tuple]) -> list[tuple]:

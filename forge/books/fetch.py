@@ -182,6 +182,33 @@ def scan_html(markup: str, base_url: str, policy: UrlPolicy) -> list[Refusal]:
     return refusals
 
 
+def fetchable_files(markup: str, base_url: str, policy: UrlPolicy) -> list[Path]:
+    """The project files a layout of ``markup`` may read: its allowed ``file:`` URLs, and theirs for a
+    stylesheet, resolved, in order. What the incremental build hashes besides the HTML itself."""
+    collector = _UrlCollector()
+    collector.feed(markup)
+    collector.close()
+    pending = [(base_url, url) for role, value in collector.found if role in ("fetch", "css")
+               for url in (css_urls(value) if role == "css" else [value])]
+    files: dict[Path, None] = {}
+    while pending:
+        base, url = pending.pop(0)
+        absolute = urljoin(base, url.strip()) if url.strip() else ""
+        if urlsplit(absolute).scheme.lower() != "file" or policy.check_fetch(absolute):
+            continue
+        path = file_path(absolute)
+        if path in files:
+            continue
+        files[path] = None
+        if path.suffix.lower() == ".css":
+            try:
+                css = safeio.read_text(path, policy.root)
+            except (safeio.UnsafeInput, UnicodeDecodeError):
+                continue
+            pending += [(absolute, inner) for inner in css_urls(css)]
+    return list(files)
+
+
 # -- WeasyPrint's fetcher --------------------------------------------------------------------------
 @dataclass
 class FetchLog:

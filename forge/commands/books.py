@@ -95,9 +95,10 @@ def _finish(fmt: Format, findings: list[Finding], outcomes: list, io_error: bool
 def to_text(findings: list[Finding], outcomes: list, message: str = "") -> str:
     lines = [render_findings(sorted(set(findings)))] if findings else []
     for o in outcomes:
-        if o.written:
+        if o.ready:
             mark = "✗" if o.problems else "✓"
-            lines.append(f"{mark} {o.path}: {o.pages} pages, {o.size / 1024:.0f} KB, {o.seconds:.1f} s")
+            how = "unchanged (its inputs did not change)" if o.unchanged else f"{o.seconds:.1f} s"
+            lines.append(f"{mark} {o.path}: {o.pages} pages, {o.size / 1024:.0f} KB, {how}")
         elif not o.io_error:
             lines.append(f"✗ {o.kind} ({o.lang}): not written, the templates have errors")
     if message:

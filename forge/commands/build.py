@@ -48,7 +48,9 @@ DESCRIBE = {
                          + (f", {s['changed_outside']} changed outside forge (rendered again)" if s.get("changed_outside")
                             else "") + "; "
                          f"preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
-    "books": lambda s: f"{', '.join(s['books']) or 'nothing'} written, {s['pages']} pages",
+    "books": lambda s: (f"{', '.join(s['books']) or 'nothing'} written"
+                        + (f", {', '.join(s['unchanged'])} unchanged" if s.get("unchanged") else "")
+                        + f", {s['pages']} pages"),
 }
 
 

@@ -136,6 +136,9 @@ def test_a_full_disk_is_one_line_and_keeps_the_previous_books(project, monkeypat
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr(atomic, "_write_all", no_space)  # the forked workers inherit it
+    for kind in ("rulebook", "reference"):  # a change, so that the books are written again (not left unchanged)
+        prose = project / "templates" / "books" / f"{kind}.en.md"
+        prose.write_text(prose.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     result = run("books", "--root", str(project), "--lang", "en")
     assert result.exit_code == 2
     lines = result.stderr.splitlines()

@@ -1,0 +1,109 @@
+"""`forge render books` and `forge build` lay a book out again only when one of its inputs changed (issue 9 §3)."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from forge.books.build import BOOK_RECORD, build_books, output_path
+
+from .conftest import copy_project
+
+LANGS = ("en", "fr")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> Path:
+    """The rulebook in both languages, built once into the project's output/."""
+    root = copy_project(tmp_path_factory.mktemp("inc") / "game")
+    outcomes = build_books(root, ("rulebook",), LANGS, root / "output", workers=2)
+    assert all(o.written for o in outcomes)
+    return root
+
+
+@pytest.fixture
+def game(built, tmp_path) -> Path:
+    """A copy of the built project, output and record included."""
+    root = tmp_path / "game"
+    shutil.copytree(built, root)
+    return root
+
+
+def _again(root: Path) -> dict:
+    return {o.lang: o for o in build_books(root, ("rulebook",), LANGS, root / "output", workers=2)}
+
+
+def _state(root: Path, lang: str) -> tuple[bytes, int]:
+    path = output_path(root / "output", "rulebook", lang)
+    return path.read_bytes(), path.stat().st_mtime_ns
+
+
+def test_nothing_changed_nothing_is_laid_out_or_written(game):
+    before = {lang: _state(game, lang) for lang in LANGS}
+    again = _again(game)
+    assert all(o.unchanged and not o.written for o in again.values())
+    assert {lang: _state(game, lang) for lang in LANGS} == before  # same bytes, not even rewritten
+    assert all(o.pages > 0 and o.size == len(before[o.lang][0]) for o in again.values())
+
+
+def test_a_prose_change_lays_out_only_its_own_book(game):
+    prose = game / "templates" / "books" / "rulebook.fr.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + "\nUne phrase de plus.\n", encoding="utf-8")
+    again = _again(game)
+    assert again["fr"].written and not again["en"].written and again["en"].unchanged
+
+
+def _rename(root: Path, file: str, name: str) -> None:
+    cards = root / "cards" / file
+    text = cards.read_text(encoding="utf-8")
+    assert f'name: {{en: "{name}"' in text
+    cards.write_text(text.replace(f'name: {{en: "{name}"', f'name: {{en: "{name} Prime"', 1), encoding="utf-8")
+
+
+def test_a_card_change_lays_out_the_books_that_show_it(game):
+    before = _state(game, "en")[0]
+    _rename(game, "black.yaml", "Carrion Crow")  # the rulebook's anatomy shows its card image
+    again = _again(game)
+    assert again["en"].written
+    assert _state(game, "en")[0] != before
+
+
+def test_a_card_the_rulebook_does_not_show_changes_nothing_in_it(game):
+    _rename(game, "red.yaml", "Kindle")  # listed in the reference booklet only
+    again = _again(game)
+    assert again["en"].unchanged and again["fr"].unchanged
+
+
+def test_a_book_edited_behind_forge_s_back_is_laid_out_again(game):
+    path = output_path(game / "output", "rulebook", "en")
+    path.write_bytes(path.read_bytes()[:-10] + b"0123456789")  # same size, other bytes
+    again = _again(game)
+    assert again["en"].written and again["fr"].unchanged
+    assert not path.read_bytes().endswith(b"0123456789")  # rewritten whole
+    assert again["en"].sha256 and again["en"].size == path.stat().st_size
+
+
+def test_a_deleted_book_is_laid_out_again(game):
+    output_path(game / "output", "rulebook", "fr").unlink()
+    assert _again(game)["fr"].written
+
+
+def test_a_record_not_sealed_here_is_no_record(game):
+    """A pull request that commits output/ with its own record cannot make forge skip a book."""
+    record = game / "output" / BOOK_RECORD
+    data = json.loads(record.read_text(encoding="utf-8"))
+    data["seal"] = "0" * 64
+    record.write_text(json.dumps(data), encoding="utf-8")
+    again = _again(game)
+    assert all(o.written for o in again.values())
+
+
+def test_a_template_asset_change_counts_too(game):
+    """A stylesheet is fetched by the layout, not composed into the HTML: it is in the key all the same."""
+    css = sorted((game / "templates" / "books").glob("*.css"))
+    assert css, "the books have a stylesheet in templates/books"
+    css[0].write_text(css[0].read_text(encoding="utf-8") + "\n/* changed */\n", encoding="utf-8")
+    again = _again(game)
+    assert all(o.written for o in again.values())
