@@ -170,13 +170,22 @@ def _load_file(result: LoadResult, path: Path, rel: str) -> None:
 # -- schema ------------------------------------------------------------------
 def _check_schema(result: LoadResult, rel: str, data: dict, source: yamlsrc.SourceMap) -> set[tuple]:
     """Schema findings for one file; returns the paths of cards and factions that failed."""
+    findings, bad = check_schema(rel, data, source)
+    result.findings += findings
+    return bad
+
+
+def check_schema(rel: str, data: dict, source: yamlsrc.SourceMap) -> tuple[list[Finding], set[tuple]]:
+    """The schema findings of one file's data, placed by ``source`` (a YAML file's, or a sheet's rows
+    and columns), and the paths (``("cards", i)``) of the cards and factions that failed."""
+    findings: list[Finding] = []
     bad: set[tuple] = set()
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         for finding, path in _schema_findings(rel, error, source):
-            result.findings.append(finding)
+            findings.append(finding)
             if len(path) >= 2:
                 bad.add(tuple(path[:2]))
-    return bad
+    return findings, bad
 
 
 def _schema_findings(rel: str, error: ValidationError, source: yamlsrc.SourceMap):

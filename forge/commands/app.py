@@ -5,7 +5,7 @@ import typer
 
 from .. import atomic
 from . import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
-from . import render
+from . import cards, render
 from .build import build
 from .check import check
 from .diff import diff
@@ -57,6 +57,7 @@ app.command()(validate)
 app.command()(simulate)
 app.command()(replay)
 app.add_typer(render.app, name="render")
+app.add_typer(cards.app, name="cards")
 app.command()(docs)
 app.command()(schema)
 app.command()(parity)
