@@ -14,6 +14,7 @@ from .parity import parity
 from .schema import schema
 from .simulate import replay, simulate
 from .validate import validate
+from .watch import watch
 
 app = typer.Typer(
     name="forge",
@@ -63,3 +64,4 @@ app.command()(schema)
 app.command()(parity)
 app.command()(check)
 app.command()(diff)
+app.command()(watch)
