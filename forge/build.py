@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Callable
 
 from .findings import ERROR, Finding
+from .limits import SMOKE_GAMES_BUILD
 from .validate import Report, validate
 
 #: Every ordered pairing of factions, both seats: 12 games make one round.
-SMOKE_GAMES = 48
+SMOKE_GAMES = SMOKE_GAMES_BUILD
 
 
 @dataclass

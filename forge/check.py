@@ -13,13 +13,14 @@ from pathlib import Path
 from . import safeio
 from .database import unsafe_finding
 from .findings import ERROR, WARNING, Finding
+from .limits import SMOKE_GAMES_CHECK
 from .model import Position
 from .parity import parity
 from .schema import SCHEMA_PATH, schema_text
 from .simulate import smoke
 from .validate import Report, validate
 
-SMOKE_GAMES = 24
+SMOKE_GAMES = SMOKE_GAMES_CHECK
 PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
 
 

@@ -6,9 +6,15 @@ from pathlib import Path
 
 import typer
 
-from ..build import SMOKE_GAMES, BuildReport, build as run_build
+from typing import TYPE_CHECKING
+
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from ..limits import SMOKE_GAMES_BUILD as SMOKE_GAMES
 from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, plural, render_findings
+
+
+if TYPE_CHECKING:
+    from ..build import BuildReport
 
 
 def build(
@@ -28,6 +34,8 @@ def build(
         typer.echo(f"forge: error: --lang {lang}: choose en, fr or all", err=True)
         raise typer.Exit(2)
     langs = ("en", "fr") if lang == "all" else (lang,)
+    from ..build import build as run_build
+
     report = run_build(root, out, games=games, seed=seed, jobs=jobs, langs=langs, progress=say)
     if format is Format.json:
         emit_json(report.to_json())

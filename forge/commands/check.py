@@ -5,9 +5,15 @@ from pathlib import Path
 
 import typer
 
-from ..check import SMOKE_GAMES, CheckReport, CheckResult, check as run_check
+from typing import TYPE_CHECKING
+
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from ..limits import SMOKE_GAMES_CHECK as SMOKE_GAMES
 from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+
+
+if TYPE_CHECKING:
+    from ..check import CheckReport, CheckResult
 
 
 def check(
@@ -20,6 +26,8 @@ def check(
 ) -> None:
     """The CI gate: validate, parity, schema and design-doc freshness, and a smoke simulation."""
     check_root(root)
+    from ..check import check as run_check
+
     report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict)
     if format is ReportFormat.json:
         emit_json(report.to_json())

@@ -5,9 +5,13 @@ from pathlib import Path
 
 import typer
 
-from ..diff import DiffError, DiffReport, diff as run_diff
+from typing import TYPE_CHECKING
+
 from ..findings import EXIT_CLEAN, EXIT_USAGE
 from .common import Format, FormatOption, RootOption, check_root, emit_json
+
+if TYPE_CHECKING:
+    from ..diff import DiffReport
 
 
 def diff(
@@ -18,6 +22,8 @@ def diff(
 ) -> None:
     """What changed in the card database between two git revisions: cards, printed text, counts."""
     check_root(root)
+    from ..diff import DiffError, diff as run_diff
+
     try:
         report = run_diff(root, rev, rev2)
     except DiffError as exc:

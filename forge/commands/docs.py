@@ -6,9 +6,7 @@ from pathlib import Path
 import typer
 
 from .. import safeio
-from ..design import DESIGN_DOC, fill
 from ..findings import EXIT_USAGE, exit_status
-from ..validate import validate
 from .common import Format, FormatOption, RootOption, check_root, publish_generated, render_findings
 
 
@@ -19,6 +17,9 @@ def docs(
 ) -> None:
     """Fill the generated tables of docs/design.md (factions, curve, keywords, traps, Rites)."""
     check_root(root)
+    from ..design import DESIGN_DOC, fill
+    from ..validate import validate
+
     report = validate(root, extra=False)
     status = exit_status(report.findings, report.io_error)
     if status:

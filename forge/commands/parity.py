@@ -5,9 +5,14 @@ from pathlib import Path
 
 import typer
 
+from typing import TYPE_CHECKING
+
 from ..findings import exit_status
-from ..parity import ParityReport, parity as run_parity
 from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+
+
+if TYPE_CHECKING:
+    from ..parity import ParityReport
 
 
 def parity(
@@ -16,6 +21,8 @@ def parity(
 ) -> None:
     """Compare the English and French locales, cards and books: keys, placeholders, markup, typography."""
     check_root(root)
+    from ..parity import parity as run_parity
+
     report = run_parity(root)
     if format is ReportFormat.json:
         emit_json(to_json(report))

@@ -5,7 +5,6 @@ from pathlib import Path
 
 import typer
 
-from ..schema import SCHEMA_PATH, schema_text
 from .common import Format, FormatOption, RootOption, check_root, publish_generated
 
 
@@ -16,4 +15,6 @@ def schema(
 ) -> None:
     """Write schema/cards.schema.json (the schema every card file names on its first line)."""
     check_root(root)
+    from ..schema import SCHEMA_PATH, schema_text
+
     publish_generated(root, SCHEMA_PATH, schema_text(), check, format, "schema")

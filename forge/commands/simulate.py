@@ -9,9 +9,8 @@ from pathlib import Path
 import typer
 
 from .. import atomic, safeio
-from ..engine.record import MAX_DECISION_CAP, MAX_TURN_CAP, to_jsonl
 from ..findings import ERROR
-from ..simulate import Settings, render_text, run, to_json
+from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from ..workers import cap
 from .common import Format, FormatOption, RootOption, check_root, emit_json, inside_project, io_failure, render_findings
 
@@ -42,6 +41,8 @@ def simulate(
 ) -> None:
     """Play games over the 12 ordered faction pairings, check invariants after every step, report."""
     from ..database import load_database  # the loader pulls in YAML; only this command needs it
+    from ..engine.record import to_jsonl
+    from ..simulate import Settings, render_text, to_json
 
     check_root(root)
     load = load_database(root)
@@ -74,7 +75,9 @@ def simulate(
     raise typer.Exit(0 if report.ok else 1)
 
 
-def _run_with_progress(db, settings: Settings):
+def _run_with_progress(db, settings):
+    from ..simulate import run
+
     if not sys.stderr.isatty():
         return run(db, settings)
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn

@@ -5,9 +5,14 @@ from pathlib import Path
 
 import typer
 
+from typing import TYPE_CHECKING
+
 from ..findings import exit_status
-from ..validate import Report, validate as run_validation
 from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+
+
+if TYPE_CHECKING:
+    from ..validate import Report
 
 
 def validate(
@@ -17,6 +22,8 @@ def validate(
 ) -> None:
     """Check cards/ against the schema, the rulebook and the rules engine."""
     check_root(root)
+    from ..validate import validate as run_validation
+
     report = run_validation(root, extra=not quick)
     if format is ReportFormat.json:
         emit_json(to_json(report))

@@ -41,8 +41,7 @@ VERSION = 2
 #: A record line is at most a few hundred bytes; a longer one is refused before it is held.
 MAX_LINE_BYTES = 1 << 20
 #: Caps a header may ask for: far above any real game, far below a record nobody can replay.
-MAX_TURN_CAP = 100_000
-MAX_DECISION_CAP = 1_000_000
+from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP  # noqa: F401 - part of this module's API
 #: Bound of every count in an event (cards drawn, damage, essence...).
 MAX_COUNT = 1_000_000
 
