@@ -92,8 +92,10 @@ def cards(
     format: FormatOption = Format.text,
     workers: int = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url",
-                                          help="Base URL where the Tabletop Simulator images will be hosted "
-                                               "(default: file URLs of OUT/tts)."),
+                                          help="Base URL where the Tabletop Simulator images will be hosted, "
+                                               "as BASE/<lang>/<file> (default: bare file names, for the "
+                                               "images copied into TTS's Mods/Images folder; see OUT/tts/<lang>/"
+                                               "README.txt)."),
 ) -> None:
     """Render card faces and backs, print-and-play sheets, print-shop files, TTS decks and proofs."""
     check_root(root)

@@ -5,7 +5,7 @@ from ..model import CardDatabase
 from ..vocabulary import FACTIONS
 from .actions import Action
 from .cards import FACTION_INDEX, CompiledCards
-from .state import (HAND_SIZE, OP_PICK, OP_SETUP_END, OP_TURN, P_SETASIDE, ROW_SIZE, SETUP,
+from .state import (HAND_SIZE, OP_PICK, OP_SETUP_END, OP_TURN, P_SETASIDE, ROW_SIZE, SETUP, START_ALLEGIANCE,
                     State)
 
 DEFAULT_TURN_CAP = 200
@@ -52,7 +52,7 @@ class Game:
                 s.deck[p].append(s.new_card(d, p))
             rng.shuffle(s.deck[p])
             # 3. 40 health, 1 allegiance in your faction, 0 poison.
-            s.alleg[p][FACTION_INDEX[f]] = 1
+            s.alleg[p][FACTION_INDEX[f]] = START_ALLEGIANCE
         # 4. The recruitment zone: 80 cards shuffled, 8 revealed.
         for d in self.cards.recruit():
             s.recruit.append(s.new_card(d, -1))

@@ -24,6 +24,16 @@ MAX_CREATURES = 5
 HAND_SIZE = 5
 ROW_SIZE = 8
 START_HEALTH = 40
+#: A duel: players 0 and 1.
+PLAYERS = 2
+#: Allegiance a commander starts with in their own faction (setup 3); the others start at 0.
+START_ALLEGIANCE = 1
+#: Cards a player may keep from their hand at cleanup (step 4), the rest is discarded.
+KEEP_AT_CLEANUP = 2
+#: Soul essence the once-per-turn allegiance raise costs (strategy phase).
+RAISE_COST = 1
+#: Poison counters removed after poison damage (initiation phase).
+POISON_DECAY = 1
 NF = len(FACTIONS)
 
 # Phases.
@@ -76,7 +86,7 @@ class State:
         self.expert = False
         self.phase = SETUP
         self.factions = ["", ""]
-        self.health = [START_HEALTH, START_HEALTH]
+        self.health = [START_HEALTH] * PLAYERS
         self.poison = [0, 0]
         self.essence = [0, 0]
         self.alleg = [[0] * NF, [0] * NF]
@@ -261,7 +271,7 @@ class State:
             if self.log is not None:
                 self.log.append(("poison_damage", p, dmg))
             self._damage(p, dmg)  # a commander at 0 loses here: the removal below never happens (GP 8)
-            self.poison[p] -= 1
+            self.poison[p] -= POISON_DECAY
         # Strategy phase.
         self.phase = STRATEGY
         self.raised[p] = False
@@ -317,7 +327,7 @@ class State:
             if not exh[cid] and d.has_activate and d.sacrifice <= sac:
                 opts.append(g.act_activate[cid])
         ess = self.essence[p]
-        if ess >= 1 and not self.raised[p]:
+        if ess >= RAISE_COST and not self.raised[p]:
             for f in range(NF):
                 if al[f] < MAX_ALLEGIANCE:
                     opts.append(_RAISE_ACTS[f])
@@ -354,10 +364,10 @@ class State:
         p = self.active
         # 3. Unspent essence is lost.
         self.essence[p] = 0
-        # 4. Keep 0, 1 or 2 cards.
+        # 4. Keep 0 up to KEEP_AT_CLEANUP (2) cards.
         self.stack[-1] = (OP_ENDTURN,)
         if self.hand[p]:
-            self.stack.append((OP_PICK, P_KEEP, p, 2, True, (), None, False))
+            self.stack.append((OP_PICK, P_KEEP, p, KEEP_AT_CLEANUP, True, (), None, False))
         else:
             self._discard_played(p)
 
@@ -478,7 +488,7 @@ class State:
         self.stack.append((OP_DRAIN, False))
 
     def _raise_action(self, p: int, f: int) -> None:
-        self.essence[p] -= 1
+        self.essence[p] -= RAISE_COST
         self.raised[p] = True
         self._ft = False
         self._gain_allegiance(p, [f])

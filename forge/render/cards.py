@@ -34,6 +34,7 @@ from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
 from ..safeio import within
 from ..workers import cap, cpus, process_pool
+from .aids import aid_cards, aid_set, mat_size, token_kinds
 from .assets import assets_hash, has_icon
 from .face import build_faces
 from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
@@ -41,9 +42,9 @@ from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, Jo
 from .preflight import shop_verdict
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .seal import key as seal_key, seal, unseal
-from .sheets import COLS, PAPERS, ROWS, Back
+from .sheets import COLS, PAPERS, ROWS, Back, back_of
 from .template import Template, load_template
-from .tts import decks_for, saved_object
+from .tts import decks_for, saved_object, table_objects, tts_name
 
 PROFILES: tuple[str, ...] = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
 LANGS: tuple[str, ...] = ("en", "fr")
@@ -64,7 +65,7 @@ class RenderOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)
     out: Path = Path("output")
     workers: int = 2
-    tts_base_url: str | None = None  # where TTS finds the images; default: file URLs of <out>/tts
+    tts_base_url: str | None = None  # where TTS finds the images; default: bare names (see ``tts_url``)
 
 
 @dataclass
@@ -112,13 +113,21 @@ class _Plan:
         self.out = opts.out
         self.faces = build_faces(db, books, list(opts.langs), root)
         self.backs = {lang: [Back(k, lang) for k in BACK_KINDS] for lang in opts.langs}
+        self.aids = {lang: aid_set(tpl, books[lang], lang, db.factions) for lang in opts.langs}
+        self.aid_fronts = {lang: aid_cards(self.aids[lang]) for lang in opts.langs}
+        self.aid_sides = {lang: list({a.id: a for f in self.aid_fronts[lang] for a in (f, f.reverse())}.values())
+                          for lang in opts.langs}
         self.keys: dict[tuple[str, str], str] = {}
         for lang in opts.langs:
-            for item in self.faces[lang] + self.backs[lang]:
+            for item in self.items(lang):
                 self.keys[(lang, item.id)] = item_key(item, tpl)
         self.outputs: list[_Planned] = []
         self._lang = ""
         self.raster = bool({"gamecrafter", "mpc", "tts"} & set(opts.profiles))
+
+    def items(self, lang: str) -> list:
+        """Everything drawn card-size in ``lang``: faces, backs, and both sides of the player aids."""
+        return self.faces.get(lang, []) + self.backs.get(lang, []) + self.aid_sides.get(lang, [])
 
     def key(self, item) -> str:
         return self.keys[(item.lang, item.id)]
@@ -140,8 +149,8 @@ class _Plan:
                 if shop in profiles:
                     self._shop(lang, shop, name, size)
             if "pod" in profiles:
-                faces = self.faces[lang]
-                key = _hash("pod", [self.key(f) for f in faces], [self.key(b) for b in self.backs[lang]])
+                faces = self.faces[lang] + self.aid_fronts[lang]
+                key = _hash("pod", [self.key(f) for f in faces], [self.key(b) for b in self.items(lang)])
                 pages = 2 * sum(f.copies for f in faces)
                 self.add(f"pod/rift-commanders-{lang}-pod.pdf", key,
                          DocJob(str(self.root), "", "pod", lang, tuple(faces)),
@@ -149,19 +158,25 @@ class _Plan:
             if "tts" in profiles:
                 self._tts(lang)
             if "proof" in profiles:
-                faces = self.faces[lang]
+                faces = self.faces[lang] + self.aid_sides[lang]
                 key = _hash("proof", [self.key(f) for f in faces], [self.key(b) for b in self.backs[lang]])
                 self.add(f"proof/rift-commanders-{lang}-proof.pdf", key,
                          DocJob(str(self.root), "", "proof", lang, tuple(faces)),
                          ("pdf", PAPERS["a4"], None, False, lang), phase=2)
 
     def _pnp(self, lang: str) -> None:
-        faces = self.faces[lang]
+        faces = self.faces[lang] + self.aid_fronts[lang]
         n_cards = sum(f.copies for f in faces)
         pages = 2 * -(-n_cards // (COLS * ROWS))
+        aids = self.aids[lang]
+        aid_keys = [self.key(a) for a in self.aid_sides[lang]]
         for paper in self.opts.papers:
+            for kind, pdf_size in (("mat", mat_size(PAPERS[paper])), ("tokens", PAPERS[paper])):
+                self.add(f"pnp/{'player-mat' if kind == 'mat' else 'tokens'}-{lang}-{paper}.pdf",
+                         _hash(kind, paper, aid_keys), DocJob(str(self.root), "", kind, lang, (), paper, aids=aids),
+                         ("pdf", pdf_size, 1, False, lang), paper=paper)
             key = _hash("pnp", paper, self.opts.back_offset, [self.key(f) for f in faces],
-                        [self.key(b) for b in self.backs[lang]])
+                        [self.key(b) for b in self.items(lang)])
             self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
                      DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset),
                      ("pdf", PAPERS[paper], pages, False, lang), paper=paper)
@@ -171,7 +186,7 @@ class _Plan:
                      ("pdf", PAPERS[paper], 2, False, lang), paper=paper)
 
     def _shop(self, lang: str, shop: str, product: str, size: tuple[int, int]) -> None:
-        for item in self.faces[lang] + self.backs[lang]:
+        for item in self.items(lang):
             self.add(f"{shop}/{lang}/{item.id}.png", _hash(shop, self.key(item)),
                      CopyJob("", str(self.product(item, product))), ("png", size, None), phase=2)
 
@@ -183,10 +198,19 @@ class _Plan:
             for si, sheet in enumerate(deck.sheets()):
                 key = _hash("tts", [self.key(f) for f in sheet], self.key(back))
                 job = SheetJob("", tuple(str(self.product(f, THUMB)) for f in sheet), str(self.product(back, THUMB)))
-                self.add(f"tts/{lang}/{deck.key}-{si + 1}.jpg", key, job, ("jpeg", None, 4096), phase=2)
-        for back in self.backs[lang]:
-            self.add(f"tts/{lang}/{back.id}.png", _hash("tts-back", self.key(back)),
+                self.add(f"tts/{lang}/{tts_name(lang, f'{deck.key}-{si + 1}', 'jpg')}", key, job,
+                         ("jpeg", None, 4096), phase=2)
+        for back in self.backs[lang] + self.aid_sides[lang]:
+            self.add(f"tts/{lang}/{tts_name(lang, back.id, 'png')}", _hash("tts-back", self.key(back)),
                      CopyJob("", str(self.product(back, TRIM))), ("png", None, 4096), phase=2)
+        aids = self.aids[lang]
+        aid_keys = [self.key(a) for a in self.aid_sides[lang]]
+        self.add(f"tts/{lang}/{tts_name(lang, 'mat', 'jpg')}", _hash("tts-mat", aid_keys),
+                 DocJob(str(self.root), "", "tts-mat", lang, (), "a4", aids=aids), ("jpeg", None, 4096))
+        for kind in token_kinds(aids):
+            self.add(f"tts/{lang}/{tts_name(lang, kind, 'png')}", _hash("tts-token", kind, aid_keys),
+                     DocJob(str(self.root), "", "tts-token", lang, (), "a4", aids=aids, what=kind),
+                     ("png", None, 4096))
 
 
 def _bind(planned: _Planned):
@@ -254,7 +278,7 @@ def _weight(job) -> int:
     if isinstance(job, FaceJob):
         return 0
     if isinstance(job, DocJob):
-        return {"pod": 1, "pnp": 3, "proof": 4, "calibration": 6}[job.kind]
+        return {"pod": 1, "pnp": 3, "proof": 4, "calibration": 6}.get(job.kind, 6)
     if isinstance(job, SheetJob):
         return 2
     return 5
@@ -447,7 +471,7 @@ def _items_of(plan: _Plan, o: _Planned) -> list[tuple]:
     """The faces and backs a raster output is made from, with the cached product it reads."""
     lang = o.path.relative_to(plan.out).parts[1]
     by_product = {}
-    for item in plan.faces.get(lang, []) + plan.backs.get(lang, []):
+    for item in plan.items(lang):
         for name in (MASTER, MPC, THUMB, TRIM):
             by_product[str(plan.product(item, name))] = (item, name)
     sources = [o.job.source] if isinstance(o.job, CopyJob) else list(o.job.thumbs) + [o.job.hidden]
@@ -458,7 +482,7 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
     """Faces whose check is not cached, or whose rasters an output needs and the cache lacks."""
     todo = []
     for lang in plan.opts.langs:
-        for item in plan.faces[lang] + plan.backs[lang]:
+        for item in plan.items(lang):
             key = plan.key(item)
             d = cache_dir(plan.out, key)
             wanted = need.get(key, ())
@@ -486,7 +510,7 @@ def _read_check(d: Path) -> dict | None:
 def _collect_checks(plan: _Plan) -> dict[str, dict]:
     checks = {}
     for lang in plan.opts.langs:
-        for item in plan.faces[lang] + plan.backs[lang]:
+        for item in plan.items(lang):
             key = plan.key(item)
             checks[key] = _read_check(cache_dir(plan.out, key)) or {}
     return checks
@@ -496,8 +520,8 @@ def _quantities_csv(faces) -> bytes:
     """A print shop's quantity list. The name is quoted as RFC 4180 says (a quote inside is doubled):
     card names come from pull requests, and one holding `",` must not add a column or a row."""
     rows = ["file,id,name,set,back,quantity"]
-    rows += [f'{f.id}.png,{f.id},"{f.name.replace(chr(34), chr(34) * 2)}",{f.set},back-{f.back}.png,{f.copies}'
-             for f in faces]
+    rows += [f'{f.id}.png,{f.id},"{f.name.replace(chr(34), chr(34) * 2)}",{getattr(f, "set", "aid")},'
+             f'{back_of(f).id}.png,{f.copies}' for f in faces]
     return ("\n".join(rows) + "\n").encode("utf-8")
 
 
@@ -508,18 +532,28 @@ def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
         faces = plan.faces[lang]
         for shop in ("gamecrafter", "mpc"):
             if shop in opts.profiles:
-                out[f"{shop}/{lang}/quantities.csv"] = _quantities_csv(faces)
+                out[f"{shop}/{lang}/quantities.csv"] = _quantities_csv(faces + plan.aid_fronts[lang])
         if "tts" in opts.profiles:
-            base = opts.tts_base_url or (plan.out.resolve() / "tts").as_uri()
             labels = plan.tpl.labels(lang)
             names = {f.id: plan.books[lang].faction_name(f.id) for f in plan.db.factions}
             decks = decks_for(faces, names, labels["backs"])
-            sheet_urls = {(d.key, si): f"{base}/{lang}/{d.key}-{si + 1}.jpg"
-                          for d in decks for si in range(len(d.sheets()))}
-            back_urls = {k: f"{base}/{lang}/back-{k}.png" for k in BACK_KINDS}
-            obj = saved_object(decks, lang, sheet_urls, back_urls)
-            out[f"tts/{lang}/rift-commanders-{lang}.json"] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+            url = tts_url(opts.tts_base_url, lang)
+            table = table_objects(plan.aids[lang], {f: f.reverse() for f in plan.aid_fronts[lang]}, lang, url)
+            obj = saved_object(decks, lang, url, table)
+            save = f"rift-commanders-{lang}.json"
+            out[f"tts/{lang}/{save}"] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+            help_lines = [line.replace("{save}", save) for line in labels.get("tts_help", [])]
+            out[f"tts/{lang}/README.txt"] = ("\n".join(help_lines) + "\n").encode()
     return out
+
+
+def tts_url(base: str | None, lang: str):
+    """Where TTS finds an image: under ``base`` when the images are hosted (``--tts-url``); else by its bare
+    name, the same on every machine, for images copied into TTS's Mods/Images folder (never a path of
+    the machine that rendered it)."""
+    if base:
+        return lambda name: f"{base.rstrip('/')}/{lang}/{name}"
+    return lambda name: name
 
 
 # -- reporting --------------------------------------------------------------------------------
@@ -541,7 +575,7 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
                                     "forge validate says why",
                                     severity=WARNING))
     for lang in plan.opts.langs:
-        for item in plan.faces[lang] + plan.backs[lang]:
+        for item in plan.items(lang):
             check = checks[plan.key(item)]
             pos = positions.get(item.id, Position("templates/cards/card.yaml"))
             for problem in check["overflow"]:
@@ -572,11 +606,11 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
     reports = {}
     card_issues = []
     for lang in opts.langs:
-        for item in plan.faces[lang] + plan.backs[lang]:
+        for item in plan.items(lang):
             c = checks[plan.key(item)]
             if c["overflow"] or c["safe_zone"]:
                 card_issues.append({"lang": lang, "id": item.id, "overflow": c["overflow"], "safe_zone": c["safe_zone"]})
-    n_cards = sum(len(plan.faces[lang]) + len(plan.backs[lang]) for lang in opts.langs)
+    n_cards = sum(len(plan.items(lang)) for lang in opts.langs)
     for profile in opts.profiles:
         entries = [e["check"] for rel, e in sorted(files.items()) if rel.startswith(profile + "/")]
         verdict = shop_verdict(profile, entries, card_issues)

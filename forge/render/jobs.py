@@ -17,7 +17,8 @@ from .paint import Mark, Painter
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
 from .seal import seal, unseal
-from .sheets import Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
+from .aids import Aid, AidSet, draw_aid
+from .sheets import PAPERS, Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
 from .template import Template, load_template
 from .tts import compose_sheet, grid_for
 
@@ -28,6 +29,8 @@ HASHES = "products.json"
 
 
 def item_key(item: Item, tpl: Template) -> str:
+    if isinstance(item, Aid):
+        return item.key(tpl.digest)
     if isinstance(item, Back):
         from .assets import assets_hash
         from .face import RENDERER_VERSION
@@ -121,7 +124,8 @@ class FaceJob:
 
 @dataclass(frozen=True)
 class DocJob:
-    """A PDF document: kind is pnp | calibration | pod | proof."""
+    """A PDF document (kind pnp | calibration | pod | proof | mat | tokens) or an aid's TTS image
+    (kind tts-mat | tts-token, ``what`` naming the token)."""
 
     root: str
     path: str
@@ -132,6 +136,8 @@ class DocJob:
     back_offset: tuple[float, float] = (0.0, 0.0)
     flagged: tuple[tuple[str, tuple[str, ...]], ...] = ()
     check: tuple = ()
+    aids: AidSet | None = None
+    what: str = ""
 
 
 @dataclass(frozen=True)
@@ -203,6 +209,8 @@ def cards_pdf(items: list[Item], root: Path, tpl: Template | None = None) -> tup
         problems: list[str] = []
         if isinstance(item, CardFace):
             problems = list(draw_face(p, tpl, item, root).problems)
+        elif isinstance(item, Aid):
+            problems = draw_aid(p, tpl, item)
         else:
             draw_item(p, tpl, item, root)
         doc.canvas.showPage()
@@ -232,7 +240,7 @@ def _run_faces(job: FaceJob) -> JobResult:
                 made[MASTER] = png_bytes(img)
             if MPC in job.products:
                 made[MPC] = png_bytes(mpc_crop(img))
-            if TRIM in job.products and isinstance(item, Back):
+            if TRIM in job.products and isinstance(item, (Back, Aid)):
                 made[TRIM] = png_bytes(trim_crop(img, bleed_px))
             if THUMB in job.products:
                 made[THUMB] = png_bytes(trim_thumb(img, bleed_px), level=1)
@@ -257,6 +265,10 @@ def _run_doc(job: DocJob) -> JobResult:
         data = pod_document(tpl, faces, job.lang, root)
     elif job.kind == "proof":
         data = proof_sheet(tpl, faces, job.lang, root, {k: list(v) for k, v in job.flagged})
+    elif job.kind in ("mat", "tokens", "tts-mat", "tts-token"):
+        from . import aids
+
+        data = aids.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what)
     else:
         raise ValueError(f"unknown document kind {job.kind!r}")
     write_bytes(Path(job.path), data)

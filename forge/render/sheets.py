@@ -12,6 +12,7 @@ from pathlib import Path
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.units import mm
 
+from .aids import Aid, draw_aid
 from .draw import draw_back, draw_face
 from .face import CardFace
 from .paint import Painter
@@ -36,14 +37,21 @@ class Back:
         return f"back-{self.kind}"
 
 
-Item = CardFace | Back
+Item = CardFace | Back | Aid
 
 
 def draw_item(p: Painter, tpl: Template, item: Item, root: Path | None) -> None:
     if isinstance(item, Back):
         draw_back(p, tpl, item.kind, item.lang)
+    elif isinstance(item, Aid):
+        draw_aid(p, tpl, item)
     else:
         draw_face(p, tpl, item, root)
+
+
+def back_of(item: Item) -> Item:
+    """What is printed on the other side of a card: its deck's back, or a player aid's other side."""
+    return item.reverse() if isinstance(item, Aid) else Back(item.back, item.lang)
 
 
 def form_name(item: Item) -> str:
@@ -139,7 +147,7 @@ def pnp_sheets(tpl: Template, fronts: list[CardFace], lang: str, paper: str, roo
         doc.canvas.showPage()
         for i, face in enumerate(page):
             x, y = slot_origin(tpl, paper, i, back=True)
-            _place_trimmed(doc, p, tpl, Back(face.back, lang), x + dx, y + dy, root)
+            _place_trimmed(doc, p, tpl, back_of(face), x + dx, y + dy, root)
         _crop_marks(p, tpl, paper, dx, dy)
         _page_label(p, tpl, paper, f"Rift Commanders · {lang.upper()} · {n}/{len(pages)} · verso")
         doc.canvas.showPage()
@@ -200,7 +208,7 @@ def pod_document(tpl: Template, fronts: list[CardFace], lang: str, root: Path | 
         for _ in range(face.copies):
             draw_once(doc, p, tpl, face, root)
             doc.canvas.showPage()
-            draw_once(doc, p, tpl, Back(face.back, lang), root)
+            draw_once(doc, p, tpl, back_of(face), root)
             doc.canvas.showPage()
     return doc.finish()
 

@@ -71,18 +71,39 @@ def compose_sheet(images: list, hidden, cols: int, rows: int):
     return sheet
 
 
+def tts_name(lang: str, stem: str, ext: str) -> str:
+    """An image's file name: TTS finds images copied into its Mods/Images folder by name alone,
+    and that folder is shared by every game, so the name says whose and which language."""
+    return f"rift-commanders-{lang}-{stem}.{ext}"
+
+
 def _guid(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:6]
 
 
-def _transform(x: float) -> dict:
-    return {"posX": x, "posY": 1.0, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 180.0,
-            "scaleX": 1.0, "scaleY": 1.0, "scaleZ": 1.0}
+def _transform(x: float, z: float = 0.0, face_up: bool = False, scale: float = 1.0, turn: float = 180.0) -> dict:
+    """Where an object lies; a card lying face down is turned over its long axis (rotZ 180)."""
+    return {"posX": x, "posY": 1.0, "posZ": z, "rotX": 0.0, "rotY": turn, "rotZ": 0.0 if face_up else 180.0,
+            "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
 
 
-def saved_object(decks: list[Deck], lang: str, sheet_urls: dict[tuple[str, int], str],
-                 back_urls: dict[str, str]) -> dict:
-    """The Saved Object JSON: one DeckCustom per deck, each card with its name and text."""
+def _card(face: CardFace, cid: int, custom: dict, transform: dict, guid: str) -> dict:
+    return {"Name": "Card", "Nickname": face.name,
+            "Description": "\n".join(list(face.plain_lines) + ([face.flavor] if face.flavor else [])),
+            "GMNotes": face.id, "CardID": cid, "CustomDeck": {str(cid // 100): custom},
+            "Transform": transform, "GUID": guid}
+
+
+#: Decks set out face up (setup 5: "Place the 4 Rites face up next to the recruitment zone"), one card each.
+FACE_UP = ("rite",)
+
+
+def saved_object(decks: list[Deck], lang: str, url, table: list[dict] | None = None) -> dict:
+    """The Saved Object JSON: one DeckCustom per deck, each card with its name and text; the Rites laid
+    out face up one by one; then ``table`` (the players' mats, aids and tokens).
+
+    ``url(name)`` is where TTS finds the image file ``name``: a hosted URL, or the bare name.
+    """
     states = []
     deck_number = 0
     for di, deck in enumerate(decks):
@@ -92,28 +113,75 @@ def saved_object(decks: list[Deck], lang: str, sheet_urls: dict[tuple[str, int],
             deck_number += 1
             cols, rows = grid_for(len(sheet))
             custom[str(deck_number)] = {
-                "FaceURL": sheet_urls[(deck.key, si)], "BackURL": back_urls[deck.back],
+                "FaceURL": url(tts_name(lang, f"{deck.key}-{si + 1}", "jpg")),
+                "BackURL": url(tts_name(lang, f"back-{deck.back}", "png")),
                 "NumWidth": cols, "NumHeight": rows, "BackIsHidden": False, "UniqueBack": False, "Type": 0,
             }
             for i, face in enumerate(sheet):
                 slot[face.id] = deck_number * 100 + i
+        face_up = deck.back in FACE_UP
         contained, ids = [], []
         for n, face in enumerate(deck.cards):
             cid = slot[face.id]
             ids.append(cid)
-            contained.append({
-                "Name": "Card", "Nickname": face.name,
-                "Description": "\n".join(list(face.plain_lines) + ([face.flavor] if face.flavor else [])),
-                "GMNotes": face.id, "CardID": cid,
-                "CustomDeck": {str(cid // 100): custom[str(cid // 100)]},
-                "Transform": _transform(di * 3.0), "GUID": _guid(f"{lang}/{deck.key}/{n}/{face.id}"),
-            })
+            where = _transform(di * 3.0 + n * 2.6, 4.0, True) if face_up else _transform(di * 3.0)
+            contained.append(_card(face, cid, custom[str(cid // 100)], where, _guid(f"{lang}/{deck.key}/{n}/{face.id}")))
+        if face_up:  # laid out one by one, every card visible
+            states += contained
+            continue
         obj = {"Name": "DeckCustom", "Nickname": deck.title, "Description": f"Rift Commanders ({lang})",
                "Transform": _transform(di * 3.0), "DeckIDs": ids, "CustomDeck": custom,
                "ContainedObjects": contained, "GUID": _guid(f"{lang}/{deck.key}")}
         if len(contained) == 1:  # TTS wants a lone card as a Card, not a one-card deck
             obj = dict(contained[0], Transform=_transform(di * 3.0))
         states.append(obj)
+    states += table or []
     return {"SaveName": f"Rift Commanders ({lang})", "GameMode": "", "Date": "", "VersionNumber": "",
             "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
             "ObjectStates": states}
+
+
+def _tile(name: str, image: str, transform: dict, guid: str) -> dict:
+    """A round, stackable custom tile (a counter or a track marker)."""
+    return {"Name": "Custom_Tile", "Nickname": name, "Transform": transform, "GUID": guid,
+            "CustomImage": {"ImageURL": image, "ImageSecondaryURL": image, "ImageScalar": 1.0, "WidthScale": 0.0,
+                            "CustomTile": {"Type": 2, "Thickness": 0.1, "Stackable": True, "Stretch": True}}}
+
+
+def table_objects(aids, sides: dict, lang: str, url, first_deck: int = 1000) -> list[dict]:
+    """Each player's mat (a Custom_Board), aid cards and track markers, and bags of counters that never run out.
+
+    ``aids`` is the language's ``AidSet``; ``sides`` maps each aid front to its back (both ``Aid``).
+    """
+    from .aids import token_kinds
+
+    out = []
+    tokens = token_kinds(aids)
+    for player in range(aids.numbers.players):
+        z = -16.0 if player == 0 else 16.0
+        turn = 0.0 if player == 0 else 180.0
+        out.append({"Name": "Custom_Board", "Nickname": aids.word("mat"), "Description": f"Rift Commanders ({lang})",
+                    "Transform": dict(_transform(0.0, z, True, turn=turn), posY=0.9), "Locked": False,
+                    "GUID": _guid(f"{lang}/mat/{player}"),
+                    "CustomImage": {"ImageURL": url(tts_name(lang, "mat", "jpg")), "ImageSecondaryURL": "",
+                                    "ImageScalar": 1.0, "WidthScale": 0.0}})
+        for i, (front, back) in enumerate(sides.items()):
+            deck = first_deck + 10 * player + i
+            out.append({"Name": "CardCustom", "Nickname": front.name, "CardID": deck * 100,
+                        "CustomDeck": {str(deck): {"FaceURL": url(tts_name(lang, front.id, "png")),
+                                                   "BackURL": url(tts_name(lang, back.id, "png")),
+                                                   "NumWidth": 1, "NumHeight": 1, "BackIsHidden": True,
+                                                   "UniqueBack": False, "Type": 0}},
+                        "Transform": _transform(14.0 + 3.0 * i, z, True, turn=turn),
+                        "GUID": _guid(f"{lang}/aid/{player}/{front.id}")})
+        names = {f"marker-{fid}": f"{aids.word('allegiance_marker')} — {name}" for fid, _, _, name in aids.factions}
+        names["health"] = aids.word("health_marker")
+        for i, kind in enumerate(k for k in tokens if k in names):
+            out.append(_tile(names[kind], url(tts_name(lang, kind, "png")), _transform(-14.0 + 1.2 * i, z, True, 0.35, turn),
+                             _guid(f"{lang}/marker/{player}/{kind}")))
+    for i, kind in enumerate(("poison", "essence")):
+        tile = _tile(aids.word(kind), url(tts_name(lang, kind, "png")), _transform(0.0, 0.0, True, 0.5),
+                     _guid(f"{lang}/token/{kind}"))
+        out.append({"Name": "Infinite_Bag", "Nickname": aids.word(kind), "Transform": _transform(-8.0 - 3.0 * i, 0.0, True),
+                    "ContainedObjects": [tile], "GUID": _guid(f"{lang}/bag/{kind}")})
+    return out

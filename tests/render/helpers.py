@@ -36,6 +36,11 @@ TEXT = {
 TYPES = {"en": {"soul": "Soul", "creature": "Creature", "spell": "Spell", "trap": "Trap", "rite": "Rite"},
          "fr": {"soul": "Âme", "creature": "Créature", "spell": "Magie", "trap": "Piège", "rite": "Rite"}}
 FACTION_NAMES = {"en": {"red": "Red", "blue": "Blue"}, "fr": {"red": "Rouge", "blue": "Bleu"}}
+#: Keywords the player aids name (the turn summary's Wound protection order).
+KEYWORDS = {"en": {"wound": "Wound", "unblockable_wound": "Unblockable Wound", "poison": "Poison", "aegis": "Aegis",
+                   "guard": "Guard", "divine_shield": "Divine Shield"},
+            "fr": {"wound": "Blessures", "unblockable_wound": "Blessures Imparables", "poison": "Poison",
+                   "aegis": "Égide", "guard": "Garde", "divine_shield": "Bouclier Divin"}}
 
 
 class FakeBook:
@@ -56,6 +61,12 @@ class FakeBook:
 
     def faction_name(self, fid: str) -> str:
         return FACTION_NAMES[self.lang][fid]
+
+    def keyword(self, key: str) -> str:
+        return KEYWORDS[self.lang][key]
+
+    def label(self, table: str, key: str) -> str:
+        return {"types": TYPES}[table][self.lang][key]
 
     def plain(self, line: str) -> str:
         return "".join(s.value for s in parse_markup(line) if s.kind != "icon")
@@ -89,3 +100,18 @@ def mini_db() -> CardDatabase:
 
 def physical_count(db: CardDatabase) -> int:
     return sum(db.box_count(c) for c in db.cards)
+
+
+def aid_count() -> int:
+    """Physical player-aid cards in the box: each card-size aid once per player."""
+    from forge.engine.state import PLAYERS
+    from forge.render.aids import FRONTS
+
+    return len(FRONTS) * PLAYERS
+
+
+def aid_ids() -> set[str]:
+    """Both sides of every card-size aid, as the shops get them."""
+    from forge.render.aids import FRONTS
+
+    return {f"aid-{k}" for k in FRONTS} | {f"aid-{v}" for v in FRONTS.values()}

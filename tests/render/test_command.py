@@ -60,7 +60,7 @@ def test_out_folder_and_text_report(project, tmp_path):
     out = tmp_path / "elsewhere"
     result = run("--root", str(project.root), "--profile", "gamecrafter", "--lang", "en", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "✓ gamecrafter: 5 files, preflight passed" in result.output  # 2 cards and 3 backs
+    assert "✓ gamecrafter: 10 files, preflight passed" in result.output  # 2 cards, 3 backs, 5 aid sides
     assert (out / "gamecrafter/en/spark.png").exists()
 
 

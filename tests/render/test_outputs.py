@@ -13,7 +13,7 @@ from forge.render.cards import RenderOptions, render_cards
 from forge.render.sheets import COLS, PAPERS, ROWS, slot_origin
 from forge.render.template import load_template
 
-from .helpers import books, mini_db, physical_count
+from .helpers import aid_count, aid_ids, books, mini_db, physical_count
 
 pytest.importorskip("pypdfium2")
 REPO = Path(__file__).resolve().parents[2]
@@ -76,7 +76,7 @@ def test_nothing_fails_preflight(rendered):
 def test_pnp_pages_sizes_and_counts(rendered, paper):
     out, _ = rendered
     reader = PdfReader(out / f"pnp/rift-commanders-en-{paper}.pdf")
-    assert len(reader.pages) == 2 * math.ceil(physical_count(mini_db()) / 9)
+    assert len(reader.pages) == 2 * math.ceil((physical_count(mini_db()) + aid_count()) / 9)
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAPERS[paper], abs=0.01)
 
@@ -143,7 +143,7 @@ def test_pod_is_one_card_per_page_at_full_bleed_in_cmyk(rendered):
     out, result = rendered
     tpl = load_template(REPO)
     reader = PdfReader(out / "pod/rift-commanders-en-pod.pdf")
-    assert len(reader.pages) == 2 * physical_count(mini_db())
+    assert len(reader.pages) == 2 * (physical_count(mini_db()) + aid_count())
     page = reader.pages[0]
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((tpl.full_w, tpl.full_h), abs=0.01)
     assert float(page.trimbox.width) == pytest.approx(tpl.trim_w, abs=0.01)
@@ -160,7 +160,8 @@ def test_print_shop_images(rendered, shop, size):
 
     out, _ = rendered
     files = sorted((out / shop / "en").glob("*.png"))
-    assert {f.stem for f in files} == {c.id for c in mini_db().cards} | {"back-recruit", "back-starter", "back-rite"}
+    assert {f.stem for f in files} == ({c.id for c in mini_db().cards} | {"back-recruit", "back-starter", "back-rite"}
+                                       | aid_ids())
     for f in files:
         with Image.open(f) as im:
             assert im.size == size and im.mode == "RGB" and round(im.info["dpi"][0]) == 300
@@ -173,7 +174,7 @@ def test_tts_sheets_and_saved_object(rendered):
 
     out, _ = rendered
     saved = json.loads((out / "tts/fr/rift-commanders-fr.json").read_text())
-    decks = {o["Nickname"]: o for o in saved["ObjectStates"]}
+    decks = {o["Nickname"]: o for o in saved["ObjectStates"] if o["Name"] == "DeckCustom"}
     recruit = decks["Recrutement"]
     assert [c["Nickname"] for c in recruit["ContainedObjects"]].count("Dragonnet des Braises") == 3
     assert len(recruit["DeckIDs"]) == 6
@@ -217,7 +218,8 @@ def test_incremental_render_only_redoes_what_changed(tmp_path):
 def test_a_partial_run_renders_only_what_was_asked(tmp_path):
     out = tmp_path / "output"
     result = render(out, langs=("fr",), papers=("letter",), profiles=("pnp",))
-    assert sorted(result.written) == ["pnp/duplex-calibration-fr-letter.pdf", "pnp/rift-commanders-fr-letter.pdf"]
+    assert sorted(result.written) == ["pnp/duplex-calibration-fr-letter.pdf", "pnp/player-mat-fr-letter.pdf",
+                                      "pnp/rift-commanders-fr-letter.pdf", "pnp/tokens-fr-letter.pdf"]
     assert sorted(p.name for p in out.iterdir()) == [".cache", "pnp"]
 
 

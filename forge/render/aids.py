@@ -1,0 +1,716 @@
+"""Player aids the rules need: tracker and turn-summary cards, a player mat and a token sheet.
+
+The rulebook asks each player to track 40 health, an allegiance of 0 to 6 in every
+faction, poison counters, soul essence and one Rite; the kit printed none of it.
+Every number drawn here comes from the rules engine's constants (read when the aids
+are built, so the aids follow the engine), every word from ``labels.<lang>.aids`` of
+the card template and from the locale's keywords and faction names.
+
+Card-size aids are ``Aid`` items: like faces and backs they are drawn at the origin
+of their bleed box, cached by key and placed by every profile (print-and-play
+sheets, the print-on-demand file, shop images, Tabletop Simulator). The mat and the
+token sheet are documents of their own, on A4 or Letter, everything at least
+``PAPER_MARGIN`` inside the paper edge.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import asdict, dataclass
+
+from reportlab.lib.pagesizes import landscape
+from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from .assets import SYMBOL_ICONS, assets_hash, has_icon, resolve_icon_name
+from .paint import Painter, mix, shade
+from .template import TEMPLATE_FILE, Template, TemplateError
+
+#: Nothing printed on the mat or the token sheet comes closer to the paper edge (home printers clip ~4 mm).
+PAPER_MARGIN = 10 * mm
+#: Card-size aids, front side -> what is printed on their back.
+FRONTS: dict[str, str] = {"turn": "wound", "health": "back", "allegiance": "back"}
+SKULL, POISON_ICON = "death-skull", "drop"
+
+
+@dataclass(frozen=True)
+class Numbers:
+    """The rule numbers the aids print, as the engine plays them."""
+
+    health: int
+    max_allegiance: int
+    start_allegiance: int
+    hand: int
+    keep: int
+    max_creatures: int
+    raise_cost: int
+    poison_decay: int
+    players: int
+
+
+def rule_numbers() -> Numbers:
+    """Read from ``forge.engine.state`` now (not at import), so the aids always follow the engine."""
+    from ..engine import state
+
+    return Numbers(health=state.START_HEALTH, max_allegiance=state.MAX_ALLEGIANCE,
+                   start_allegiance=state.START_ALLEGIANCE, hand=state.HAND_SIZE, keep=state.KEEP_AT_CLEANUP,
+                   max_creatures=state.MAX_CREATURES, raise_cost=state.RAISE_COST,
+                   poison_decay=state.POISON_DECAY, players=state.PLAYERS)
+
+
+@dataclass(frozen=True)
+class AidSet:
+    """Everything the aids of one language print: words, numbers and the game's factions."""
+
+    lang: str
+    game: str
+    words: tuple[tuple[str, object], ...]  # labels.<lang>.aids, placeholders filled
+    numbers: Numbers
+    factions: tuple[tuple[str, str, str, str], ...]  # (id, colour, icon, name in this language)
+
+    def word(self, key: str):
+        return dict(self.words)[key]
+
+    def digest(self) -> str:
+        return hashlib.sha256(json.dumps(asdict(self), sort_keys=True, ensure_ascii=False).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class Aid:
+    """One side of a card-size player aid; ``copies`` is one per player."""
+
+    kind: str  # turn | wound | health | allegiance | back
+    aids: AidSet
+
+    @property
+    def id(self) -> str:
+        return f"aid-{self.kind}"
+
+    @property
+    def lang(self) -> str:
+        return self.aids.lang
+
+    @property
+    def copies(self) -> int:
+        return self.aids.numbers.players
+
+    @property
+    def name(self) -> str:
+        key = {"wound": "turn", "back": "player_aid"}.get(self.kind, self.kind)
+        return str(self.aids.word(key))
+
+    def reverse(self) -> "Aid":
+        """What is printed on the back of this aid (its other side)."""
+        return Aid(FRONTS.get(self.kind, "back"), self.aids)
+
+    def key(self, template_digest: str) -> str:
+        from .face import RENDERER_VERSION
+
+        return hashlib.sha256(f"{RENDERER_VERSION}|{template_digest}|{assets_hash()}|aid|{self.kind}|"
+                              f"{self.aids.digest()}".encode()).hexdigest()
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_KEYWORDS = ("wound", "unblockable_wound", "poison", "aegis", "guard", "divine_shield")
+
+
+def aid_set(tpl: Template, book, lang: str, factions) -> AidSet:
+    """The aids' words in ``lang``: ``labels.<lang>.aids`` with rule numbers and keywords filled in.
+
+    ``factions`` are the game's factions (``model.Faction``); keywords and faction names come
+    from the locale (``book``), so a renamed keyword reaches the aids as it reaches the cards.
+    """
+    numbers = rule_numbers()
+    labels = tpl.labels(lang)
+    raw = labels.get("aids")
+    if not isinstance(raw, dict):
+        raise TemplateError(f"{TEMPLATE_FILE}: `labels.{lang}.aids` is missing",
+                            hint="copy the `aids:` labels from forge's own templates/cards/card.yaml")
+    values = {k: str(v) for k, v in asdict(numbers).items()}
+    values.update({k: f"**{book.keyword(k)}**" for k in _KEYWORDS})
+    values["soul"] = book.label("types", "soul")
+
+    def fill(key: str, text: str) -> str:
+        def sub(m: re.Match) -> str:
+            if m.group(1) not in values:
+                raise TemplateError(f"{TEMPLATE_FILE}: `labels.{lang}.aids.{key}` names {{{m.group(1)}}}, "
+                                    f"which is none of {', '.join(sorted(values))}",
+                                    hint="fix the placeholder, or compare with forge's own templates/cards/card.yaml")
+            return values[m.group(1)]
+
+        return _PLACEHOLDER.sub(sub, text)
+
+    words = []
+    for key, value in sorted(raw.items()):
+        if isinstance(value, list):
+            words.append((key, tuple(fill(key, str(v)) for v in value)))
+        else:
+            words.append((key, fill(key, str(value))))
+    return AidSet(lang, str(labels["game"]), tuple(words), numbers,
+                  tuple((f.id, f.color, f.icon, book.faction_name(f.id)) for f in factions))
+
+
+def aid_cards(aids: AidSet) -> list[Aid]:
+    """The fronts of the card-size aids, in print order."""
+    return [Aid(kind, aids) for kind in FRONTS]
+
+
+# -- text -----------------------------------------------------------------------------
+Word = tuple[tuple[str, bool], ...]  # spans (text, bold) printed without a space between them
+
+
+def _words(text: str) -> list[Word]:
+    """The words of a line: **bold** spans stay bold, a no-break space never breaks, and punctuation
+    right after a bold word stays glued to it ("**Poison**:" is one word of two spans)."""
+    words: list[list[tuple[str, bool]]] = []
+    joined = False  # the next span continues the last word
+    for i, part in enumerate(text.split("**")):
+        bold = i % 2 == 1
+        for j, w in enumerate(part.split(" ")):
+            if w and j == 0 and joined and words:
+                words[-1].append((w, bold))
+            elif w:
+                words.append([(w, bold)])
+        joined = bool(part) and not part.endswith(" ") or (not part and joined)
+    return [tuple(w) for w in words]
+
+
+def _width(word: Word, fonts, size: float) -> float:
+    return sum(stringWidth(t, fonts[b], size) for t, b in word)
+
+
+def _wrap(text: str, fonts: tuple[str, str], size: float, width: float) -> list[list[Word]]:
+    lines: list[list[Word]] = []
+    line: list[Word] = []
+    used = 0.0
+    space = stringWidth(" ", fonts[0], size)
+    for word in _words(text):
+        w = _width(word, fonts, size)
+        if line and used + space + w > width:
+            lines.append(line)
+            line, used = [], 0.0
+        used += (space if line else 0) + w
+        line.append(word)
+    if line:
+        lines.append(line)
+    return lines
+
+
+def _draw_words(p: Painter, x: float, y: float, line: list[Word], fonts, size: float, color: str,
+                label: str) -> None:
+    space = stringWidth(" ", fonts[0], size)
+    for word in line:
+        for t, bold in word:
+            x += p.text(x, y, t, fonts[bold], size, color, label=label)
+        x += space
+
+
+def plain(text: str) -> str:
+    """A label without its bold markers, for titles and single-line notes."""
+    return text.replace("**", "")
+
+
+@dataclass(frozen=True)
+class Para:
+    """A paragraph of an aid: a heading, a numbered or plain step, or a note."""
+
+    kind: str  # heading | step | note
+    text: str
+    mark: str = ""  # "1." for a numbered step, "•" for a bullet
+
+
+def _para_height(para: Para, fonts, size: float, width: float) -> float:
+    indent = size * 1.3 if para.mark else 0
+    s = size * (1.15 if para.kind == "heading" else 1.0)
+    n = len(_wrap(para.text, fonts, s, width - indent))
+    gap = size * (0.55 if para.kind == "heading" else 0.3)
+    return n * s * 1.18 + gap
+
+
+def fit_paragraphs(paras: list[Para], fonts, width: float, height: float,
+                   max_size: float = 8.0, min_size: float = 5.5) -> tuple[float, bool]:
+    """The largest size (by quarter points) at which the paragraphs fill at most ``height``."""
+    size = max_size
+    while size >= min_size:
+        if sum(_para_height(q, fonts, size, width) for q in paras) <= height:
+            return size, True
+        size -= 0.25
+    return min_size, False
+
+
+def draw_paragraphs(p: Painter, tpl: Template, paras: list[Para], x: float, top: float, width: float,
+                    size: float, ink: str, accent: str) -> float:
+    """Draw the paragraphs from ``top`` down; returns the y below the last one."""
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    y = top
+    for para in paras:
+        s = size * (1.15 if para.kind == "heading" else 1.0)
+        indent = size * 1.3 if para.mark else 0
+        color = accent if para.kind == "heading" else ink
+        pf = (tpl.font("keyword"), tpl.font("keyword")) if para.kind == "heading" else fonts
+        for i, line in enumerate(_wrap(para.text, pf, s, width - indent)):
+            y -= s * 1.18
+            if i == 0 and para.mark:
+                p.text(x, y, para.mark, tpl.font("keyword"), s, accent, label="aid mark")
+            _draw_words(p, x + indent, y, line, pf, s, color, f"aid {para.kind}")
+        y -= size * (0.55 if para.kind == "heading" else 0.3)
+    return y
+
+
+# -- shapes ---------------------------------------------------------------------------
+def _icon(name: str) -> str:
+    """A symbol or a vendored icon; an icon forge does not vendor shows the neutral one (the renderer
+    warns about it once, as it does for the cards)."""
+    if name in SYMBOL_ICONS:
+        return SYMBOL_ICONS[name]
+    return resolve_icon_name(name) if has_icon(name) else SYMBOL_ICONS["neutral"]
+
+
+def medallion(p: Painter, tpl: Template, cx: float, cy: float, r: float, color: str, icon: str, label: str) -> None:
+    """A faction disc (its colour, a gold ring, its icon): the cards' own medallion, so the aids match them."""
+    from .draw import _medallion
+
+    _medallion(p, tpl, cx, cy, r, color, _icon(icon), label)
+
+
+def soul_orb(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
+    """One soul essence: the Soul colours in a glossy disc."""
+    medallion(p, tpl, cx, cy, r, tpl.color("soul"), "soul", "soul essence")
+
+
+def poison_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
+    medallion(p, tpl, cx, cy, r, "#3f7a2a", POISON_ICON, "poison counter")
+
+
+def health_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
+    medallion(p, tpl, cx, cy, r, tpl.color("gold_dark"), "holy-symbol", "health marker")
+
+
+def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, text: str, size: float,
+          fill: str, ink: str, icon: str | None = None) -> None:
+    """A track cell: a rounded box, its number, optionally a faint icon behind it."""
+    c = p.canvas
+    p.fill(fill)
+    p.stroke(tpl.color("gold_dark"), 0.5)
+    c.roundRect(x, y, w, h, min(w, h) * 0.14, stroke=1, fill=1)
+    if icon:
+        s = min(w, h) * 0.8
+        p.icon(_icon(icon), x + (w - s) / 2, y + (h - s) / 2, s, ink, alpha=0.22, record=False)
+    p.text(x + w / 2, y + h / 2 - size * 0.35, text, tpl.font("number"), size, ink, anchor="middle",
+           label=f"track {text}")
+
+
+def health_track(p: Painter, tpl: Template, aids: AidSet, x: float, y: float, w: float, h: float, cols: int) -> None:
+    """Every health value from the start down to 0, row by row from the top-left; 0 shows a skull."""
+    n = aids.numbers.health
+    values = list(range(n, -1, -1))
+    rows = -(-len(values) // cols)
+    gap = min(w / cols, h / rows) * 0.1
+    cw, ch = (w - (cols - 1) * gap) / cols, (h - (rows - 1) * gap) / rows
+    size = min(ch * 0.5, cw * 0.42)
+    parch, ink = tpl.color("parchment"), tpl.color("ink")
+    for i, v in enumerate(values):
+        r, col = divmod(i, cols)
+        cx, cy = x + col * (cw + gap), y + h - (r + 1) * ch - r * gap
+        if v == n:
+            _cell(p, tpl, cx, cy, cw, ch, str(v), size, tpl.color("gold"), ink)
+        elif v == 0:
+            _cell(p, tpl, cx, cy, cw, ch, str(v), size, "#3a1a16", "#fbf6ea", SKULL)
+        else:
+            _cell(p, tpl, cx, cy, cw, ch, str(v), size, parch, ink)
+
+
+def allegiance_track(p: Painter, tpl: Template, aids: AidSet, faction, x: float, y: float, w: float, h: float,
+                     name_size: float) -> None:
+    """One faction: its medallion and name, then a cell for each value 0 … max; the max cell shows the Rite."""
+    fid, color, icon, name = faction
+    r = h / 2
+    medallion(p, tpl, x + r, y + r, r, color, icon, f"{fid} medallion")
+    n = aids.numbers.max_allegiance
+    left = x + 2 * r + 1.5 * mm
+    label_h = name_size * 1.25
+    p.text(left, y + h - name_size * 0.95, name, tpl.font("keyword"), name_size, tpl.color("ink"),
+           label=f"{fid} name")
+    cells = n + 1
+    gap = 0.8 * mm
+    cw = (x + w - left - (cells - 1) * gap) / cells
+    ch = h - label_h
+    size = min(ch * 0.55, cw * 0.5)
+    for v in range(cells):
+        cx = left + v * (cw + gap)
+        if v == n:
+            _cell(p, tpl, cx, y, cw, ch, str(v), size, mix(color, "#ffffff", 0.55), tpl.color("ink"), "rite")
+        else:
+            _cell(p, tpl, cx, y, cw, ch, str(v), size, tpl.color("parchment"), tpl.color("ink"))
+
+
+# -- card-size aids ---------------------------------------------------------------------
+def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
+    """Parchment to the bleed edge, a gold rule inside the safe zone; returns the content box."""
+    c = p.canvas
+    c.saveState()
+    path = c.beginPath()
+    path.rect(0, 0, tpl.full_w, tpl.full_h)
+    c.clipPath(path, stroke=0, fill=0)
+    p.linear(0, tpl.full_h, 0, 0, [tpl.color("parchment"), mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.6)])
+    c.restoreState()
+    sx, sy, sw, sh = tpl.safe_rect()
+    inset = 0.6 * mm
+    p.stroke(tpl.color("gold_dark"), 0.6)
+    c.roundRect(sx + inset, sy + inset, sw - 2 * inset, sh - 2 * inset, 2 * mm, stroke=1, fill=0)
+    p.record("rule", "aid frame", (sx + inset, sy + inset, sx + sw - inset, sy + sh - inset))
+    pad = inset + 2.0 * mm
+    return (sx + pad, sy + pad, sw - 2 * pad, sh - 2 * pad)
+
+
+def _card_title(p: Painter, tpl: Template, text: str, x: float, top: float, w: float) -> float:
+    from .fit import fit_line
+
+    text = plain(text)
+    size, _ = fit_line(text, tpl.font("title"), w, 13, 7)
+    p.text(x + w / 2, top - size * 0.8, text, tpl.font("title"), size, tpl.color("ink"), anchor="middle",
+           label="aid title")
+    y = top - size * 1.15
+    p.stroke(tpl.color("gold_dark"), 0.5)
+    p.canvas.line(x + w * 0.2, y, x + w * 0.8, y)
+    return y - 1.2 * mm
+
+
+def _text_card(p: Painter, tpl: Template, title: str, paras: list[Para]) -> list[str]:
+    x, y, w, h = _card_base(p, tpl)
+    top = _card_title(p, tpl, title, x, y + h, w)
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    size, ok = fit_paragraphs(paras, fonts, w, top - y)
+    draw_paragraphs(p, tpl, paras, x, top, w, size, tpl.color("ink"), tpl.color("gold_dark"))
+    return [] if ok else [f"the text of the aid `{title}` does not fit its card even at {size} pt"]
+
+
+def _steps(items, numbered: bool) -> list[Para]:
+    return [Para("step", t, f"{i}." if numbered else "•") for i, t in enumerate(items, 1)]
+
+
+def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
+    """Draw one side of a card-size aid at the origin of its bleed box; returns what did not fit."""
+    a, kind = aid.aids, aid.kind
+    if kind == "turn":
+        paras = [Para("heading", a.word("initiation")), *_steps(a.word("initiation_steps"), True),
+                 Para("heading", a.word("strategy")), Para("note", a.word("strategy_steps")[0]),
+                 *_steps(a.word("strategy_steps")[1:], False),
+                 Para("heading", a.word("cleanup")), *_steps(a.word("cleanup_steps"), True)]
+        return _text_card(p, tpl, a.word("turn"), paras)
+    if kind == "wound":
+        paras = [*_steps(a.word("wound_steps"), True), *[Para("note", t, "•") for t in a.word("wound_note")]]
+        return _text_card(p, tpl, a.word("wound"), paras)
+    if kind == "health":
+        x, y, w, h = _card_base(p, tpl)
+        top = _card_title(p, tpl, a.word("health"), x, y + h, w)
+        note_size = 6.5
+        p.text(x + w / 2, y + 0.5 * mm, plain(a.word("health_note")), tpl.font("text"), note_size,
+               tpl.color("muted_ink"), anchor="middle", label="aid note")
+        health_track(p, tpl, a, x, y + note_size * 1.6, w, top - y - note_size * 1.6, cols=6)
+        return []
+    if kind == "allegiance":
+        x, y, w, h = _card_base(p, tpl)
+        top = _card_title(p, tpl, a.word("allegiance"), x, y + h, w)
+        note = [Para("note", a.word("allegiance_note"))]
+        fonts = (tpl.font("text"), tpl.font("keyword"))
+        nsize, _ = fit_paragraphs(note, fonts, w, 14 * mm, 7, 5.5)
+        note_h = _para_height(note[0], fonts, nsize, w)
+        draw_paragraphs(p, tpl, note, x, y + note_h, w, nsize, tpl.color("muted_ink"), tpl.color("gold_dark"))
+        n = max(1, len(a.factions))
+        room = top - (y + note_h) - 1 * mm
+        row = min(room / n, 17 * mm)
+        for i, faction in enumerate(a.factions):
+            ry = top - (i + 1) * row
+            allegiance_track(p, tpl, a, faction, x, ry + row * 0.12, w, row * 0.8, 6.5)
+        return []
+    draw_aid_back(p, tpl, a)
+    return []
+
+
+def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
+    """The back of the tracker cards: symmetric, dark, the game's name and "player aid"."""
+    from .fit import fit_line
+
+    c = p.canvas
+    W, H = tpl.full_w, tpl.full_h
+    cx, cy = W / 2, H / 2
+    base, gold = tpl.color("ink"), tpl.color("gold")
+    c.saveState()
+    path = c.beginPath()
+    path.rect(0, 0, W, H)
+    c.clipPath(path, stroke=0, fill=0)
+    p.radial(cx, cy, H * 0.62, [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)],
+             [0, 0.15, 0.6, 1])
+    c.restoreState()
+    for r, wdt in ((24 * mm, 0.8), (21.5 * mm, 0.35)):
+        p.stroke(gold, wdt, alpha=0.8)
+        c.circle(cx, cy, r, stroke=1, fill=0)
+    s = 28 * mm
+    p.icon(_icon("rite"), cx - s / 2, cy - s / 2, s, mix(gold, "#fff3cf", 0.4), label="aid back icon")
+    sx, sy, sw, sh = tpl.safe_rect()
+    p.stroke(gold, 0.4, alpha=0.7)
+    c.roundRect(sx + 0.6 * mm, sy + 0.6 * mm, sw - 1.2 * mm, sh - 1.2 * mm, 2 * mm, stroke=1, fill=0)
+    size, _ = fit_line(a.game, tpl.font("title"), sw - 8, 16, 8)
+    p.text(cx, sy + sh - 8 * mm, a.game, tpl.font("title"), size, mix(gold, "#fff3cf", 0.5), anchor="middle",
+           label="game")
+    label = str(a.word("player_aid")).upper()
+    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 7.5, 5)
+    p.text(cx, sy + 5.5 * mm, label, tpl.font("type_line"), lsize, mix(gold, "#fff3cf", 0.5), anchor="middle",
+           label="aid back label")
+
+
+# -- the player mat -----------------------------------------------------------------------
+def mat_size(paper_size: tuple[float, float]) -> tuple[float, float]:
+    return landscape(paper_size)
+
+
+def draw_mat(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> None:
+    """A landscape player mat: the health track, the allegiance tracks, the deck, discard and Rite slots,
+    and zones for poison counters and soul essence; everything at least ``PAPER_MARGIN`` inside."""
+    c = p.canvas
+    pw, ph = page
+    m = PAPER_MARGIN
+    x0, y0, w, h = m, m, pw - 2 * m, ph - 2 * m
+    ink, muted, gold_dark = tpl.color("ink"), tpl.color("muted_ink"), tpl.color("gold_dark")
+    p.fill(mix(tpl.color("parchment"), "#ffffff", 0.4))
+    p.stroke(gold_dark, 0.8)
+    c.roundRect(x0, y0, w, h, 3 * mm, stroke=1, fill=1)
+    p.record("rule", "mat frame", (x0, y0, x0 + w, y0 + h))
+    pad = 4 * mm
+    x, y, w, h = x0 + pad, y0 + pad, w - 2 * pad, h - 2 * pad
+    top = y + h
+    # title
+    p.text(x, top - 14, f"{a.game} — {a.word('mat')}", tpl.font("title"), 15, ink, label="mat title")
+    top -= 20
+    # health: two rows
+    p.text(x, top - 9, a.word("health"), tpl.font("keyword"), 9, gold_dark, label="mat health")
+    p.text(x + w, top - 9, plain(a.word("health_note")), tpl.font("text"), 7.5, muted, anchor="end",
+           label="mat health note")
+    top -= 12
+    cells = a.numbers.health + 1
+    cols = -(-cells // 2)
+    health_h = 2 * 10.5 * mm
+    health_track(p, tpl, a, x, top - health_h, w, health_h, cols=cols)
+    top -= health_h + 5 * mm
+    # allegiance: two columns of tracks
+    p.text(x, top - 9, a.word("allegiance"), tpl.font("keyword"), 9, gold_dark, label="mat allegiance")
+    p.text(x + w, top - 9, plain(a.word("allegiance_note")), tpl.font("text"), 7.5, muted, anchor="end",
+           label="mat allegiance note")
+    top -= 12
+    n = max(1, len(a.factions))
+    rows = -(-n // 2)
+    slots_top = y + 1 * mm + tpl.trim_h + 14  # the card slots and their names, along the bottom
+    row_h = max(9 * mm, min(18 * mm, (top - slots_top - 3 * mm) / rows))
+    col_w = (w - 8 * mm) / 2
+    for i, faction in enumerate(a.factions):
+        r, col = divmod(i, 2)
+        allegiance_track(p, tpl, a, faction, x + col * (col_w + 8 * mm), top - (r + 1) * row_h + 1.5 * mm,
+                         col_w, row_h - 3 * mm, 7)
+    top -= rows * row_h + 3 * mm
+    # card zones along the bottom, then the token zones
+    card_w, card_h = tpl.trim_w, tpl.trim_h
+    zone_y = y + 1 * mm  # the card slots sit at the bottom, under their names
+    for i, (key, note) in enumerate((("deck", ""), ("discard", ""), ("rite", "rite_note"))):
+        zx = x + i * (card_w + 5 * mm)
+        _zone(p, tpl, zx, zone_y, card_w, card_h, a.word(key), a.word(note) if note else "",
+              "rite" if key == "rite" else None)
+    tx = x + 3 * (card_w + 5 * mm)
+    tw = x + w - tx
+    half = (card_h - 4 * mm) / 2
+    _token_zone(p, tpl, tx, zone_y + half + 4 * mm, tw, half, a.word("poison"), "", poison_disc)
+    _token_zone(p, tpl, tx, zone_y, tw, half, a.word("essence"), a.word("essence_note"), soul_orb)
+
+
+def _zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, icon: str | None) -> None:
+    """A card-size dashed slot with its name above it (and a faint icon inside)."""
+    c = p.canvas
+    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.3))
+    p.stroke(tpl.color("gold_dark"), 0.7)
+    c.setDash(3, 2)
+    c.roundRect(x, y, w, h, 3 * mm, stroke=1, fill=1)
+    c.setDash()
+    if icon:
+        s = w * 0.45
+        p.icon(_icon(icon), x + (w - s) / 2, y + (h - s) / 2, s, tpl.color("gold_dark"), alpha=0.25, record=False)
+    p.text(x + w / 2, y + h + 3.5, title, tpl.font("keyword"), 8.5, tpl.color("ink"), anchor="middle",
+           label=f"zone {title}")
+    if note:
+        _centred_lines(p, tpl, note, x + w / 2, y + h / 2 - (w * 0.45) / 2 - 10, w - 6 * mm, 6.5)
+
+
+def _centred_lines(p: Painter, tpl: Template, text: str, cx: float, top: float, width: float, size: float) -> None:
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    for i, line in enumerate(_wrap(text, fonts, size, width)):
+        s = " ".join("".join(t for t, _ in word) for word in line)
+        p.text(cx, top - i * size * 1.2, s, tpl.font("text"), size, tpl.color("muted_ink"), anchor="middle",
+               label="zone note")
+
+
+def _token_zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, disc) -> None:
+    c = p.canvas
+    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.3))
+    p.stroke(tpl.color("gold_dark"), 0.7)
+    c.roundRect(x, y, w, h, 3 * mm, stroke=1, fill=1)
+    r = min(w, h) * 0.16
+    disc(p, tpl, x + 3 * mm + r, y + h - 3 * mm - r, r)
+    p.text(x + 5 * mm + 2 * r, y + h - 3 * mm - r - 3, title, tpl.font("keyword"), 8.5, tpl.color("ink"),
+           label=f"zone {title}")
+    if note:
+        _centred_lines(p, tpl, note, x + w / 2, y + 4 * mm, w - 4 * mm, 6.5)
+
+
+def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
+    """One player mat per page, a page per player (print it twice or use it once each)."""
+    from .pdf import PdfBuffer
+
+    page = mat_size(paper_size)
+    doc = PdfBuffer(page, f"{a.game} — {a.word('mat')} ({a.lang}, {paper})", a.lang)
+    p = Painter(doc.canvas)
+    draw_mat(p, tpl, a, page)
+    doc.canvas.showPage()
+    return doc.finish()
+
+
+# -- the token sheet -----------------------------------------------------------------------
+MARKER = 11 * mm  # fits a track cell of the mat and of the tracker cards
+COUNTER = 18 * mm
+
+
+def token_plan(a: AidSet) -> list[tuple[str, object]]:
+    """Markers per player: one for health and one per faction's allegiance (kind, faction or None)."""
+    out: list[tuple[str, object]] = []
+    for _ in range(a.numbers.players):
+        out.append(("health", None))
+        out += [("allegiance", f) for f in a.factions]
+    return out
+
+
+def draw_tokens(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> dict[str, int]:
+    """Markers for the tracks, then poison counters and soul essence tokens filling the page, on a cut grid.
+
+    Returns how many of each kind were drawn (poison and essence share what the page holds).
+    """
+    c = p.canvas
+    pw, ph = page
+    m = PAPER_MARGIN
+    ink, gold_dark = tpl.color("ink"), tpl.color("gold_dark")
+    top = ph - m
+    p.text(m, top - 13, f"{a.game} — {a.word('tokens')}", tpl.font("title"), 14, ink, label="tokens title")
+    p.text(pw - m, top - 12, a.word("tokens_note"), tpl.font("text"), 7.5, tpl.color("muted_ink"), anchor="end",
+           label="tokens note")
+    top -= 22
+    counts = {"health": 0, "allegiance": 0, "poison": 0, "essence": 0}
+    markers = token_plan(a)
+    cols = int((pw - 2 * m) // MARKER)
+    rows = -(-len(markers) // cols)
+    gx = (pw - cols * MARKER) / 2
+    for i, (kind, faction) in enumerate(markers):
+        r, col = divmod(i, cols)
+        x, y = gx + col * MARKER, top - (r + 1) * MARKER
+        rad = MARKER * 0.38
+        if kind == "health":
+            health_disc(p, tpl, x + MARKER / 2, y + MARKER / 2, rad)
+        else:
+            fid, color, icon, _ = faction
+            medallion(p, tpl, x + MARKER / 2, y + MARKER / 2, rad, color, icon, f"{fid} marker")
+        counts[kind] += 1
+    _cut_grid(p, gx, top - rows * MARKER, MARKER, MARKER, cols, rows, min(len(markers), cols))
+    top -= rows * MARKER + 8 * mm
+    cols = int((pw - 2 * m) // COUNTER)
+    rows = int((top - m) // COUNTER)
+    gx = (pw - cols * COUNTER) / 2
+    total = cols * rows
+    for i in range(total):
+        r, col = divmod(i, cols)
+        x, y = gx + col * COUNTER, top - (r + 1) * COUNTER
+        kind = "poison" if r < rows / 2 else "essence"
+        (poison_disc if kind == "poison" else soul_orb)(p, tpl, x + COUNTER / 2, y + COUNTER / 2, COUNTER * 0.36)
+        counts[kind] += 1
+    _cut_grid(p, gx, top - rows * COUNTER, COUNTER, COUNTER, cols, rows, cols)
+    p.stroke(gold_dark, 0.3)
+    return counts
+
+
+def _cut_grid(p: Painter, x: float, y: float, cw: float, ch: float, cols: int, rows: int, last_cols: int) -> None:
+    """Grey cut lines around every cell of a grid (the last row may be shorter)."""
+    c = p.canvas
+    p.stroke("#9a9a9a", 0.35)
+    for r in range(rows):
+        n = cols if r < rows - 1 else last_cols
+        ry = y + (rows - 1 - r) * ch
+        for col in range(n):
+            c.rect(x + col * cw, ry, cw, ch, stroke=1, fill=0)
+    p.record("rule", "cut grid", (x, y, x + cols * cw, y + rows * ch))
+
+
+def tokens_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
+    from .pdf import PdfBuffer
+
+    doc = PdfBuffer(paper_size, f"{a.game} — {a.word('tokens')} ({a.lang}, {paper})", a.lang)
+    p = Painter(doc.canvas)
+    draw_tokens(p, tpl, a, paper_size)
+    doc.canvas.showPage()
+    return doc.finish()
+
+
+def marks_outside(marks, page: tuple[float, float], margin: float = PAPER_MARGIN / 2) -> list[str]:
+    """What was drawn closer than ``margin`` to the paper edge (the preflight for the mat and tokens)."""
+    pw, ph = page
+    eps = 0.01
+    return sorted({f"{m.kind} {m.label!r}" for m in marks
+                   if m.box[0] < margin - eps or m.box[1] < margin - eps
+                   or m.box[2] > pw - margin + eps or m.box[3] > ph - margin + eps})
+
+
+# -- Tabletop Simulator images ------------------------------------------------------------------
+#: The mat image's width in pixels (150 DPI on A4 landscape); TTS rescales a Custom_Board to its image.
+MAT_PX = 1754
+TOKEN_PX = 256
+
+
+def token_kinds(a: AidSet) -> list[str]:
+    """The round tiles TTS needs: the two counters, the health marker and one marker per faction."""
+    return ["poison", "essence", "health"] + [f"marker-{f[0]}" for f in a.factions]
+
+
+def _token_page(tpl: Template, a: AidSet, what: str) -> bytes:
+    """One token filling a small square page: TTS cuts a round tile out of the square image."""
+    from .pdf import PdfBuffer
+
+    side = 20 * mm
+    doc = PdfBuffer((side, side), f"{a.game} — {what}", a.lang)
+    p = Painter(doc.canvas)
+    p.fill(tpl.color("parchment"))
+    doc.canvas.rect(0, 0, side, side, stroke=0, fill=1)
+    r = side / 2 * 0.96
+    if what == "poison":
+        poison_disc(p, tpl, side / 2, side / 2, r)
+    elif what == "essence":
+        soul_orb(p, tpl, side / 2, side / 2, r)
+    elif what == "health":
+        health_disc(p, tpl, side / 2, side / 2, r)
+    else:
+        fid, color, icon, _ = next(f for f in a.factions if f"marker-{f[0]}" == what)
+        medallion(p, tpl, side / 2, side / 2, r, color, icon, f"{fid} marker")
+    doc.canvas.showPage()
+    return doc.finish()
+
+
+def render_document(tpl: Template, a: AidSet, kind: str, paper: str, paper_size, what: str = "") -> bytes:
+    """The bytes of an aid document: the mat or token sheet PDF, or a TTS image of the mat or a token."""
+    from .raster import jpeg_bytes, png_bytes, render_pages
+
+    if kind == "mat":
+        return mat_pdf(tpl, a, paper, paper_size)
+    if kind == "tokens":
+        return tokens_pdf(tpl, a, paper, paper_size)
+    if kind == "tts-mat":
+        pw, ph = mat_size(paper_size)
+        (img,) = render_pages(mat_pdf(tpl, a, paper, paper_size), (MAT_PX, round(MAT_PX * ph / pw)))
+        return jpeg_bytes(img)
+    if kind == "tts-token":
+        (img,) = render_pages(_token_page(tpl, a, what), (TOKEN_PX, TOKEN_PX))
+        return png_bytes(img)
+    raise ValueError(f"unknown aid document {kind!r}")

@@ -1,0 +1,228 @@
+"""Player aids read back: the mat, the token sheet and the card-size aids in print-and-play and
+print-on-demand, in both languages, with every rule number taken from the engine."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from forge.engine import state
+from forge.render.aids import aid_cards, aid_set, draw_aid, mat_pdf, tokens_pdf
+from forge.render.cards import RenderOptions, render_cards
+from forge.render.paint import Painter
+from forge.render.pdf import PdfBuffer
+from forge.render.sheets import PAPERS
+from forge.render.template import TemplateError, load_template, parse_template
+
+from .helpers import FACTION_NAMES, FakeBook, aid_count, books, mini_db, physical_count
+
+pytest.importorskip("pypdfium2")
+REPO = Path(__file__).resolve().parents[2]
+MM = 72 / 25.4
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("aids") / "output"
+    result = render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=2, profiles=("pnp", "pod")))
+    return out, result
+
+
+def numbers(text: str) -> set[int]:
+    return {int(n) for n in re.findall(r"\d+", text)}
+
+
+def words(lang: str) -> dict:
+    return load_template(REPO).labels(lang)["aids"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_mat_prints_every_track_value_in_its_language(rendered, lang, paper):
+    out, result = rendered
+    assert result.findings == []
+    reader = PdfReader(out / f"pnp/player-mat-{lang}-{paper}.pdf")
+    (page,) = reader.pages
+    w, h = float(page.mediabox.width), float(page.mediabox.height)
+    assert (w, h) == pytest.approx((max(PAPERS[paper]), min(PAPERS[paper])), abs=0.01)  # landscape
+    text = page.extract_text()
+    assert set(range(state.START_HEALTH + 1)) <= numbers(text)
+    assert text.count(f"{state.MAX_ALLEGIANCE}") >= 1
+    label = words(lang)
+    for key in ("mat", "health", "allegiance", "deck", "discard", "rite", "poison", "essence"):
+        assert label[key] in text, key
+    for name in FACTION_NAMES[lang].values():
+        assert name in text
+    other = words("fr" if lang == "en" else "en")
+    assert other["mat"] not in text and other["discard"] not in text
+
+
+def _allegiance_rows(text: str, lang: str) -> int:
+    """How many 0 … max runs follow a faction name (one per allegiance track)."""
+    run = " ".join(str(v) for v in range(state.MAX_ALLEGIANCE + 1))
+    return sum(1 for name in FACTION_NAMES[lang].values() if re.search(re.escape(name) + r"\s*" + re.escape(run), text))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_mat_has_one_allegiance_track_per_faction(rendered, lang):
+    out, _ = rendered
+    text = PdfReader(out / f"pnp/player-mat-{lang}-a4.pdf").pages[0].extract_text()
+    assert _allegiance_rows(text, lang) == len(mini_db().factions)
+
+
+def _ink_near_edge(pdf: Path, margin_mm: float = 5.0, dpi: int = 72) -> list[tuple[int, int]]:
+    """Every page rendered: pages whose band ``margin_mm`` wide along the paper edge is not blank paper."""
+    import pypdfium2 as pdfium
+
+    bad = []
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        for i in range(len(doc)):
+            img = doc[i].render(scale=dpi / 72).to_pil().convert("L")
+            w, h = img.size
+            band = round(margin_mm / 25.4 * dpi)
+            px = img.load()
+            dark = sum(1 for x in range(w) for y in range(h)
+                       if (x < band or y < band or x >= w - band or y >= h - band) and px[x, y] < 250)
+            if dark:
+                bad.append((i, dark))
+    finally:
+        doc.close()
+    return bad
+
+
+@pytest.mark.parametrize("name", ["player-mat", "tokens"])
+@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_nothing_is_printed_within_5_mm_of_the_paper_edge(rendered, name, lang, paper):
+    out, _ = rendered
+    assert _ink_near_edge(out / f"pnp/{name}-{lang}-{paper}.pdf") == []
+
+
+def test_the_edge_check_sees_ink_at_the_edge(tmp_path):
+    """The check above fails for a page that prints a line 3 mm from the edge."""
+    doc = PdfBuffer(PAPERS["a4"], "edge", "en")
+    doc.canvas.setLineWidth(1)
+    doc.canvas.line(3 * MM, 100, 3 * MM, 200)
+    doc.canvas.showPage()
+    (tmp_path / "edge.pdf").write_bytes(doc.finish())
+    assert _ink_near_edge(tmp_path / "edge.pdf") != []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_token_sheet_has_markers_counters_and_cut_lines(rendered, lang):
+    out, _ = rendered
+    reader = PdfReader(out / f"pnp/tokens-{lang}-a4.pdf")
+    (page,) = reader.pages
+    text = page.extract_text()
+    assert words(lang)["tokens"] in text and words(lang)["tokens_note"].split()[0] in text
+    data = page.get_contents().get_data()
+    assert data.count(b" re") >= 100  # a cut box around every token
+
+
+def test_token_counts_follow_the_players_and_factions():
+    from forge.render.aids import draw_tokens
+
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
+    doc = PdfBuffer(PAPERS["a4"], "t", "en")
+    counts = draw_tokens(Painter(doc.canvas), tpl, a, PAPERS["a4"])
+    assert counts["health"] == state.PLAYERS
+    assert counts["allegiance"] == state.PLAYERS * len(mini_db().factions)
+    assert counts["poison"] >= 40 and counts["essence"] >= 40
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_print_on_demand_file_ends_with_the_aids_both_sides(rendered, lang):
+    out, _ = rendered
+    reader = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")
+    cards = physical_count(mini_db())
+    assert len(reader.pages) == 2 * (cards + aid_count())
+    aid_pages = [p.extract_text() for p in reader.pages[2 * cards:]]
+    label = words(lang)
+    for i in range(0, len(aid_pages), 2):
+        front, back = aid_pages[i], aid_pages[i + 1]
+        if label["turn"] in front:
+            kw = FakeBook(lang).keyword
+            assert label["initiation"] in front and label["strategy"] in front and label["cleanup"] in front
+            # the Wound protection order on the back: Aegis, then Divine Shield, then Guard
+            flat = " ".join(back.split())
+            order = [flat.index(kw(k)) for k in ("aegis", "divine_shield", "guard")]
+            assert order == sorted(order), flat
+            assert str(state.KEEP_AT_CLEANUP) in front and str(state.HAND_SIZE) in front
+        elif label["health"] in front:
+            assert set(range(state.START_HEALTH + 1)) <= numbers(front)
+            assert label["player_aid"].upper() in back
+        else:
+            assert label["allegiance"] in front and _allegiance_rows(front, lang) == len(mini_db().factions)
+    assert sum(label["turn"] in t for t in aid_pages[::2]) == state.PLAYERS
+
+
+def test_aid_cards_are_placed_on_the_print_and_play_sheets_with_their_backs(rendered):
+    from .test_outputs import placements
+
+    out, _ = rendered
+    tpl = load_template(REPO)
+    reader = PdfReader(out / "pnp/rift-commanders-en-a4.pdf")
+    fronts = [n for i in range(0, len(reader.pages), 2) for n, _, _ in placements(reader.pages[i], tpl.bleed)]
+    backs = [n for i in range(1, len(reader.pages), 2) for n, _, _ in placements(reader.pages[i], tpl.bleed)]
+    assert fronts.count("aid-turn.en") == state.PLAYERS and backs.count("aid-wound.en") == state.PLAYERS
+    assert fronts.count("aid-health.en") == fronts.count("aid-allegiance.en") == state.PLAYERS
+    assert backs.count("aid-back.en") == 2 * state.PLAYERS
+
+
+def _aid_text(kind: str, lang: str = "en") -> str:
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook(lang), lang, mini_db().factions)
+    doc = PdfBuffer((tpl.full_w, tpl.full_h), "aid", lang)
+    side = next(s for f in aid_cards(a) for s in (f, f.reverse()) if s.kind == kind)
+    assert draw_aid(Painter(doc.canvas), tpl, side) == []
+    doc.canvas.showPage()
+    import io
+
+    return PdfReader(io.BytesIO(doc.finish())).pages[0].extract_text()
+
+
+def test_the_numbers_come_from_the_engine(monkeypatch):
+    """Change the engine's constants: the aids change with them (nothing is typed twice)."""
+    assert max(numbers(_aid_text("health"))) == 40 and 6 in numbers(_aid_text("allegiance"))
+    monkeypatch.setattr(state, "START_HEALTH", 30)
+    monkeypatch.setattr(state, "MAX_ALLEGIANCE", 5)
+    monkeypatch.setattr(state, "KEEP_AT_CLEANUP", 3)
+    monkeypatch.setattr(state, "HAND_SIZE", 7)
+    assert numbers(_aid_text("health")) == set(range(31))
+    assert numbers(_aid_text("allegiance")) == set(range(6))
+    turn = " ".join(_aid_text("turn").split())
+    assert "up to 3 cards" in turn and "up to 7 cards" in turn
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
+    mat = PdfReader(__import__("io").BytesIO(mat_pdf(tpl, a, "a4", PAPERS["a4"]))).pages[0].extract_text()
+    assert max(numbers(mat)) == 30
+
+
+def test_the_mat_follows_the_engine_through_a_render(monkeypatch, tmp_path):
+    monkeypatch.setattr(state, "START_HEALTH", 25)
+    out = tmp_path / "output"
+    render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=1, profiles=("pnp",), langs=("en",),
+                                                          papers=("a4",)))
+    assert max(numbers(PdfReader(out / "pnp/player-mat-en-a4.pdf").pages[0].extract_text())) == 25
+
+
+def test_an_unknown_placeholder_in_the_aid_labels_is_a_template_error():
+    text = (REPO / "templates/cards/card.yaml").read_text(encoding="utf-8")
+    bad = text.replace("Draw up to {hand} cards.", "Draw up to {hand_size} cards.", 1)
+    assert bad != text
+    with pytest.raises(TemplateError, match=r"labels\.en\.aids\.cleanup_steps.*hand_size"):
+        aid_set(parse_template(bad), FakeBook("en"), "en", mini_db().factions)
+
+
+def test_the_token_sheet_and_mat_are_single_pages_per_paper():
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook("fr"), "fr", mini_db().factions)
+    import io
+
+    for paper in PAPERS:
+        assert len(PdfReader(io.BytesIO(tokens_pdf(tpl, a, paper, PAPERS[paper]))).pages) == 1
+        assert len(PdfReader(io.BytesIO(mat_pdf(tpl, a, paper, PAPERS[paper]))).pages) == 1

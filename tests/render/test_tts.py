@@ -1,0 +1,136 @@
+"""Tabletop Simulator output read back: a folder that imports as it is, the same bytes from any folder,
+the Rites face up, each player's mat, aid cards and markers, and bags of counters."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from forge.engine import state
+from forge.render.cards import RenderOptions, render_cards
+
+from .helpers import books, mini_db
+
+pytest.importorskip("pypdfium2")
+REPO = Path(__file__).resolve().parents[2]
+HOSTED = "https://example.invalid/rift/"
+
+
+def render(out: Path, **over):
+    opts = RenderOptions(out=out, workers=2, profiles=("tts",), **over)
+    return render_cards(mini_db(), books(), REPO, opts)
+
+
+@pytest.fixture(scope="module")
+def two_folders(tmp_path_factory):
+    """The same game rendered into two unrelated folders, at different depths."""
+    a = tmp_path_factory.mktemp("first") / "output"
+    b = tmp_path_factory.mktemp("second") / "deeper" / "somewhere" / "else"
+    ra, rb = render(a), render(b)
+    assert ra.findings == [] and rb.findings == []
+    return a, b
+
+
+def saved(out: Path, lang: str) -> dict:
+    return json.loads((out / f"tts/{lang}/rift-commanders-{lang}.json").read_text(encoding="utf-8"))
+
+
+def urls(node, key: str = "") -> list[str]:
+    """Every image reference in a saved object (any key ending in URL), nested objects included."""
+    if isinstance(node, dict):
+        return [u for k, v in node.items() for u in urls(v, k)]
+    if isinstance(node, list):
+        return [u for v in node for u in urls(v, key)]
+    return [node] if key.endswith("URL") and isinstance(node, str) and node else []
+
+
+def test_the_folder_is_byte_identical_from_two_output_folders(two_folders):
+    a, b = two_folders
+    files_a = sorted(p.relative_to(a) for p in (a / "tts").rglob("*") if p.is_file())
+    files_b = sorted(p.relative_to(b) for p in (b / "tts").rglob("*") if p.is_file())
+    assert files_a == files_b and len(files_a) > 20
+    assert [str(f) for f in files_a if (a / f).read_bytes() != (b / f).read_bytes()] == []
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_url_points_at_the_build_machine(two_folders, lang):
+    a, _ = two_folders
+    obj = saved(a, lang)
+    text = (a / f"tts/{lang}/rift-commanders-{lang}.json").read_text(encoding="utf-8")
+    assert "file:" not in text and str(a) not in text and str(a.parent) not in text
+    assert not re.search(r'"(/|[A-Za-z]:\\\\)', text)  # no absolute path, Unix or Windows
+    refs = urls(obj)
+    assert len(refs) > 10
+    for ref in refs:
+        assert "/" not in ref and "\\" not in ref, ref  # a bare name, relative to the saved object
+        assert (a / "tts" / lang / ref).is_file(), ref  # beside the JSON
+        assert ref.startswith(f"rift-commanders-{lang}-")  # unique in TTS's shared Mods/Images folder
+
+
+def test_hosted_images_are_referenced_under_the_base_url(tmp_path):
+    out = tmp_path / "output"
+    render(out, tts_base_url=HOSTED, langs=("fr",))
+    refs = urls(saved(out, "fr"))
+    assert refs and all(r.startswith("https://example.invalid/rift/fr/") for r in refs)
+    for ref in refs:
+        assert (out / "tts" / ref[len("https://example.invalid/rift/"):]).is_file(), ref
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_rites_spawn_face_up_and_the_decks_face_down(two_folders, lang):
+    a, _ = two_folders
+    objects = saved(a, lang)["ObjectStates"]
+    rites = [c.id for c in mini_db().cards if c.set == "rite"]
+    face_up = [o for o in objects if o.get("GMNotes") in rites]
+    assert len(face_up) == len(rites) and all(o["Transform"]["rotZ"] == 0.0 for o in face_up)
+    decks = [o for o in objects if o["Name"] == "DeckCustom"]
+    assert decks and all(d["Transform"]["rotZ"] == 180.0 for d in decks)
+    assert not any(c.get("GMNotes") in rites for d in decks for c in d["ContainedObjects"])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_each_player_gets_a_mat_aid_cards_and_markers(two_folders, lang):
+    from PIL import Image
+
+    a, _ = two_folders
+    objects = saved(a, lang)["ObjectStates"]
+    boards = [o for o in objects if o["Name"] == "Custom_Board"]
+    assert len(boards) == state.PLAYERS
+    mat = a / "tts" / lang / boards[0]["CustomImage"]["ImageURL"]
+    with Image.open(mat) as im:
+        assert im.format == "JPEG" and im.width > im.height >= 1000  # the landscape mat, readable on the table
+    aids = [o for o in objects if o["Name"] == "CardCustom"]
+    assert len(aids) == 3 * state.PLAYERS
+    turn = [o for o in aids if o["CustomDeck"][str(o["CardID"] // 100)]["FaceURL"].endswith("aid-turn.png")]
+    assert len(turn) == state.PLAYERS
+    assert all(o["CustomDeck"][str(o["CardID"] // 100)]["BackURL"].endswith("aid-wound.png") for o in turn)
+    tiles = [o for o in objects if o["Name"] == "Custom_Tile"]
+    assert len(tiles) == state.PLAYERS * (1 + len(mini_db().factions))  # health and one per faction
+    assert all(t["CustomImage"]["CustomTile"]["Type"] == 2 for t in tiles)  # round
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_counters_come_from_bags_that_never_run_out(two_folders, lang):
+    from PIL import Image
+
+    a, _ = two_folders
+    bags = [o for o in saved(a, lang)["ObjectStates"] if o["Name"] == "Infinite_Bag"]
+    assert len(bags) == 2
+    for bag in bags:
+        (tile,) = bag["ContainedObjects"]
+        assert tile["Name"] == "Custom_Tile" and tile["CustomImage"]["CustomTile"]["Stackable"]
+        with Image.open(a / "tts" / lang / tile["CustomImage"]["ImageURL"]) as im:
+            assert im.mode == "RGB" and im.size[0] == im.size[1]
+    names = {b["Nickname"] for b in bags}
+    labels = {"en": {"Poison counters", "Soul essence"}, "fr": {"Marqueurs de poison", "Essence d'âme"}}
+    assert names == labels[lang]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_folder_says_how_to_import_it(two_folders, lang):
+    a, _ = two_folders
+    readme = (a / "tts" / lang / "README.txt").read_text(encoding="utf-8")
+    assert f"rift-commanders-{lang}.json" in readme and "Mods/Images" in readme and "--tts-url" in readme
+    assert ("Copy" in readme) == (lang == "en") and ("Copiez" in readme) == (lang == "fr")
