@@ -16,7 +16,7 @@ from forge.render.paint import Painter
 from forge.render.pdf import PdfBuffer
 from forge.render.preflight import SHOP_RULES, check_pdf, measure_pdf, print_problems, shop_verdict
 
-from .helpers import books, mini_db
+from .helpers import books, mini_db, physical_count
 
 REPO = Path(__file__).resolve().parents[2]
 POD = SHOP_RULES["pod"]
@@ -48,7 +48,9 @@ def test_the_pod_report_has_every_figure(rendered):
     assert f["pdfx"] == {"version": "PDF/X-4", "trapped": "False", "document_id": True, "xmp": True,
                          "output_intent": "FOGRA39",
                          "icc": {"colour_space": "CMYK", "class": "prtr", "n": 4, "bytes": 1052612}}
-    assert f["transparent_pages"] == entry["pages"] and f["transparent_pages_without_cmyk_group"] == []
+    # every card page uses transparency; the text-only player aids (turn summary, Wound order) need none
+    assert 2 * physical_count(mini_db()) <= f["transparent_pages"] <= entry["pages"]
+    assert f["transparent_pages_without_cmyk_group"] == []
     assert any("3.8 pt" in a for a in saved["shop"]["advice"])  # small type is advice, not a refusal
 
 
