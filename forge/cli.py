@@ -21,7 +21,7 @@ def main() -> None:
     try:
         from .commands.app import app
 
-        app()
+        sys.exit(_run(app))
     except (workers.Interrupted, KeyboardInterrupt):
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # pressed twice, Ctrl-C still prints one line
         print("forge: interrupted", file=sys.stderr)
@@ -42,6 +42,29 @@ def main() -> None:
         print(f"forge: internal error: {type(exc).__name__}: {exc}\n"
               "    hint: this is a bug in forge; rerun with FORGE_DEBUG=1 and report the traceback", file=sys.stderr)
         sys.exit(2)
+
+
+def _run(app) -> int:
+    """Run the Typer app; a usage error (unknown option, bad value…) is reported in forge's own style,
+    ``forge: error: …`` and a hint, like every other error, instead of Typer's framed panel."""
+    from typer import Abort
+    from typer._click.exceptions import ClickException  # Typer 0.29 vendors Click
+
+    try:
+        status = app(standalone_mode=False)
+    except ClickException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":  # `forge` alone: the help, as before
+            exc.show()
+            return exc.exit_code
+        ctx = getattr(exc, "ctx", None)
+        lists = "commands" if ctx and hasattr(ctx.command, "list_commands") else "options, with an example"
+        hint = f"\n    hint: `{ctx.command_path} --help` lists the {lists}" if ctx else ""
+        print(f"forge: error: {exc.format_message()}{hint}", file=sys.stderr)
+        return exc.exit_code
+    except Abort:
+        print("forge: aborted", file=sys.stderr)
+        return 1
+    return status if isinstance(status, int) else 0
 
 
 def __getattr__(name: str):

@@ -19,21 +19,30 @@ LangOption = typer.Option(Lang.all, "--lang", help="Language to render: en, fr o
 @app.command("rulebook")
 def rulebook(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
              out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
-    """Render the rulebook (A5 booklet): rules text, tables and card anatomy from the cards."""
+    """Render the rulebook (A5 booklet): rules text, tables and card anatomy from the cards.
+
+    Example: forge render rulebook --lang fr
+    """
     run_books(("rulebook",), root, lang, format, out, workers)
 
 
 @app.command("reference")
 def reference(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
               out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
-    """Render the reference booklet: keywords, trap and Rite clarifications, FAQ, glossary, card list."""
+    """Render the reference booklet: keywords, trap and Rite clarifications, FAQ, glossary, card list.
+
+    Example: forge render reference --lang en
+    """
     run_books(("reference",), root, lang, format, out, workers)
 
 
 @app.command("books")
 def books(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
           out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
-    """Render both books at once (the rulebook and the reference), sharing the cores."""
+    """Render both books at once (the rulebook and the reference), sharing the cores.
+
+    Example: forge render books --out dist
+    """
     run_books(("rulebook", "reference"), root, lang, format, out, workers)
 
 

@@ -26,7 +26,10 @@ def build(
     jobs: int = typer.Option(2, "--jobs", min=1, help="Processes for simulating and rendering."),
     lang: str = typer.Option("all", "--lang", help="Languages to render: en, fr or all."),
 ) -> None:
-    """Build the whole kit: validate, simulate every pairing, render the cards and the books in English and French."""
+    """Build the whole kit: validate, simulate every pairing, render the cards and the books in English and French.
+
+    Example: forge build --root my-game --lang fr
+    """
     check_root(root)
     out = default_output(root, out, format)
     say = (lambda msg: typer.echo(f"… {msg}", err=True)) if sys.stderr.isatty() and format is Format.text else None

@@ -24,7 +24,10 @@ def check(
     jobs: int = typer.Option(1, "--jobs", min=1, help="Processes for the simulation."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail their check too."),
 ) -> None:
-    """The CI gate: validate, parity, schema and design-doc freshness, and a smoke simulation."""
+    """The CI gate: validate, parity, schema and design-doc freshness, and a smoke simulation.
+
+    Example: forge check --format sarif > forge.sarif
+    """
     check_root(root)
     from ..check import check as run_check
 

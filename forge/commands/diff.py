@@ -20,7 +20,10 @@ def diff(
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
 ) -> None:
-    """What changed in the card database between two git revisions: cards, printed text, counts."""
+    """What changed in the card database between two git revisions: cards, printed text, counts.
+
+    Example: forge diff main   (the working tree against the main branch)
+    """
     check_root(root)
     from ..diff import DiffError, diff as run_diff
 

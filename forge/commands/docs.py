@@ -15,7 +15,10 @@ def docs(
     format: FormatOption = Format.text,
     check: bool = typer.Option(False, "--check", help="Only check that the generated tables are current."),
 ) -> None:
-    """Fill the generated tables of docs/design.md (factions, curve, keywords, traps, Rites)."""
+    """Fill the generated tables of docs/design.md (factions, curve, keywords, traps, Rites).
+
+    Example: forge docs --check
+    """
     check_root(root)
     from ..design import DESIGN_DOC, fill
     from ..validate import validate

@@ -19,7 +19,10 @@ def parity(
     root: RootOption = Path("."),
     format: ReportFormatOption = ReportFormat.text,
 ) -> None:
-    """Compare the English and French locales, cards and books: keys, placeholders, markup, typography."""
+    """Compare the English and French locales, cards and books: keys, placeholders, markup, typography.
+
+    Example: forge parity --format junit > parity.xml
+    """
     check_root(root)
     from ..parity import parity as run_parity
 

@@ -97,7 +97,10 @@ def cards(
                                                "images copied into TTS's Mods/Images folder; see OUT/tts/<lang>/"
                                                "README.txt)."),
 ) -> None:
-    """Render card faces and backs, print-and-play sheets, print-shop files, TTS decks and proofs."""
+    """Render card faces and backs, print-and-play sheets, print-shop files, TTS decks and proofs.
+
+    Example: forge render cards --profile pnp,pod --lang fr --paper a4
+    """
     check_root(root)
     profiles = parse_profiles(profile)
     offset = parse_offset(back_offset)

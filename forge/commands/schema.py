@@ -13,7 +13,10 @@ def schema(
     format: FormatOption = Format.text,
     check: bool = typer.Option(False, "--check", help="Only check that the written schema is current."),
 ) -> None:
-    """Write schema/cards.schema.json (the schema every card file names on its first line)."""
+    """Write schema/cards.schema.json (the schema every card file names on its first line).
+
+    Example: forge schema --check
+    """
     check_root(root)
     from ..schema import SCHEMA_PATH, schema_text
 

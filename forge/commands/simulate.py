@@ -39,7 +39,10 @@ def simulate(
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
 ) -> None:
-    """Play games over the 12 ordered faction pairings, check invariants after every step, report."""
+    """Play games over the 12 ordered faction pairings, check invariants after every step, report.
+
+    Example: forge simulate --games 1200 --jobs 2 --seed 7
+    """
     from ..database import load_database  # the loader pulls in YAML; only this command needs it
     from ..engine.record import to_jsonl
     from ..simulate import Settings, render_text, to_json
@@ -101,7 +104,10 @@ def replay(
     format: FormatOption = Format.text,
     decisions: bool = typer.Option(False, "--decisions", help="Show every raw decision in the log too."),
 ) -> None:
-    """Replay a game record, check it reaches the recorded state, and print its log."""
+    """Replay a game record, check it reaches the recorded state, and print its log.
+
+    Example: forge replay output/replays/game-000007-seed-42.jsonl --lang fr
+    """
     # The record streams: each line is checked, replayed and printed before the next is read.
     # Exit 1 for a bad record (FILE:LINE: [record] ...), 2 when the file cannot be read.
     from ..database import load_database

@@ -20,7 +20,10 @@ def validate(
     format: ReportFormatOption = ReportFormat.text,
     quick: bool = typer.Option(False, "--quick", help="Skip the engine's card proofs and the text-fit layout check."),
 ) -> None:
-    """Check cards/ against the schema, the rulebook and the rules engine."""
+    """Check cards/ against the schema, the rulebook and the rules engine.
+
+    Example: forge validate --quick --format github
+    """
     check_root(root)
     from ..validate import validate as run_validation
 

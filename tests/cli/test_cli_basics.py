@@ -8,6 +8,7 @@ import sys
 from importlib.metadata import version
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
@@ -53,3 +54,48 @@ def test_a_mistyped_command_suggests_the_right_one():
     assert "Did you mean 'validate'?" in result.output
     nested = runner.invoke(app, ["render", "crds"])
     assert nested.exit_code == 2 and "Did you mean 'cards'?" in nested.output
+
+
+def _commands(group, path=()):
+    import typer.main
+
+    command = typer.main.get_command(group) if not hasattr(group, "commands") else group
+    for name, sub in sorted(command.commands.items()):
+        if hasattr(sub, "commands"):
+            yield from _commands(sub, path + (name,))
+        else:
+            yield path + (name,)
+
+
+def test_every_command_s_help_shows_an_example():
+    commands = list(_commands(app))
+    assert len(commands) >= 16
+    for words in commands:
+        result = runner.invoke(app, [*words, "--help"], terminal_width=200)
+        assert result.exit_code == 0, words
+        example = [line for line in result.output.splitlines() if "Example: forge " in line]
+        assert example, f"forge {' '.join(words)} --help shows no example"
+        assert f"forge {' '.join(words)}" in example[0], (words, example[0])
+
+
+def _forge(*args: str):
+    script = Path(sys.executable).with_name("forge")
+    return subprocess.run([str(script), *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["validate", "--bogus"], "forge: error: No such option: --bogus"),
+    (["simulate", "--games", "x"], "forge: error: Invalid value for '--games'"),
+    (["valdate"], "forge: error: No such command 'valdate'. Did you mean 'validate'?"),
+    (["validate", "--root", "/no/such/folder"], "forge: error: --root /no/such/folder: no such folder"),
+])
+def test_errors_come_in_one_style(args, message):
+    done = _forge(*args)
+    assert done.returncode == 2
+    assert done.stderr.startswith(message), done.stderr
+    assert "╭" not in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_usage_error_hints_at_the_help():
+    assert "hint: `forge validate --help` lists the options" in _forge("validate", "--bogus").stderr
+    assert "hint: `forge --help` lists the commands" in _forge("valdate").stderr
