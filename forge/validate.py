@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
@@ -35,6 +36,7 @@ class Report:
     findings: list[Finding] = field(default_factory=list)
     books: dict[str, Phrasebook] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)  # checks left out: they would blame the missing cards
+    seconds: dict[str, float] = field(default_factory=dict)  # each check's time (loading included), for -v
 
     @property
     def io_error(self) -> bool:
@@ -105,8 +107,10 @@ EXTRA_CHECKS: list[Check] = [check_card_proofs, check_text_fit]
 
 def validate(root: Path | str, extra: bool = True) -> Report:
     """Load and check the project at ``root``; ``extra`` runs the engine and layout checks too."""
+    started = time.perf_counter()
     load = load_database(root)
     report = Report(load, list(load.findings))
+    report.seconds["load"] = time.perf_counter() - started
     if load.io_error and not load.db.cards:
         return report
     try:
@@ -122,7 +126,9 @@ def validate(root: Path | str, extra: bool = True) -> Report:
         checks = [c for c in checks if c not in SET_WIDE_CHECKS]
     with gc_paused():
         for check in checks:
+            started = time.perf_counter()
             report.findings.extend(check(load, report.books))
+            report.seconds[check.__name__.removeprefix("check_")] = time.perf_counter() - started
     report.findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.rule, f.message))
     return report
 

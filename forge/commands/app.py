@@ -48,7 +48,12 @@ def _each_command(
     ctx: typer.Context,
     version: bool = typer.Option(False, "--version", is_eager=True, callback=_print_version,
                                  help="Print forge's version and exit."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only what is wrong: findings and errors."),
+    verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print each step and how long it took."),
 ) -> None:
+    from .common import set_verbosity
+
+    set_verbosity(quiet, verbose)
     # a command may confine its writes to its output folder (forge.atomic.confine): lifted when it ends
     ctx.call_on_close(atomic.release)
 

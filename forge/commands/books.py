@@ -8,7 +8,8 @@ from typing import Optional
 import typer
 
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, ERROR, Finding, exit_status
-from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, render_findings
+from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, progress,
+                     render_findings)
 from .render import Lang, app
 
 OutOption = typer.Option(None, "--out", help="Output folder (default: ROOT/output); books go to OUT/books/.")
@@ -67,7 +68,9 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     except (PhraseError, BookIOError) as exc:
         _finish(fmt, list(load.findings), [], io_error=True, message=str(exc))
     target = default_output(root, out, fmt)
-    outcomes = build_books(root, kinds, langs, target, workers=max(1, workers))
+    with progress(fmt) as say:
+        say(f"laying out {', '.join(f'{kind}-{lang}' for kind in kinds for lang in langs)}")
+        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers))
     findings = list(load.findings)
     for o in outcomes:
         findings += o.findings
@@ -94,10 +97,10 @@ def _finish(fmt: Format, findings: list[Finding], outcomes: list, io_error: bool
     elif status == EXIT_USAGE and message:
         report = to_text(findings, outcomes)
         if report:
-            typer.echo(report, err=not outcomes)
+            echo_report(report, err=not outcomes)
         typer.echo(f"forge: error: {message}", err=True)
     else:
-        typer.echo(to_text(findings, outcomes, message), err=status == EXIT_USAGE and not outcomes)
+        echo_report(to_text(findings, outcomes, message), err=status == EXIT_USAGE and not outcomes)
     raise typer.Exit(status)
 
 

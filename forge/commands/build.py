@@ -1,7 +1,6 @@
 """``forge build``: validate, play a smoke batch of games, render every card output."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import typer
@@ -10,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from ..limits import SMOKE_GAMES_BUILD as SMOKE_GAMES
-from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, plural, render_findings
+from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, fail, plural,
+                     progress, render_findings)
 
 
 if TYPE_CHECKING:
@@ -32,18 +32,17 @@ def build(
     """
     check_root(root)
     out = default_output(root, out, format)
-    say = (lambda msg: typer.echo(f"… {msg}", err=True)) if sys.stderr.isatty() and format is Format.text else None
     if lang not in ("en", "fr", "all"):
-        typer.echo(f"forge: error: --lang {lang}: choose en, fr or all", err=True)
-        raise typer.Exit(2)
+        fail(f"--lang {lang}: choose en, fr or all", format)
     langs = ("en", "fr") if lang == "all" else (lang,)
     from ..build import build as run_build
 
-    report = run_build(root, out, games=games, seed=seed, jobs=jobs, langs=langs, progress=say)
+    with progress(format) as say:
+        report = run_build(root, out, games=games, seed=seed, jobs=jobs, langs=langs, progress=say)
     if format is Format.json:
         emit_json(report.to_json())
     else:
-        typer.echo(to_text(report, out))
+        echo_report(to_text(report, out))
     if report.io_error:  # one line names the output and the reason; the earlier outputs are kept
         typer.echo(f"forge: error: {report.io_error}", err=True)
         raise typer.Exit(EXIT_USAGE)

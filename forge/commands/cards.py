@@ -8,8 +8,8 @@ from typing import Optional
 import typer
 
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from .common import (Format, FormatOption, RootOption, check_root, emit_json, fail, inside_project, plural,
-                     render_findings)
+from .common import (Format, FormatOption, RootOption, check_root, echo_report, emit_json, fail, inside_project,
+                     plural, render_findings)
 
 app = typer.Typer(name="cards", help="The card database in and out of spreadsheets (CSV, XLSX).",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -92,5 +92,5 @@ def import_(
             lines.append("  next: forge validate")
     else:
         lines.append(f"✗ {result.sheet}: nothing written")
-    typer.echo("\n".join(lines))
+    echo_report("\n".join(lines))
     raise typer.Exit(status)

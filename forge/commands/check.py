@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from ..limits import SMOKE_GAMES_CHECK as SMOKE_GAMES
-from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+from .common import ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural, render_findings
 
 
 if TYPE_CHECKING:
@@ -41,7 +41,7 @@ def check(
                         failed=c.status == "failed", seconds=c.seconds) for c in report.checks]
         emit_ci(format, suites, "forge check", to_text(report).splitlines()[-1])
     else:
-        typer.echo(to_text(report))
+        echo_report(to_text(report))
     raise typer.Exit(EXIT_USAGE if report.io_error else EXIT_CLEAN if report.ok else EXIT_FINDINGS)
 
 

@@ -5,7 +5,8 @@ import json
 import sys
 from enum import Enum
 from pathlib import Path
-from typing import Annotated, NoReturn
+from contextlib import contextmanager
+from typing import Annotated, Callable, Iterator, NoReturn
 
 import typer
 
@@ -67,6 +68,57 @@ def default_output(root: Path, out: Path | None, fmt: Format | None = None) -> P
 
 def emit_json(payload: dict) -> None:
     sys.stdout.write(json.dumps(payload, indent=2, ensure_ascii=False, sort_keys=False) + "\n")
+
+
+_VERBOSITY = {"level": 0}  # -1 --quiet, 0 normal, 1 --verbose: set once by the app's callback
+#: Lines of a text report that say all is well (or what was skipped): what --quiet leaves out.
+_QUIET_DROPS = ("✓", "–", "  next:", "kit written", "Preview at")
+
+
+def set_verbosity(quiet: bool, verbose: bool) -> None:
+    _VERBOSITY["level"] = -1 if quiet else 1 if verbose else 0
+
+
+def is_quiet() -> bool:
+    return _VERBOSITY["level"] < 0
+
+
+def is_verbose() -> bool:
+    return _VERBOSITY["level"] > 0
+
+
+def echo_report(text: str, err: bool = False) -> None:
+    """Print a text report; with --quiet, only what is wrong (findings, ✗ lines, errors), so a clean run
+    prints nothing, as linters do in CI logs."""
+    if is_quiet():
+        text = "\n".join(line for line in text.splitlines() if not line.startswith(_QUIET_DROPS))
+    if text:
+        typer.echo(text, err=err)
+
+
+@contextmanager
+def progress(fmt=None) -> Iterator[Callable[[str], None]]:
+    """A one-line rich spinner on stderr naming the current step; ``say(step)`` moves it on.
+
+    Only on a terminal, in text format and without --quiet; --verbose also prints each step as a line.
+    """
+    shown = sys.stderr.isatty() and fmt in (None, Format.text) and not is_quiet()
+    if not shown:
+        yield (lambda step: typer.echo(f"… {step}", err=True)) if is_verbose() else (lambda step: None)
+        return
+    from rich.console import Console
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True,
+                  console=Console(stderr=True)) as bar:
+        task = bar.add_task("starting", total=None)
+
+        def say(step: str) -> None:
+            if is_verbose():
+                bar.console.print(f"… {step}")
+            bar.update(task, description=step)
+
+        yield say
 
 
 def render_findings(findings: list[Finding]) -> str:

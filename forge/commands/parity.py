@@ -8,7 +8,7 @@ import typer
 from typing import TYPE_CHECKING
 
 from ..findings import exit_status
-from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+from .common import ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural, render_findings
 
 
 if TYPE_CHECKING:
@@ -34,7 +34,7 @@ def parity(
 
         emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1])
     else:
-        typer.echo(to_text(report))
+        echo_report(to_text(report))
     raise typer.Exit(exit_status(report.findings, report.io_error))
 
 

@@ -8,7 +8,7 @@ import typer
 from typing import TYPE_CHECKING
 
 from ..findings import exit_status
-from .common import ReportFormat, ReportFormatOption, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+from .common import ReportFormat, ReportFormatOption, echo_report, emit_ci, is_verbose, RootOption, check_root, emit_json, plural, render_findings
 
 
 if TYPE_CHECKING:
@@ -35,7 +35,10 @@ def validate(
 
         emit_ci(format, [Suite("validate", report.findings)], "forge validate", to_text(report).splitlines()[-1])
     else:
-        typer.echo(to_text(report))
+        if is_verbose():
+            typer.echo("\n".join(f"  {name:<12} {seconds * 1000:7.1f} ms" for name, seconds in report.seconds.items()),
+                       err=True)
+        echo_report(to_text(report))
     raise typer.Exit(exit_status(report.findings, report.io_error))
 
 

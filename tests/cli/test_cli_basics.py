@@ -99,3 +99,35 @@ def test_errors_come_in_one_style(args, message):
 def test_a_usage_error_hints_at_the_help():
     assert "hint: `forge validate --help` lists the options" in _forge("validate", "--bogus").stderr
     assert "hint: `forge --help` lists the commands" in _forge("valdate").stderr
+
+
+def test_quiet_prints_nothing_on_a_clean_run_and_the_findings_on_a_broken_one(shipped):
+    assert runner.invoke(app, ["-q", "validate", "--root", str(shipped)]).output == ""
+    path = shipped / "cards" / "red.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("    cost: 1\n", "    cost: -1\n", 1), encoding="utf-8")
+    result = runner.invoke(app, ["-q", "validate", "--root", str(shipped)])
+    assert result.exit_code == 1 and "[schema] cost: -1" in result.output and "✗ 1 error" in result.output
+
+
+def test_verbose_shows_each_check_and_its_time(shipped):
+    result = runner.invoke(app, ["-v", "validate", "--quick", "--root", str(shipped)])
+    assert result.exit_code == 0
+    timed = [line.split() for line in result.stderr.splitlines() if line.strip().endswith(" ms")]
+    assert {words[0] for words in timed} >= {"load", "ids", "counts", "text"}
+
+
+def test_progress_is_a_spinner_on_a_terminal_and_lines_with_verbose(monkeypatch, capsys):
+    from forge.commands import common
+
+    common.set_verbosity(False, True)
+    try:
+        monkeypatch.setattr(sys.stderr, "isatty", lambda: False, raising=False)
+        with common.progress() as say:
+            say("rendering the cards")
+        assert "… rendering the cards" in capsys.readouterr().err
+        common.set_verbosity(True, False)
+        with common.progress() as say:
+            say("rendering the cards")
+        assert capsys.readouterr().err == ""  # --quiet: no progress at all
+    finally:
+        common.set_verbosity(False, False)
