@@ -77,13 +77,14 @@ def _code_digest() -> str:
     return h.hexdigest()
 
 
-def book_key(composed, root: Path) -> str:
+def book_key(composed, root: Path, draft: str = "") -> str:
     """What the layout of ``composed`` depends on, as one hash (see the module's docstring)."""
     from .. import safeio
     from .fetch import fetchable_files
     from .pdf import PAGES_PER_SHEET
 
     h = hashlib.sha256(_code_digest().encode())  # forge's assets (fonts, icons) included
+    h.update(f"draft:{draft}\0".encode())
     documents = [composed.html]
     if composed.tail_html is not None:
         documents += [composed.tail_html(fillers) for fillers in range(PAGES_PER_SHEET)]
@@ -108,7 +109,7 @@ def _on_disk(path: Path, known: dict) -> bool:
     return data is not None and len(data) == size and hashlib.sha256(data).hexdigest() == known.get("sha256")
 
 
-def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = None) -> BookOutcome:
+def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = None, draft: str = "") -> BookOutcome:
     """Compose, render, read back and write one book (runs in a worker process).
 
     ``known`` is the record of the book's last build; when its key and file still match,
@@ -134,7 +135,7 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
     if not composed.ok:
         outcome.seconds = time.perf_counter() - start
         return outcome
-    outcome.key = book_key(composed, Path(root))
+    outcome.key = book_key(composed, Path(root), draft)
     if known and known.get("key") == outcome.key and _on_disk(path, known):
         outcome.path, outcome.size, outcome.pages = path.as_posix(), known["size"], known["pages"]
         outcome.sha256, outcome.problems, outcome.unchanged = known["sha256"], list(known["problems"]), True
@@ -147,6 +148,10 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
         outcome.findings += [url_finding(project, f"{kind}.{lang}.md", r.url, r.reason) for r in exc.refused]
         outcome.seconds = time.perf_counter() - start
         return outcome
+    if draft:  # --force on a database validate refuses: never mistaken for the game
+        from ..draft import stamp_pdf
+
+        data = stamp_pdf(data, draft)
     outcome.problems = check_pdf(data, text=False).problems
     leaked = smuggled(data)
     if leaked:  # never write a book that carries a file or an action out of the project
@@ -167,7 +172,7 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
 
 
 def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
-                workers: int | None = None) -> list[BookOutcome]:
+                workers: int | None = None, draft: str = "") -> list[BookOutcome]:
     """Every asked book in every asked language, in parallel when there are several cores."""
     from ..workers import cap, cpus, process_pool
 
@@ -175,7 +180,7 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
 
     atomic.sweep_orphans(Path(out) / BOOKS_OUT)  # what a killed forge was writing
     record = _read_record(Path(out))
-    jobs = [(str(root), kind, lang, str(out), record.get(f"{kind}-{lang}")) for kind in kinds for lang in langs]
+    jobs = [(str(root), kind, lang, str(out), record.get(f"{kind}-{lang}"), draft) for kind in kinds for lang in langs]
     workers = cap(workers or cpus(), len(jobs))
     if workers == 1:
         outcomes = [build_one(*job) for job in jobs]
@@ -183,7 +188,7 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
         with process_pool(workers) as pool:
             futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
             done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
-        outcomes = [done[(kind, lang)] for _, kind, lang, _, _ in jobs]
+        outcomes = [done[(kind, lang)] for _, kind, lang, *_ in jobs]
     _write_record(Path(out), record, outcomes)
     return outcomes
 

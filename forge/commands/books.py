@@ -13,55 +13,68 @@ from .common import (Format, FormatOption, RootOption, check_root, default_outpu
 from .render import Lang, app
 
 OutOption = typer.Option(None, "--out", help="Output folder (default: ROOT/output); books go to OUT/books/.")
-WorkersOption = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with.")
+WorkersOption = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",
+                             help="Processes to render with (--workers: the former name).")
+ForceOption = typer.Option(False, "--force", help="Render even when forge validate refuses the cards: every page is "
+                                                  "then marked DRAFT, not for print.")
 LangOption = typer.Option(Lang.all, "--lang", help="Language to render: en, fr or all.")
 
 
 @app.command("rulebook")
 def rulebook(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
-             out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
+             out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption) -> None:
     """Render the rulebook (A5 booklet): rules text, tables and card anatomy from the cards.
 
     Example: forge render rulebook --lang fr
     """
-    run_books(("rulebook",), root, lang, format, out, workers)
+    run_books(("rulebook",), root, lang, format, out, workers, force)
 
 
 @app.command("reference")
 def reference(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
-              out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
+              out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption) -> None:
     """Render the reference booklet: keywords, trap and Rite clarifications, FAQ, glossary, card list.
 
     Example: forge render reference --lang en
     """
-    run_books(("reference",), root, lang, format, out, workers)
+    run_books(("reference",), root, lang, format, out, workers, force)
 
 
 @app.command("books")
 def books(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
-          out: Optional[Path] = OutOption, workers: int = WorkersOption) -> None:
+          out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption) -> None:
     """Render both books at once (the rulebook and the reference), sharing the cores.
 
     Example: forge render books --out dist
     """
-    run_books(("rulebook", "reference"), root, lang, format, out, workers)
+    run_books(("rulebook", "reference"), root, lang, format, out, workers, force)
 
 
 def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: Optional[Path],
-              workers: int) -> None:
-    """Check the project, render the books, report once, exit 0 (clean), 1 (findings) or 2 (I/O)."""
+              workers: int, force: bool = False) -> None:
+    """Check the project, render the books, report once, exit 0 (clean), 1 (findings) or 2 (I/O).
+
+    The gate is `forge validate`'s: a database it refuses is not rendered, unless --force,
+    and then every page is marked DRAFT."""
     check_root(root)
     from ..books.build import build_books
     from ..books.compose import BookIOError, check_sources, load_project
-    from ..database import load_database
     from ..text import PhraseError, load_phrasebooks
+    from ..validate import validate
 
     langs = ("en", "fr") if lang is Lang.all else (lang.value,)
-    load = load_database(root)
-    errors = [f for f in load.findings if f.severity == ERROR]
-    if load.io_error or errors:
-        _finish(fmt, list(load.findings), [], io_error=load.io_error,
-                message="the card database has errors; fix them (forge validate) before rendering the books")
+    checked = validate(root, extra=True)
+    load = checked.load
+    errors = [f for f in checked.findings if f.severity == ERROR]
+    draft = ""
+    if load.io_error or (errors and not force):
+        _finish(fmt, list(checked.findings), [], io_error=load.io_error,
+                message="the card database has errors; fix them (forge validate), or render a DRAFT with --force")
+    if errors:
+        draft = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the card database (forge validate)"
+        typer.echo(f"warning: rendering a DRAFT: {draft}; every page is marked", err=True)
+    if not load.db.cards:
+        _finish(fmt, list(checked.findings), [], message="no card loads: nothing to render, even as a draft")
     try:
         project = load_project(root, load.db, load_phrasebooks(root))
         check_sources(project, kinds, langs)
@@ -70,8 +83,8 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     target = default_output(root, out, fmt)
     with progress(fmt) as say:
         say(f"laying out {', '.join(f'{kind}-{lang}' for kind in kinds for lang in langs)}")
-        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers))
-    findings = list(load.findings)
+        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft)
+    findings = list(checked.findings)
     for o in outcomes:
         findings += o.findings
         findings += [Finding(_position(o.path), "preflight", p, "look at the page in the PDF; see templates/books/README.md")

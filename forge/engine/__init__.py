@@ -1,7 +1,7 @@
 """The reference rules engine of Rift Commanders.
 
-Pure: it imports ``forge.model`` and ``forge.vocabulary`` only, does no I/O and
-prints nothing. A game is reproducible from (card database, seed, agents): all
+Pure: it imports ``forge.model``, ``forge.vocabulary`` and ``forge.limits`` (constants)
+only, does no I/O and prints nothing. A game is reproducible from (card database, seed, agents): all
 the game's randomness comes from ``random.Random(seed)`` owned by the state.
 
     game = Game(db)                                    # compile once per database
