@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .vocabulary import FACTIONS, EffectLine, Threshold  # re-exported for convenience
+from .vocabulary import FACTIONS, PRINTED_ORDER, EffectLine, Threshold  # re-exported for convenience
 
 __all__ = [
     "Card", "CardDatabase", "EffectLine", "Faction", "Keywords", "Position",
@@ -92,14 +92,13 @@ class Card:
         return self.factions[0] if self.factions else None
 
     def all_lines(self) -> list[tuple[str, EffectLine]]:
-        """Every effect line with the section it sits in, in printed order."""
+        """Every effect line with the section it sits in, in printed order (``PRINTED_ORDER``)."""
         out: list[tuple[str, EffectLine]] = []
-        for section in ("effects", "activate"):
-            out += [(section, ln) for ln in getattr(self, section)]
-        for trig in self.triggers:
-            out += [("triggers", ln) for ln in trig.lines]
-        for section in ("end_of_turn", "demise"):
-            out += [(section, ln) for ln in getattr(self, section)]
+        for section in PRINTED_ORDER[1:]:
+            if section == "triggers":
+                out += [("triggers", ln) for trig in self.triggers for ln in trig.lines]
+            else:
+                out += [(section, ln) for ln in getattr(self, section)]
         return out
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Card
-from .vocabulary import FACTIONS, LANGUAGES, EffectLine
+from .vocabulary import FACTIONS, LANGUAGES, PRINTED_ORDER, EffectLine
 
 ICONS: tuple[str, ...] = FACTIONS + ("soul", "activate", "demise", "trap")
 _MARKUP = re.compile(r"\*\*(.+?)\*\*|\[\[([a-z_]+)\]\]")
@@ -46,6 +46,27 @@ def parse_markup(line: str) -> list[Span]:
     if pos < len(line):
         spans.append(Span("text", line[pos:]))
     return spans
+
+
+#: The locale frame that heads each section's first printed line (None: the lines print bare).
+_SECTION_FRAME = {"effects": None, "end_of_turn": "end_of_turn", "activate": "activate", "demise": "demise"}
+
+
+@dataclass(frozen=True)
+class PrintedLine:
+    """One printed rules line and what it belongs to.
+
+    ``block`` is the frame that heads the line's section ("activate", "demise", "trigger",
+    "end_of_turn", "trap_when", "trap_each_time", a keyword name, or "effects" for bare
+    played effects); ``path`` is where the line sits in the card's YAML, e.g.
+    ``("activate", 1)``; ``head`` is True on the section's first line, the one the frame heads.
+    """
+
+    text: str
+    block: str
+    path: tuple
+    head: bool
+    line: EffectLine | None = None
 
 
 class PhraseError(Exception):
@@ -101,33 +122,45 @@ class Phrasebook:
 
     # -- compiling ---------------------------------------------------------
     def card_text(self, card: Card) -> list[str]:
-        """Every printed rules line of ``card``, in markup, top to bottom."""
-        out: list[str] = []
+        """Every printed rules line of ``card``, in markup, top to bottom (see ``printed_lines``)."""
+        return [p.text for p in self.printed_lines(card)]
+
+    def printed_lines(self, card: Card) -> list["PrintedLine"]:
+        """The printed lines of ``card`` in the rulebook's reading order, each with what it belongs to.
+
+        Rulebook, Reading the text box: after ⟳ "every following line, conditional lines
+        included, is part of the same activation, up to a Demise line". So the keywords and
+        the abilities that are not the activation (played effects, triggers, end of turn)
+        come first, then the ⟳ lines, then Demise last (``PRINTED_ORDER``).
+        """
+        out: list[PrintedLine] = []
         kw = card.keywords
         if kw.guard:
-            out.append(self.frame("guard"))
+            out.append(PrintedLine(self.frame("guard"), "guard", ("keywords",), True))
         if kw.aegis:
-            out.append(self.frame("aegis", n=kw.aegis))
+            out.append(PrintedLine(self.frame("aegis", n=kw.aegis), "aegis", ("keywords",), True))
         if kw.rush:
-            out.append(self.frame("rush"))
-        header = None
-        if card.trap and card.trap.kind != "none":
-            header = ("trap_" + card.trap.kind, {"event": self.event(card.trap.event, "opponent")})
-        out += self._section(card.effects, header)
-        out += self._section(card.activate, ("activate", {}))
-        for trig in card.triggers:
-            out += self._section(trig.lines, ("trigger", {"event": self.event(trig.event, trig.actor)}))
-        out += self._section(card.end_of_turn, ("end_of_turn", {}))
-        out += self._section(card.demise, ("demise", {}))
+            out.append(PrintedLine(self.frame("rush"), "rush", ("keywords",), True))
+        for section in PRINTED_ORDER[1:]:
+            if section == "triggers":
+                for t, trig in enumerate(card.triggers):
+                    out += self._section(trig.lines, "trigger", ("triggers", t, "effects"),
+                                         event=self.event(trig.event, trig.actor))
+            elif section == "effects" and card.trap and card.trap.kind != "none":
+                out += self._section(card.effects, "trap_" + card.trap.kind, ("effects",),
+                                     event=self.event(card.trap.event, "opponent"))
+            else:
+                out += self._section(getattr(card, section), _SECTION_FRAME[section], (section,))
         return out
 
-    def _section(self, lines, header) -> list[str]:
+    def _section(self, lines, frame: str | None, path: tuple, **values) -> list["PrintedLine"]:
+        """A section's lines; the first one framed by the section's header (⟳, Demise, "Each time …")."""
         out = []
         for i, line in enumerate(lines):
             text = self.line_text(line)
-            if i == 0 and header:
-                text = self.frame(header[0], effect=text, **header[1])
-            out.append(text)
+            if i == 0 and frame:
+                text = self.frame(frame, effect=text, **values)
+            out.append(PrintedLine(text, frame or "effects", path + (i,), i == 0, line))
         return out
 
     def line_text(self, line: EffectLine) -> str:

@@ -155,6 +155,10 @@ SECTIONS: dict[str, tuple[str, ...]] = {
     "demise": ("creature",),
     "end_of_turn": ("creature", "rite"),
 }
+#: The order in which a card's sections are printed (rulebook, Reading the text box): after ⟳
+#: "every following line, conditional lines included, is part of the same activation, up to a
+#: Demise line", so everything that is not the activation comes before it and Demise comes last.
+PRINTED_ORDER: tuple[str, ...] = ("keywords", "effects", "triggers", "end_of_turn", "activate", "demise")
 #: Sections whose lines are triggered (they wait; rulebook Chains 2).
 TRIGGERED_SECTIONS: tuple[str, ...] = ("demise", "end_of_turn", "triggers")
 

@@ -64,13 +64,9 @@ def printed_tags(card: Card) -> list[set[str]]:
         out.append({"aegis"})
     if kw.rush:
         out.append({"rush"})
-    trap = {f"trap_{card.trap.kind}"} if card.trap else set()
-    out += [line_tags(ln) | trap for ln in card.effects]
-    out += [line_tags(ln) | {"activate"} for ln in card.activate]
-    for trig in card.triggers:
-        out += [line_tags(ln) | {"each_time"} for ln in trig.lines]
-    out += [line_tags(ln) | {"end_of_turn"} for ln in card.end_of_turn]
-    out += [line_tags(ln) | {"demise"} for ln in card.demise]
+    section_tags = {"effects": {f"trap_{card.trap.kind}"} if card.trap else set(), "triggers": {"each_time"},
+                    "end_of_turn": {"end_of_turn"}, "activate": {"activate"}, "demise": {"demise"}}
+    out += [line_tags(ln) | section_tags[section] for section, ln in card.all_lines()]
     return out
 
 

@@ -75,13 +75,14 @@ def _card(**kw) -> Card:
     return Card(**{**base, **kw})
 
 
-def test_card_text_order_keywords_activation_triggers_end_of_turn_demise():
+def test_card_text_order_keywords_triggers_end_of_turn_activation_demise():
+    """Rulebook: every line after ⟳ is part of the activation up to Demise, so ⟳ comes after the triggers."""
     card = _card(keywords=Keywords(guard=True, aegis=1), activate=(EffectLine("wound", {"n": 2}),),
                  triggers=(Trigger("cast", "you", (EffectLine("draw", {"n": 1}),)),),
                  end_of_turn=(EffectLine("poison", {"n": 1}),), demise=(EffectLine("draw", {"n": 1}),))
     plain = [BOOKS["en"].plain(x) for x in BOOKS["en"].card_text(card)]
-    assert plain == ["⟳ Guard", "Aegis 1", "⟳ Wound 2", "Each time you cast a spell: Draw 1 card.",
-                     "End of your turn: Poison 1", "✝ Demise: Draw 1 card."]
+    assert plain == ["⟳ Guard", "Aegis 1", "Each time you cast a spell: Draw 1 card.",
+                     "End of your turn: Poison 1", "⟳ Wound 2", "✝ Demise: Draw 1 card."]
 
 
 def test_trap_header_names_the_opponents_event():
