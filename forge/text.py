@@ -237,6 +237,101 @@ class Phrasebook:
         return "".join(parts)
 
 
+# -- reading printed text as the rulebook does -------------------------------------------------
+#: Frames whose words open an ability that is not the activation (rulebook: triggered effects wait).
+TRIGGERED_FRAMES = ("trigger", "end_of_turn", "trap_each_time", "trap_when")
+#: The keyword lines a card prints on their own (⟳ Guard is read with the ⟳ mark).
+KEYWORD_FRAMES = ("aegis", "rush")
+_CONDITION = re.compile(r"^\d+\s*(?:\[\[[a-z_]+\]\]\s*)+:\s*")
+_SENTENCE = re.compile(r"(?:^|[.!?:;]\s+)")
+
+
+def _norm(text: str) -> str:
+    """Text as a reader compares it: no emphasis, one kind of space, no case."""
+    return " ".join(text.replace("**", "").replace("\u00a0", " ").replace("\u202f", " ").split()).casefold()
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How a player reads one printed line: the ability it belongs to, and whether it opens it."""
+
+    block: str
+    head: bool
+
+
+class LineReader:
+    """Reads printed lines the way the rulebook tells a player to (Reading the text box).
+
+    A line opening with ⟳ starts an activation (⟳ Guard excepted, a keyword), and "every
+    following line, conditional lines included, is part of the same activation, up to a
+    Demise line"; a line opening with a triggered frame's words ("Each time …", "End of your
+    turn: …", a trap's header) starts that ability; any other line continues the ability
+    above it, or is an effect of the card when nothing came before.
+    """
+
+    def __init__(self, book: "Phrasebook"):
+        self.book = book
+        self.heads = sorted(((name, self._head(name)) for name in TRIGGERED_FRAMES + ("demise",)),
+                            key=lambda h: -len(h[1]))
+        self.guard = _norm(book.keyword("guard"))
+        self.keywords = [(name, _norm(self._head(name))) for name in KEYWORD_FRAMES]
+
+    def _head(self, frame: str) -> str:
+        """The words a frame opens with, before its first placeholder, without icons."""
+        text = self.book.label("frames", frame).split("{", 1)[0]
+        return _norm(_MARKUP.sub(lambda m: m.group(1) or "", text)).rstrip(" :")
+
+    def opening(self, text: str) -> str | None:
+        """The triggered frame (or Demise) whose words ``text`` opens with, or None."""
+        plain = _norm(_MARKUP.sub(lambda m: m.group(1) or "", text))
+        for name, head in self.heads:
+            if head and plain.startswith(head) and (len(plain) == len(head) or not plain[len(head)].isalnum()):
+                return name
+        return None
+
+    def read(self, lines: list[str]) -> list[Reading]:
+        out: list[Reading] = []
+        state = "effects"
+        for line in lines:
+            body = _CONDITION.sub("", line.lstrip())
+            if body.startswith("[[activate]]"):
+                if _norm(body[len("[[activate]]"):]).startswith(self.guard):
+                    out.append(Reading("guard", True))
+                    continue
+                state = "activate"
+                out.append(Reading(state, True))
+                continue
+            opened = "demise" if body.startswith("[[demise]]") else None
+            if opened is None and state not in ("activate", "demise"):
+                opened = self.opening(body)
+            if opened:
+                state = opened
+                out.append(Reading(state, True))
+                continue
+            keyword = next((k for k, head in self.keywords if self._is_keyword_line(body, head)), None)
+            if keyword and state == "effects":
+                out.append(Reading(keyword, True))
+                continue
+            out.append(Reading(state, False))
+        return out
+
+    @staticmethod
+    def _is_keyword_line(body: str, head: str) -> bool:
+        rest = _norm(body)
+        return rest == head or (rest.startswith(head + " ") and rest[len(head) + 1:].isdigit())
+
+    def embedded(self, text: str) -> str | None:
+        """A ⟳ or Demise mark, or a triggered frame's opening words, inside hand-written ``text``."""
+        for icon in ("activate", "demise"):
+            if f"[[{icon}]]" in text:
+                return icon
+        for m in _SENTENCE.finditer(text):
+            found = self.opening(_CONDITION.sub("", text[m.end():]))
+            if found:
+                return found
+        return None
+
+
 def variant_key(line: EffectLine) -> str:
     """Which variant of a verb's phrase a line needs, from its enum parameters."""
     verb = line.verb

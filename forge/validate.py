@@ -22,7 +22,7 @@ from .art import MAX_ART_PIXELS, ArtError, read_art
 from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
 from .model import Card, Position
-from .text import Phrasebook, PhraseError, load_phrasebooks, wording_differences
+from .text import LineReader, Phrasebook, PhraseError, Reading, load_phrasebooks, wording_differences
 from .vocabulary import (
     EVENTS, FACTIONS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
 )
@@ -118,7 +118,7 @@ def validate(root: Path | str, extra: bool = True) -> Report:
     except PhraseError as exc:
         report.findings.append(locale_finding(exc))
     checks: list[Check] = [check_ids, check_lines, check_card_forms, check_counts, check_factions,
-                           check_languages, check_text, check_characters, check_assets]
+                           check_languages, check_text, check_printed_layout, check_characters, check_assets]
     if extra:
         checks += EXTRA_CHECKS
     if not load.complete:  # the root cause first: a file that does not load is the one finding to fix
@@ -509,6 +509,79 @@ def _indexed_lines(card: Card):
     for t, trig in enumerate(card.triggers):
         for i, line in enumerate(trig.lines):
             yield ("triggers", t, "effects"), i, line
+
+
+# -- printed layout ----------------------------------------------------------------------
+#: What a printed line belongs to, in words (``Reading.block``, opening it or continuing it).
+_ABILITY = {
+    "activate": ("the start of a ⟳ activation", "part of the ⟳ activation above it"),
+    "demise": ("a Demise line", "part of the Demise above it"),
+    "trigger": ("the start of an \"each time\" ability", "part of the \"each time\" ability above it"),
+    "end_of_turn": ("the start of an end-of-turn ability", "part of the end-of-turn ability above it"),
+    "trap_when": ("the trap's \"when\" header", "part of the trap's effects"),
+    "trap_each_time": ("the trap's \"each time\" header", "part of the trap's effects"),
+    "effects": ("an effect of the card as it is played", "an effect of the card as it is played"),
+    "guard": ("the ⟳ Guard keyword", "the ⟳ Guard keyword"),
+    "aegis": ("the Aegis keyword", "the Aegis keyword"),
+    "rush": ("the Rush keyword", "the Rush keyword"),
+}
+#: The ⟳ and Demise marks and the triggered openings a reader sees, as named in a finding.
+_MARK = {"activate": "the ⟳ mark", "demise": "the Demise mark or word", "trigger": "an \"each time\" opening",
+         "end_of_turn": "an end-of-turn opening", "trap_when": "a trap's \"when\" header",
+         "trap_each_time": "a trap's \"each time\" header"}
+
+
+def _describe(reading: Reading) -> str:
+    opening, continuing = _ABILITY.get(reading.block, (reading.block, reading.block))
+    return opening if reading.head else continuing
+
+
+def check_printed_layout(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Every printed line reads, by the rulebook, as the ability the engine runs it in (rule printed-layout).
+
+    Rulebook, Reading the text box: a line opening with ⟳ starts an activation and every line
+    after it is part of it up to a Demise line. A wording override that carries a ⟳ or Demise
+    mark or an "Each time …" / "End of your turn: …" opening, or a locale frame that loses its
+    mark, would make a player read a line as another ability than the one the engine resolves.
+    """
+    for card in load.db.cards:
+        for lang, book in sorted(books.items()):
+            try:
+                printed = book.printed_lines(card)
+                reader = LineReader(book)
+            except PhraseError:
+                continue  # reported by check_text
+            readings = reader.read([p.text for p in printed])
+            for p, got in zip(printed, readings):
+                want = Reading(p.block, p.head and p.block != "effects")
+                override = p.line.override.get(lang) if p.line and p.line.override else None
+                body = book.line_text(p.line) if p.line else ""  # the line without its section's header
+                mark = reader.embedded(body)
+                if got == want and mark is None:
+                    continue
+                path = p.path + ("text", lang) if override is not None else p.path
+                shown = book.plain(p.text)
+                if got != want:
+                    message = (f"in `{lang}` the line \"{shown}\" reads as {_describe(got)}, "
+                               f"but the engine resolves it as {_describe(want)}")
+                else:
+                    message = (f"in `{lang}` the line \"{shown}\" carries {_MARK[mark]} in its effect, "
+                               f"so it reads as another ability than {_describe(want)}, the one the "
+                               "engine resolves")
+                yield Finding(_at(load, card, *path),
+                              "printed-layout", message, _layout_hint(p, lang, override))
+                break  # the lines below follow from this one; one finding per card and language
+
+
+def _layout_hint(p, lang: str, override) -> str:
+    if override is not None:
+        return ("reword the `text:` override without a ⟳ or Demise mark and without an \"Each time\" or "
+                "\"End of your turn\" opening: the section the line sits in prints its own header; "
+                "to make it another ability, move the line to that section (`activate`, `triggers`, "
+                "`end_of_turn`, `demise`)")
+    return (f"the line comes from locales/{lang}.yaml: keep [[activate]] at the start of `frames.activate` "
+            "and `frames.guard`, [[demise]] at the start of `frames.demise`, and no ⟳ or Demise mark nor a "
+            "triggered frame's opening words in other phrases")
 
 
 # -- assets ----------------------------------------------------------------------------

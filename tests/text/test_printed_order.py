@@ -89,3 +89,20 @@ def test_books_tags_follow_the_printed_order(lang):
                 assert "each_time" in tag, (card.id, i)
             if BOOKS[lang].plain(line).startswith(heads[1]):
                 assert "end_of_turn" in tag, (card.id, i)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_old_order_is_read_as_the_rulebook_says(lang):
+    """The reader behind rule printed-layout: a trigger printed after ⟳ belongs to the activation."""
+    from forge.text import LineReader, Reading
+
+    book = BOOKS[lang]
+    card = CARDS["warlord-of-cinders"]
+    new = book.card_text(card)
+    old = [new[1], new[2], new[0]]  # ⟳ Wound 4 / Poison 1 / Each time you cast a spell: Wound 1
+    reader = LineReader(book)
+    assert reader.read(new) == [Reading("trigger", True), Reading("activate", True), Reading("activate", False)]
+    assert reader.read(old) == [Reading("activate", True), Reading("activate", False), Reading("activate", False)]
+    demise = book.frame("demise", effect="x")
+    assert reader.read(old + [demise, new[0]])[-2:] == [Reading("demise", True), Reading("demise", False)]
+    assert reader.read([book.frame("guard"), new[0]]) == [Reading("guard", True), Reading("trigger", True)]
