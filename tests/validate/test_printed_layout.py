@@ -8,35 +8,11 @@ import pytest
 from forge.validate import validate
 
 from ..conftest import REPO
-from .helpers import run
+from .helpers import CREATURE as BASE_CREATURE, run
+from .test_rules_of_form import SPELL
 
-CREATURE = """\
-cards:
-  - id: ember-imp
-    type: creature
-    factions: [red]
-    cost: 2
-    allegiance: {red: 1}
-    copies: 3
-    name: {en: Ember Imp, fr: Diablotin des Braises}
-    activate:
-      - wound: 2
-      - draw: 1
-    demise:
-      - draw: 1
-"""
-SPELL = """\
-cards:
-  - id: flame-lash
-    type: spell
-    factions: [red]
-    cost: 2
-    allegiance: {red: 1}
-    copies: 2
-    name: {en: Flame Lash, fr: Fouet de Flammes}
-    effects:
-      - wound: 2
-"""
+#: A creature with two ⟳ lines and a Demise, and a spell (the cards of the rules-of-form tests).
+CREATURE = BASE_CREATURE + "      - draw: 1\n    demise:\n      - draw: 1\n"
 RITE_TRIGGER = """\
     triggers:
       - event: cast
