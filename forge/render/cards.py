@@ -111,7 +111,7 @@ class _Plan:
     def __init__(self, db: CardDatabase, books: dict, root: Path, opts: RenderOptions, tpl: Template):
         self.db, self.books, self.root, self.opts, self.tpl = db, books, root, opts, tpl
         self.out = opts.out
-        self.faces = build_faces(db, books, list(opts.langs), root)
+        self.faces = build_faces(db, books, list(opts.langs), root, self.out)
         self.backs = {lang: [Back(k, lang) for k in BACK_KINDS] for lang in opts.langs}
         self.aids = {lang: aid_set(tpl, books[lang], lang, db.factions) for lang in opts.langs}
         self.aid_fronts = {lang: aid_cards(self.aids[lang]) for lang in opts.langs}

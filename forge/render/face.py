@@ -8,15 +8,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import asdict, dataclass, field
+import math
+from collections import defaultdict
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from ..model import Card, CardDatabase
 from .assets import assets_hash
-from .fit import TextLayout, TextStyle, fit_line, fit_text
+from .fitmemo import FitMemo
+from .fit import TextClass, TextLayout, TextStyle, best_size, class_of, fit_line, fit_text, layout_fixed, text_fill
 
 #: Bump when the drawing code changes what a face looks like, to invalidate every cache.
-RENDERER_VERSION = "1"
+RENDERER_VERSION = "2"
 
 BACK_OF_SET = {"recruit": "recruit", "starter": "starter", "rite": "rite"}
 
@@ -46,6 +49,11 @@ class CardFace:
     copies: int = 1  # physical copies in the box (``CardDatabase.box_count``)
     deck_copies: int = 1  # copies in one deck (``Card.copies``): a starter deck's share of a neutral card
     back: str = "recruit"
+    #: The card's text-length class and the size and alignment of its type and class, the same in every
+    #: language (``with_text_classes``); a size of 0 fits the text alone (a face built on its own).
+    text_class: str = ""
+    text_size: float = 0.0
+    text_align: str = ""
 
     def faction_style(self, fid: str) -> tuple[str, str] | None:
         """(colour, icon) of a faction, for pips and inline icons."""
@@ -101,9 +109,143 @@ def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path) -> Car
     )
 
 
-def build_faces(db: CardDatabase, books: dict, langs: list[str], root: Path) -> dict[str, list[CardFace]]:
-    """Every card's face in every language asked for, in database order."""
-    return {lang: [build_face(c, db, books[lang], lang, root) for c in db.cards] for lang in langs}
+def build_faces(db: CardDatabase, books: dict, langs: list[str], root: Path,
+                out: Path | None = None) -> dict[str, list[CardFace]]:
+    """Every card's face in every language asked for, in database order, with its text class.
+
+    A text class's size depends on every card of the class in every language, so the faces of
+    all the languages the books hold are built to decide it, whichever are asked for. With
+    ``out`` (the render's output folder) what was measured is kept there for the next run.
+    """
+    from .template import TemplateError, load_template
+
+    every = {lang: [build_face(c, db, books[lang], lang, root) for c in db.cards]
+             for lang in sorted(set(langs) | set(books))}
+    try:
+        tpl = load_template(Path(root))
+    except TemplateError:  # reported where the renderer loads the template
+        return {lang: every[lang] for lang in langs}
+    memo = FitMemo(out)
+    every = with_text_classes(every, tpl, memo)
+    memo.save()
+    return {lang: every[lang] for lang in langs}
+
+
+def with_text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo | None = None) -> dict[str, list[CardFace]]:
+    """The faces with their text class, size and alignment (``templates/cards/card.yaml`` ``text.classes``).
+
+    A card's class is decided by how full its text box is at the type's max_size in its fuller
+    language (``_fill``); the class's size is the largest at which every card of the type and class fits in
+    every language (a card that fits at no size is left out: it is reported, and drawn at min_size).
+    """
+    classes = text_classes(faces, tpl, memo or FitMemo())
+    return {lang: [replace(f, text_class=classes[f.id].name, text_size=classes[f.id].size,
+                           text_align=classes[f.id].align) if f.id in classes else f for f in fs]
+            for lang, fs in faces.items()}
+
+
+def _text_args(face: "CardFace", tpl) -> tuple:
+    """What the fitter needs of a face: (lines, flavour, width, height, style, language)."""
+    _, _, w, h, style = _type_text(tpl, face.type)
+    return tuple(face.lines), face.flavor, w, h, style, face.lang
+
+
+_TYPE_TEXT: dict[tuple[str, str], tuple] = {}
+
+
+def _type_text(tpl, card_type: str) -> tuple:
+    """The text area (x, y, w, h) and the TextStyle of a card type, kept per template."""
+    key = (tpl.digest, card_type)
+    if key not in _TYPE_TEXT:
+        if len(_TYPE_TEXT) > 64:
+            _TYPE_TEXT.clear()
+        _TYPE_TEXT[key] = (*text_area(tpl, card_type), TextStyle.from_template(tpl, card_type))
+    return _TYPE_TEXT[key]
+
+
+def _fill(face: CardFace, tpl, facts: dict) -> float:
+    """How full a face's text box is at the type's max_size: the text's height over the box's when it
+    fits there, else the area it needs, (max_size / the largest size it fits at)², infinite if none."""
+    args = _text_args(face, tpl)
+    if "fill" not in facts:
+        facts["fill"] = text_fill(*args)
+    if facts["fill"] <= 1.0:
+        return facts["fill"]
+    size = _best(face, tpl, facts)
+    return (args[4].max_size / size) ** 2 if size else math.inf
+
+
+def _best(face: CardFace, tpl, facts: dict) -> float | None:
+    """The largest size the face's text fits at alone (``best_size``), remembered in ``facts``."""
+    if "best" not in facts:
+        facts["best"] = _type_text(tpl, face.type)[4].max_size if facts.get("fill", 2.0) <= 1.0 \
+            else best_size(*_text_args(face, tpl))
+    return facts["best"]
+
+
+def _fits_at(face: CardFace, tpl, facts: dict, size: float) -> bool:
+    """Whether the face's text fits its box at ``size`` (its class's size), remembered in ``facts``."""
+    if size == _best(face, tpl, facts):
+        return True
+    at = facts.get("fits") or {}
+    if str(size) not in at:
+        args = _text_args(face, tpl)
+        at = {**at, str(size): layout_fixed(list(face.lines), *args[1:4], size, args[4], face.lang).fits}
+        facts["fits"] = at
+    return at[str(size)]
+
+
+def _memo_key(face: CardFace, tpl) -> str:
+    from dataclasses import asdict as as_dict
+
+    _, flavor, w, h, style, lang = _text_args(face, tpl)
+    return FitMemo.key(RENDERER_VERSION, assets_hash(), list(face.lines), flavor, lang, w, h, as_dict(style))
+
+
+class _Facts(dict):
+    """One text's facts: read from the memo's entry, every new fact written back to it."""
+
+    def __init__(self, known: dict, memo: FitMemo, key: str):
+        super().__init__(known)
+        self.memo, self.key = memo, key
+
+    def __setitem__(self, name, value):
+        super().__setitem__(name, value)
+        self.memo.put(self.key, name, value)
+
+
+
+def text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo) -> dict[str, TextClass]:
+    """Each card's text class by card id (see ``with_text_classes``)."""
+    by_card: dict[str, list[CardFace]] = defaultdict(list)
+    for lang_faces in faces.values():
+        for face in lang_faces:
+            by_card[face.id].append(face)
+    facts = {}
+    for card_faces in by_card.values():
+        for f in card_faces:
+            key = _memo_key(f, tpl)
+            known = memo.entry(key)
+            facts[f] = _Facts(known, memo, key)
+    members: dict[tuple[str, str], list[CardFace]] = defaultdict(list)
+    settings = {kind: tpl.text_settings(kind) for kind in {f.type for fs in by_card.values() for f in fs}}
+    for card_faces in by_card.values():
+        kind = card_faces[0].type
+        fill = max(_fill(f, tpl, facts[f]) for f in card_faces)
+        members[(kind, class_of(fill, settings[kind]["classes"]))] += card_faces
+    out: dict[str, TextClass] = {}
+    for (kind, name), group in members.items():
+        style = _type_text(tpl, kind)[4]
+        fitting = [f for f in group if _best(f, tpl, facts[f]) is not None]
+        size = min((_best(f, tpl, facts[f]) for f in fitting), default=style.min_size)
+        while size > style.min_size + 1e-9 and not all(_fits_at(f, tpl, facts[f], size) for f in fitting):
+            size = round(size - style.step, 4)
+        align = settings[kind].get("align", "auto")
+        if align not in ("left", "center"):
+            align = str(settings[kind]["classes"][name].get("align", "left"))
+        for f in group:
+            out[f.id] = TextClass(name, size, align if align in ("left", "center") else "left")
+    return out
 
 
 @dataclass(frozen=True)
@@ -159,7 +301,19 @@ def _measure(face: CardFace, tpl) -> FaceMeasure:
         problems.append(f"the type line {face.type_line!r} of `{face.id}` is too long even at {tl['min_size']} pt")
     rect = text_area(tpl, face.type)
     style = TextStyle.from_template(tpl, face.type)
-    layout = fit_text(list(face.lines), face.flavor, rect[2], rect[3], style, face.lang)
+    if face.text_size:
+        layout = layout_fixed(list(face.lines), face.flavor, rect[2], rect[3], face.text_size, style, face.lang,
+                              face.text_align)
+    else:  # a face built on its own: its text alone decides its size, and its class its alignment
+        layout = fit_text(list(face.lines), face.flavor, rect[2], rect[3], style, face.lang, _own_align(face, tpl))
     if not layout.fits:
         problems.append(f"the rules text of `{face.id}` does not fit its text box even at {style.min_size} pt")
     return FaceMeasure(name_size, type_size, layout, rect, tuple(problems))
+
+
+def _own_align(face: CardFace, tpl) -> str:
+    settings = tpl.text_settings(face.type)
+    if settings.get("align") in ("left", "center"):
+        return settings["align"]
+    name = class_of(text_fill(*_text_args(face, tpl)), settings["classes"])
+    return str(settings["classes"][name].get("align", "left"))

@@ -26,7 +26,9 @@ _BREAK = re.compile(r"[ \t\n]+")
 #: French typography: no line break before these marks or after «.
 _FR_NBSP_BEFORE = re.compile(r" ([:;!?»])")
 _FR_NBSP_AFTER = re.compile(r"« ")
-_NUMBER = re.compile(r"^[0-9]+[.,;:]?$")
+#: A number token: "2", "+2", "−1", "×3", "2.", "1,", "(2)". It never starts a line (issue 8): a no-break
+#: space glues it to the word before ("Wound 2", "réduit de 1").
+_NUMBER = re.compile(r"^[(«]?[+\-\u2212\u00d7x]?[0-9]+(?:[.,][0-9]+)?[.,;:!?)»]*$")
 NBSP = "\u00a0"
 #: Icons that head what follows them ("⟳ Guard", "✝ Demise: …") and never end a line.
 LEADING_ICONS = ("activate", "demise", "trap")
@@ -57,6 +59,7 @@ class Line:
     size: float
     baseline: float  # distance from the top of the text block down to the baseline
     flavor: bool = False
+    para_start: bool = False  # the first line of a paragraph (a rules line or the flavour text)
 
 
 @dataclass(frozen=True)
@@ -128,14 +131,14 @@ def paragraph_groups(markup: str, lang: str, text_font: str, keyword_font: str) 
                 tokens.append(None)
             if piece:
                 tokens.append(Atom("text", piece, font))
-    # "3 [[black]]:", "Wound 2", "1 card" and "[[activate]] Guard" stay together.
+    # "3 [[black]]:", "Wound 2", "réduit de 1", "1 card" and "[[activate]] Guard" stay together:
+    # a number never starts a line, nor ends one away from what it counts.
     for i, tok in enumerate(tokens):
         if tok is None and 0 < i < len(tokens) - 1:
             before, after = tokens[i - 1], tokens[i + 1]
             if before is not None and after is not None and (
-                    (_is_number(before) and after.kind in ("icon", "text"))
-                    or (before.kind == "icon" and before.value in LEADING_ICONS)
-                    or (before.font == keyword_font and _is_number(after))):
+                    _is_number(before) or _is_number(after)
+                    or (before.kind == "icon" and before.value in LEADING_ICONS)):
                 tokens[i] = Atom("text", NBSP, before.font or after.font or text_font)
     groups: list[list[Atom]] = [[]]
     for tok in tokens:
@@ -154,8 +157,14 @@ def _groups(markup: str, lang: str, text_font: str, keyword_font: str) -> tuple[
 
 
 def _is_number(atom: Atom) -> bool:
-    """"3", "2." or "1," : a count that stays with its keyword and its noun."""
+    """"3", "+2", "2." or "1," : a count that stays with the word before it and the noun after it."""
     return atom.kind == "text" and bool(_NUMBER.match(atom.value))
+
+
+def starts_with_number(atoms) -> bool:
+    """Whether a line's first text (the first atom, when it is text) is a number token."""
+    first = next(iter(atoms), None)
+    return first is not None and first.kind == "text" and bool(_NUMBER.match(first.value.split(NBSP)[0]))
 
 
 # -- measuring -----------------------------------------------------------------------
@@ -176,9 +185,15 @@ def _hyphenator(lang: str):
     return pyphen.Pyphen(lang={"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=3, right=3)
 
 
+def _hyphenable(group, style: TextStyle) -> bool:
+    """A one-word group of plain text, long enough to split; keywords are never hyphenated."""
+    return (len(group) == 1 and group[0].kind == "text" and len(group[0].value) >= 5
+            and group[0].font != style.keyword_font and NBSP not in group[0].value)
+
+
 def hyphen_split(group: list[Atom], room: float, size: float, style: TextStyle, lang: str):
     """The longest hyphenated head of a one-word group that fits ``room``, and the rest; or None."""
-    if len(group) != 1 or group[0].kind != "text" or len(group[0].value) < 5:
+    if not _hyphenable(group, style):
         return None
     atom = group[0]
     word = atom.value
@@ -189,13 +204,130 @@ def hyphen_split(group: list[Atom], room: float, size: float, style: TextStyle, 
     return None
 
 
+#: Paragraphs of more groups than this are broken greedily: no card text is near it, and a
+#: flavour text of a million words (a pull request can hold one) must stay linear.
+BALANCE_LIMIT = 400
+#: What a hyphen costs the balanced breaker, in squared line widths: only a much better break pays it.
+HYPHEN_COST = 0.09
+
+
 def wrap(groups: list[list[Atom]], width: float, size: float, style: TextStyle,
          lang: str, max_lines: int | None = None) -> tuple[list[list[list[Atom]]], bool]:
-    """Greedy line breaking with hyphenation; False when a word is wider than the line.
+    """Balanced line breaking; False when a word is wider than the line.
 
-    Linear in the number of words (a pull request may hold a flavour text of a million words);
-    with ``max_lines`` it stops after that many lines, since the text cannot fit anyway.
+    Among the breaks with the fewest lines it avoids a one-word last line, then picks the one
+    whose lines (the last excepted) are most even: minimum raggedness over the groups, with
+    hyphenation allowed at a cost (never inside a keyword). Huge paragraphs (over
+    ``BALANCE_LIMIT`` groups, which cannot fit a card anyway) are broken greedily, stopping
+    after ``max_lines`` lines.
     """
+    if len(groups) > BALANCE_LIMIT:
+        return _greedy(groups, width, size, style, lang, max_lines)
+    items = _items(groups, size, style, lang)
+    n = len(items)
+
+    def breakable(k: int) -> bool:  # may a line end after items[k]?
+        return k == n - 1 or items[k + 1].space > 0 or items[k].hyphen > 0
+
+    # best[j]: the cheapest way to set items[:j] as lines: (lines, one-word last lines, raggedness)
+    best: list[tuple | None] = [None] * (n + 1)
+    back = [0] * (n + 1)
+    best[0] = (0, 0, 0.0)
+    for j in range(1, n + 1):
+        if not breakable(j - 1):
+            continue
+        hyphen = items[j - 1].hyphen if j < n else 0.0
+        used = 0.0
+        for a in range(j - 1, -1, -1):
+            used += items[a].width + (items[a + 1].space if a + 1 < j else 0.0)
+            if used + hyphen > width + 1e-6 and a < j - 1:
+                break  # starting the line earlier only makes it wider
+            if best[a] is None or (a > 0 and not breakable(a - 1)):
+                continue
+            if j == n:  # the last line: its slack is free, but it never holds one word alone
+                cost = (best[a][0] + 1, best[a][1] + (a > 0 and _words(items, a, j) < 2), best[a][2])
+            else:
+                slack = max(0.0, width - used - hyphen) / width if width > 0 else 0.0
+                cost = (best[a][0] + 1, best[a][1], best[a][2] + slack * slack + (HYPHEN_COST if hyphen else 0.0))
+            if best[j] is None or cost < best[j]:
+                best[j], back[j] = cost, a
+    spans = []
+    j = n
+    while j > 0:
+        spans.append((back[j], j))
+        j = back[j]
+    lines, ok = [], True
+    for a, j in reversed(spans):
+        width_used = sum(it.width for it in items[a:j]) + sum(it.space for it in items[a + 1:j])
+        ok &= width_used + (items[j - 1].hyphen if j < n else 0.0) <= width + 1e-6
+        lines.append(_join(items[a:j], j < n))
+    if max_lines is not None:
+        lines = lines[:max_lines]
+    return lines, ok
+
+
+@dataclass(frozen=True)
+class _Item:
+    """A breakable unit: a group, or a piece of a hyphenable word (``space`` 0 inside the word)."""
+
+    atoms: tuple[Atom, ...]
+    width: float
+    space: float  # the space before it; 0 for the first item and for a word's later pieces
+    hyphen: float  # the hyphen's width when a line may end after it inside a word, else 0
+    word: int  # which group it comes from
+
+
+def _items(groups, size: float, style: TextStyle, lang: str) -> list[_Item]:
+    items: list[_Item] = []
+    for gi, group in enumerate(groups):
+        space = _space([groups[gi - 1]], size, style) if gi else 0.0
+        pieces = _pieces(group, lang) if style.hyphenate and _hyphenable(group, style) else []
+        if len(pieces) > 1:
+            font = group[0].font
+            hyphen = stringWidth("-", font, size)
+            for k, piece in enumerate(pieces):
+                atom = Atom("text", piece, font)
+                items.append(_Item((atom,), stringWidth(piece, font, size), space if k == 0 else 0.0,
+                                   hyphen if k < len(pieces) - 1 else 0.0, gi))
+        else:
+            items.append(_Item(tuple(group), group_width(group, size, style), space, 0.0, gi))
+    return items
+
+
+def _pieces(group, lang: str) -> tuple[str, ...]:
+    return _word_pieces(group[0].value, lang)
+
+
+@lru_cache(maxsize=8192)
+def _word_pieces(word: str, lang: str) -> tuple[str, ...]:
+    """A word cut at every place the language's hyphenation allows."""
+    cuts = [0] + list(_hyphenator(lang).positions(word)) + [len(word)]
+    return tuple(word[a:b] for a, b in zip(cuts, cuts[1:]) if b > a)
+
+
+def _words(items: list[_Item], a: int, j: int) -> int:
+    """How many words (groups) the line items[a:j] shows."""
+    return len({it.word for it in items[a:j]})
+
+
+def _join(items: list[_Item], hyphenated: bool) -> list[list[Atom]]:
+    """A line's items as groups; the pieces of a split word joined back, with a hyphen when it breaks."""
+    groups: list[list[Atom]] = []
+    for k, it in enumerate(items):
+        if k and not it.space:
+            head = groups[-1][-1]
+            groups[-1][-1] = Atom("text", head.value + it.atoms[0].value, head.font)
+        else:
+            groups.append(list(it.atoms))
+    if hyphenated and items[-1].hyphen:
+        tail = groups[-1][-1]
+        groups[-1][-1] = Atom("text", tail.value + "-", tail.font)
+    return groups
+
+
+def _greedy(groups: list[list[Atom]], width: float, size: float, style: TextStyle,
+            lang: str, max_lines: int | None = None) -> tuple[list[list[list[Atom]]], bool]:
+    """Greedy line breaking with hyphenation; linear in the number of words, stops after ``max_lines``."""
     lines: list[list[list[Atom]]] = []
     current: list[list[Atom]] = []
     used = 0.0
@@ -234,6 +366,21 @@ def _space(current: list[list[Atom]], size: float, style: TextStyle) -> float:
     return stringWidth(" ", last.font if last.kind == "text" else style.text_font, size)
 
 
+def line_words(line: "Line") -> list[str]:
+    """The words (unbreakable groups) of a laid-out line, as text, icons as ``[[name]]``: where the
+    line could have broken is where two placed atoms do not touch."""
+    words: list[str] = []
+    end = None
+    for item in line.items:
+        piece = item.atom.value if item.atom.kind == "text" else f"[[{item.atom.value}]]"
+        if end is not None and abs(item.x - end) < 0.01:
+            words[-1] += piece
+        else:
+            words.append(piece)
+        end = item.x + item.width
+    return words
+
+
 def _place(groups: list[list[Atom]], size: float, style: TextStyle) -> tuple[tuple[Placed, ...], float]:
     placed: list[Placed] = []
     x = 0.0
@@ -249,16 +396,16 @@ def _place(groups: list[list[Atom]], size: float, style: TextStyle) -> tuple[tup
 
 # -- fitting ---------------------------------------------------------------------------
 def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, style: TextStyle,
-              lang: str, limit: float | None = None) -> TextLayout:
+              lang: str, limit: float | None = None, align: str | None = None) -> TextLayout:
     """Lay out rules paragraphs (and the flavour text under a rule) at one font size.
 
     With ``limit`` (a height) it stops once the text is taller than that: the layout does not fit,
-    and laying out the rest of a huge text would only cost time.
+    and laying out the rest of a huge text would only cost time. ``align`` is the card's text
+    class alignment (``text_class``); without it the style's own.
     """
     lines: list[Line] = []
     y = 0.0
     ok = True
-    one_liners = True
     for pi, para in enumerate(paragraphs):
         if limit is not None and y > limit:
             break  # already too tall: the rest cannot make it fit
@@ -266,13 +413,12 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
         psize = size * style.icon_line_scale if all(a.kind == "icon" for g in groups for a in g) else size
         wrapped, fine = wrap(groups, width, psize, style, lang, _lines_left(limit, y, psize * style.leading))
         ok &= fine
-        one_liners &= len(wrapped) <= 1
         if pi:
             y += size * style.paragraph_gap
-        for line_groups in wrapped:
+        for li, line_groups in enumerate(wrapped):
             items, w = _place(line_groups, psize, style)
             lh = psize * style.leading
-            lines.append(Line(items, w, psize, y + (lh - psize) / 2 + 0.8 * psize))
+            lines.append(Line(items, w, psize, y + (lh - psize) / 2 + 0.8 * psize, para_start=li == 0))
             y += lh
     rule_y = None
     if flavor and not (limit is not None and y > limit):
@@ -284,14 +430,14 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
         wrapped, fine = wrap(_groups(flavor, lang, style.flavor_font, style.flavor_font), width, fsize, style,
                              lang, _lines_left(limit, y, fsize * style.leading))
         ok &= fine
-        for groups in wrapped:
+        for li, groups in enumerate(wrapped):
             items, w = _place(groups, fsize, style)
             lh = fsize * style.leading
-            lines.append(Line(items, w, fsize, y + (lh - fsize) / 2 + 0.8 * fsize, flavor=True))
+            lines.append(Line(items, w, fsize, y + (lh - fsize) / 2 + 0.8 * fsize, flavor=True, para_start=li == 0))
             y += lh
-    align = style.align
-    if align == "auto":
-        align = "center" if one_liners else "left"
+    align = align or style.align
+    if align not in ("left", "center"):
+        align = "left"
     return TextLayout(size, tuple(lines), y, ok, align, rule_y)
 
 
@@ -306,14 +452,59 @@ def _lines_left(limit: float | None, y: float, line_height: float) -> int | None
 HYPHENATION_GAIN = 1.0
 
 
+def _fits(layout: TextLayout, height: float) -> bool:
+    return layout.fits and layout.height <= height + 1e-6
+
+
+def layout_fixed(paragraphs, flavor, width, height, size: float, style: TextStyle, lang,
+                 align: str | None = None) -> TextLayout:
+    """The text at ``size`` (its class's size): unhyphenated when that fits, else hyphenated.
+
+    When neither fits, the layout is cut a few box heights down (OVERFLOW_DRAWN) with fits=False.
+    """
+    chosen = layout_at(paragraphs, flavor, width, size, replace(style, hyphenate=False), lang, height, align)
+    if not _fits(chosen, height) and style.hyphenate:
+        chosen = layout_at(paragraphs, flavor, width, size, style, lang, height, align)
+    if _fits(chosen, height):
+        return chosen  # nothing was cut: the limit only stops a text that is already too tall
+    layout = layout_at(paragraphs, flavor, width, size, style, lang, OVERFLOW_DRAWN * height, align)
+    return replace(layout, fits=False)
+
+
 def _largest_fit(paragraphs, flavor, width, height, style: TextStyle, lang) -> TextLayout | None:
-    size = style.max_size
-    while size >= style.min_size - 1e-9:
-        layout = layout_at(paragraphs, flavor, width, size, style, lang, limit=height)
-        if layout.fits and layout.height <= height + 1e-6:
-            return layout
-        size = round(size - style.step, 4)
-    return None
+    """The largest size of the grid max_size, max_size - step, … min_size at which the text fits.
+
+    A smaller size never needs more height, so the grid is searched by halves (a few layouts, not
+    one per step).
+    """
+    steps = max(0, math.floor((style.max_size - style.min_size) / style.step + 1e-9))
+    sizes = [round(style.max_size - k * style.step, 4) for k in range(steps + 1)]
+    found = None
+    lo, hi = 0, len(sizes) - 1  # invariant: every size before lo does not fit
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        layout = layout_at(paragraphs, flavor, width, sizes[mid], style, lang, limit=height)
+        if _fits(layout, height):
+            found, hi = layout, mid - 1
+        else:
+            lo = mid + 1
+    return found
+
+
+@lru_cache(maxsize=4096)
+def best_size(paragraphs: tuple[str, ...], flavor: str, width: float, height: float, style: TextStyle,
+              lang: str) -> float | None:
+    """The largest size from max_size down to min_size at which the text fits, or None.
+
+    Words are only hyphenated when that buys at least HYPHENATION_GAIN points of size.
+    """
+    whole = _largest_fit(list(paragraphs), flavor, width, height, replace(style, hyphenate=False), lang)
+    if style.hyphenate and (whole is None or whole.size + HYPHENATION_GAIN <= style.max_size + 1e-9):
+        floor = style.min_size if whole is None else whole.size + HYPHENATION_GAIN
+        split = _largest_fit(list(paragraphs), flavor, width, height, replace(style, min_size=floor), lang)
+        if split:
+            return split.size
+    return whole.size if whole else None
 
 
 #: A text that does not fit is drawn (and reported) up to this many times its box's height, not further.
@@ -321,21 +512,47 @@ OVERFLOW_DRAWN = 3
 
 
 def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, style: TextStyle,
-             lang: str) -> TextLayout:
-    """The largest size from max_size down to min_size at which the text fits; fits=False otherwise.
+             lang: str, align: str | None = None) -> TextLayout:
+    """The text at the largest size from max_size down to min_size at which it fits; fits=False otherwise.
 
-    Words are only hyphenated when that buys at least HYPHENATION_GAIN points of size.
+    A card's face uses its text class's size instead (``layout_fixed``); this is for one text alone.
     """
+    size = best_size(tuple(paragraphs), flavor, width, height, style, lang)
+    if size is None:
+        layout = layout_at(paragraphs, flavor, width, style.min_size, style, lang, OVERFLOW_DRAWN * height, align)
+        return replace(layout, fits=False)
+    return layout_fixed(paragraphs, flavor, width, height, size, style, lang, align)
+
+
+# -- text classes ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class TextClass:
+    """A card's text-length class, and the size and alignment every card of its type and class prints at."""
+
+    name: str
+    size: float
+    align: str
+
+
+def text_fill(paragraphs, flavor, width, height, style: TextStyle, lang) -> float:
+    """How full the text box is with the text at the type's max_size (1.0: exactly full)."""
+    layout = _fill_layout(tuple(paragraphs), flavor, width, style, lang)
+    return layout / height if height > 0 else math.inf
+
+
+@lru_cache(maxsize=4096)
+def _fill_layout(paragraphs: tuple[str, ...], flavor: str, width: float, style: TextStyle, lang: str) -> float:
     plain = replace(style, hyphenate=False)
-    whole = _largest_fit(paragraphs, flavor, width, height, plain, lang)
-    if style.hyphenate:
-        split = _largest_fit(paragraphs, flavor, width, height, style, lang)
-        if split and (whole is None or split.size - whole.size >= HYPHENATION_GAIN):
-            return split
-    if whole:
-        return whole
-    layout = layout_at(paragraphs, flavor, width, style.min_size, style, lang, limit=OVERFLOW_DRAWN * height)
-    return TextLayout(layout.size, layout.lines, layout.height, False, layout.align, layout.rule_y)
+    return layout_at(list(paragraphs), flavor, width, style.max_size, plain, lang).height
+
+
+def class_of(fill: float, classes: dict) -> str:
+    """The first class (by its ``up_to``) whose limit the fill does not pass; the fullest class past all."""
+    ordered = sorted(classes.items(), key=lambda kv: float(kv[1]["up_to"]))
+    for name, spec in ordered:
+        if fill <= float(spec["up_to"]) + 1e-9:
+            return name
+    return ordered[-1][0]
 
 
 def fit_line(text: str, font: str, width: float, max_size: float, min_size: float,
@@ -351,8 +568,12 @@ def fit_line(text: str, font: str, width: float, max_size: float, min_size: floa
 
 # -- the check the validator runs --------------------------------------------------
 def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path) -> list[Finding]:
-    """Every card and language whose name or rules text cannot fit at the minimum size."""
-    from .face import build_face, measure_face
+    """Every card and language whose name or rules text cannot fit at the minimum size.
+
+    The faces get their text classes first, as when they are rendered: each text is measured
+    at the size of its type and class, the size it prints at.
+    """
+    from .face import build_face, measure_face, with_text_classes
     from .template import TEMPLATE_FILE, TemplateError, load_template
 
     try:
@@ -361,16 +582,20 @@ def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path) -> list[Find
         return [Finding(Position(TEMPLATE_FILE.as_posix()), "template", str(exc),
                         "fix the card template, or delete it to use forge's own")]
     findings: list[Finding] = []
+    faces: dict[str, list] = {lang: [] for lang in sorted(phrasebooks)}
     for card in db.cards:
         for lang in sorted(phrasebooks):
             try:
-                face = build_face(card, db, phrasebooks[lang], lang, Path(root))
+                faces[lang].append(build_face(card, db, phrasebooks[lang], lang, Path(root)))
             except Exception as exc:  # a phrase problem is the text compiler's finding, not ours
                 findings.append(Finding(card.position, "text-overflow",
                                         f"{lang}: the text of `{card.id}` could not be laid out ({exc})",
                                         severity="warning"))
-                continue
+    positions = {card.id: card.position for card in db.cards}
+    for lang, lang_faces in with_text_classes(faces, tpl).items():
+        for face in lang_faces:
             for problem in measure_face(face, tpl).problems:
-                findings.append(Finding(card.position, "text-overflow", f"{lang}: {problem}",
+                findings.append(Finding(positions[face.id], "text-overflow", f"{lang}: {problem}",
                                         "shorten the text, or use a `text:` override with a terser wording"))
+    findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.message))
     return findings

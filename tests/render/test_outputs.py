@@ -206,13 +206,25 @@ def test_incremental_render_only_redoes_what_changed(tmp_path):
     assert render(out).written == []
     db = mini_db()
     card = db.cards[1]
-    db.cards[1] = replace(card, flavor={"en": "The sea takes back what it gave."})
+    db.cards[1] = replace(card, name={**card.name, "en": "Turn of the Tide"})
     result = render(out, db)
     written = set(result.written)
     assert "gamecrafter/en/tide-turn.png" in written and "mpc/en/tide-turn.png" in written
     assert "pnp/rift-commanders-en-a4.pdf" in written and "pod/rift-commanders-en-pod.pdf" in written
     assert not any(w.startswith(("gamecrafter/fr", "mpc/fr", "pnp/rift-commanders-fr")) for w in written)
     assert "gamecrafter/en/ember-whelp.png" not in written
+
+
+def test_a_card_that_changes_text_class_is_rendered_again_in_every_language(tmp_path):
+    """A text class (its size and alignment) is the same in both languages: an English flavour that
+    makes a short text medium re-aligns the French card too, and nothing else."""
+    out = tmp_path / "output"
+    render(out)
+    db = mini_db()
+    db.cards[1] = replace(db.cards[1], flavor={"en": "The sea takes back what it gave."})
+    written = set(render(out, db).written)
+    assert {"gamecrafter/en/tide-turn.png", "gamecrafter/fr/tide-turn.png"} <= written
+    assert not any("ember-whelp" in w or "snare" in w for w in written)
 
 
 def test_a_partial_run_renders_only_what_was_asked(tmp_path):

@@ -1,0 +1,72 @@
+"""What the text classes learned about each text, kept between renders in ``<out>/.cache/text-fit.json``.
+
+A text class's size depends on every card of the class, so every render decides the classes
+of all the cards, in every language. Re-measuring every text each time would cost the parent
+process about half a second; this record keeps, per text (its lines, flavour, language, box,
+style, fonts and the fitting code's version), how full its box is, the largest size it fits at,
+and whether it fits at the sizes its class was checked at, so that after one card changes only
+that card's texts are measured. The record is sealed like the render manifest: a record this
+machine did not write (a committed ``output/``) is ignored, and a link or special file in its
+place is neither read nor written through.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from .. import safeio
+from ..atomic import write_bytes
+from .seal import seal, unseal
+
+MEMO = Path(".cache") / "text-fit.json"
+#: No record of 64 cards is near this; a bigger file is not read.
+MAX_MEMO = 8 * 1024 * 1024
+
+
+class FitMemo:
+    """Per-text facts by key; ``save()`` writes the entries used in this run (if anything changed)."""
+
+    def __init__(self, out: Path | None = None):
+        self.out = Path(out) if out is not None else None
+        self.old: dict = self._load()
+        self.used: dict = {}
+        self.changed = False
+
+    def _load(self) -> dict:
+        if self.out is None:
+            return {}
+        try:
+            with safeio.open_regular(self.out / MEMO, MAX_MEMO) as fh:
+                data = unseal(fh.read(MAX_MEMO + 1))
+        except (OSError, safeio.UnsafeInput):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    @staticmethod
+    def key(*parts) -> str:
+        return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+
+    def entry(self, key: str) -> dict:
+        """The facts known about one text (a dict to read and fill in)."""
+        if key not in self.used:
+            old = self.old.get(key)
+            self.used[key] = dict(old) if isinstance(old, dict) else {}
+        return self.used[key]
+
+    def put(self, key: str, name: str, value) -> None:
+        entry = self.entry(key)
+        if entry.get(name, KeyError) != value:
+            entry[name] = value
+            self.changed = True
+
+    def save(self) -> None:
+        """Write the record when it changed; a render never fails because of it."""
+        if self.out is None or not (self.changed or set(self.used) != set(self.old)):
+            return
+        path = self.out / MEMO
+        try:
+            if safeio.within(path.parent, self.out) and not path.is_symlink():
+                write_bytes(path, seal(self.used))
+        except OSError:
+            pass
