@@ -16,7 +16,9 @@ from pathlib import Path
 from ..model import Card, CardDatabase
 from .assets import assets_hash
 from .fitmemo import FitMemo
-from .fit import TextClass, TextLayout, TextStyle, best_size, class_of, fit_line, fit_text, layout_fixed, text_fill
+from .fit import (
+    TextClass, TextLayout, TextStyle, best_size, class_align, class_of, fit_line, fit_text, layout_fixed, text_fill,
+)
 
 #: Bump when the drawing code changes what a face looks like, to invalidate every cache.
 RENDERER_VERSION = "2"
@@ -242,9 +244,9 @@ def text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo) -> dict[s
             size = round(size - style.step, 4)
         align = settings[kind].get("align", "auto")
         if align not in ("left", "center"):
-            align = str(settings[kind]["classes"][name].get("align", "left"))
+            align = class_align(settings[kind]["classes"], name)
         for f in group:
-            out[f.id] = TextClass(name, size, align if align in ("left", "center") else "left")
+            out[f.id] = TextClass(name, size, align)
     return out
 
 
@@ -315,5 +317,4 @@ def _own_align(face: CardFace, tpl) -> str:
     settings = tpl.text_settings(face.type)
     if settings.get("align") in ("left", "center"):
         return settings["align"]
-    name = class_of(text_fill(*_text_args(face, tpl)), settings["classes"])
-    return str(settings["classes"][name].get("align", "left"))
+    return class_align(settings["classes"], class_of(text_fill(*_text_args(face, tpl)), settings["classes"]))

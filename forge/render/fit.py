@@ -547,12 +547,27 @@ def _fill_layout(paragraphs: tuple[str, ...], flavor: str, width: float, style: 
 
 
 def class_of(fill: float, classes: dict) -> str:
-    """The first class (by its ``up_to``) whose limit the fill does not pass; the fullest class past all."""
-    ordered = sorted(classes.items(), key=lambda kv: float(kv[1]["up_to"]))
-    for name, spec in ordered:
-        if fill <= float(spec["up_to"]) + 1e-9:
+    """The first class (by its ``up_to``) whose limit the fill does not pass; the fullest class past all.
+
+    A class without a numeric ``up_to`` takes what no other class does.
+    """
+    ordered = sorted(((name, _limit(spec)) for name, spec in classes.items()), key=lambda kv: kv[1])
+    for name, limit in ordered:
+        if fill <= limit + 1e-9:
             return name
     return ordered[-1][0]
+
+
+def _limit(spec) -> float:
+    value = spec.get("up_to") if isinstance(spec, dict) else None
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.inf
+
+
+def class_align(classes: dict, name: str) -> str:
+    """A class's alignment: center or left (anything else reads as left)."""
+    spec = classes.get(name)
+    align = spec.get("align") if isinstance(spec, dict) else None
+    return align if align in ("left", "center") else "left"
 
 
 def fit_line(text: str, font: str, width: float, max_size: float, min_size: float,

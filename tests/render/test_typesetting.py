@@ -286,3 +286,30 @@ def test_a_link_in_place_of_the_record_is_neither_read_nor_written_through(tmp_p
     (out / ".cache" / "text-fit.json").symlink_to(target)
     assert build_faces(DB, BOOKS, ["en"], REPO, out)["en"] == FACES["en"]
     assert target.read_text(encoding="utf-8") == "{}"
+
+
+def test_a_card_that_fits_at_no_size_is_reported_and_does_not_shrink_its_class():
+    """check_text_fit keeps working with classes: the overflowing card is a finding, its class keeps its size."""
+    from forge.render.fit import check_text_fit
+
+    fr = {f.id: f for f in FACES["fr"]}
+    victim = fr["archon-of-dawn"]
+    sizes = {f.id: f.text_size for f in FACES["fr"]}
+    flooded = {lang: [replace(f, lines=f.lines * 12, text_size=0.0) if f.id == victim.id and lang == "fr" else f
+                      for f in fs] for lang, fs in FACES.items()}
+    after = {f.id: f for f in with_text_classes(flooded, TPL)["fr"]}
+    assert after[victim.id].text_class == "longest"
+    assert not measure_face(after[victim.id], TPL).text.fits
+    assert "does not fit" in measure_face(after[victim.id], TPL).problems[0]
+    others = [f for f in after.values() if f.text_class == "longest" and f.id != victim.id and f.type == "creature"]
+    assert others and max(sizes[f.id] for f in others) <= min(f.text_size for f in others)
+    assert check_text_fit(DB, BOOKS, REPO) == []  # the shipped cards all fit at their class's size
+
+
+def test_custom_classes_without_a_limit_or_alignment_do_not_break_the_fitter():
+    from forge.render.fit import class_align, class_of
+
+    classes = {"tiny": {"up_to": 0.5, "align": "center"}, "rest": {"align": "justify"}, "odd": "nothing"}
+    assert class_of(0.2, classes) == "tiny" and class_of(3.0, classes) in ("rest", "odd")
+    assert class_align(classes, "tiny") == "center" and class_align(classes, "rest") == "left"
+    assert class_align(classes, "odd") == "left"
