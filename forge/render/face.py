@@ -208,13 +208,26 @@ class _Facts(dict):
     """One text's facts: read from the memo's entry, every new fact written back to it."""
 
     def __init__(self, known: dict, memo: FitMemo, key: str):
-        super().__init__(known)
+        super().__init__({k: v for k, v in known.items() if _sound(k, v)})
         self.memo, self.key = memo, key
 
     def __setitem__(self, name, value):
         super().__setitem__(name, value)
         self.memo.put(self.key, name, value)
 
+
+def _sound(name: str, value) -> bool:
+    """Whether a remembered fact has the shape this code writes (another version's record may not)."""
+    def number(v) -> bool:
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+    if name == "fill":
+        return number(value)
+    if name == "best":
+        return value is None or number(value)
+    if name == "fits":
+        return isinstance(value, dict) and all(isinstance(v, bool) for v in value.values())
+    return False
 
 
 def text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo) -> dict[str, TextClass]:

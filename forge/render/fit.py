@@ -543,7 +543,8 @@ def text_fill(paragraphs, flavor, width, height, style: TextStyle, lang) -> floa
 @lru_cache(maxsize=4096)
 def _fill_layout(paragraphs: tuple[str, ...], flavor: str, width: float, style: TextStyle, lang: str) -> float:
     plain = replace(style, hyphenate=False)
-    return layout_at(list(paragraphs), flavor, width, style.max_size, plain, lang).height
+    layout = layout_at(list(paragraphs), flavor, width, style.max_size, plain, lang)
+    return layout.height if layout.fits else math.inf  # a word wider than the box: it must shrink
 
 
 def class_of(fill: float, classes: dict) -> str:

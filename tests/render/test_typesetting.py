@@ -313,3 +313,28 @@ def test_custom_classes_without_a_limit_or_alignment_do_not_break_the_fitter():
     assert class_of(0.2, classes) == "tiny" and class_of(3.0, classes) in ("rest", "odd")
     assert class_align(classes, "tiny") == "center" and class_align(classes, "rest") == "left"
     assert class_align(classes, "odd") == "left"
+
+
+def test_a_sealed_record_of_another_shape_is_not_trusted(tmp_path):
+    """A record sealed here by another version of forge (other fields, other types) is measured again."""
+    from forge.render.seal import seal
+
+    out = tmp_path / "output"
+    build_faces(DB, BOOKS, ["en", "fr"], REPO, out)
+    record = out / ".cache" / "text-fit.json"
+    import json
+
+    data = json.loads(record.read_text())["data"]
+    for facts in data.values():
+        facts.update(fill="full", best=True, fits={"9.0": "yes"})
+    record.write_bytes(seal(data))
+    assert build_faces(DB, BOOKS, ["en", "fr"], REPO, out) == FACES
+
+
+def test_a_word_wider_than_the_box_makes_the_text_shrink():
+    from forge.render.fit import text_fill
+
+    s = TextStyle.from_template(TPL, "spell")
+    _, _, w, h = text_area(TPL, "spell")
+    assert text_fill(["Draw 1 card."], "", w, h, s, "en") < 0.5
+    assert text_fill(["Hippopotomonstrosesquippedaliophobically-unbreakable-word"], "", w, h, s, "en") == float("inf")
