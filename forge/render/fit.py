@@ -1,4 +1,9 @@
-"""Fitting rules text into a card's text box: wrap, hyphenate by language, shrink within limits.
+"""Fitting rules text into a card's text box: glue numbers, break lines for balance, size by text class.
+
+A number never starts a line (a no-break space ties it to the word before); lines are
+broken for the fewest lines, no one-word last line, then even lines (hyphenating by
+language, never a keyword); every card of a type and text class prints at the class's
+size and alignment (``TextClass``, decided in ``face.with_text_classes``).
 
 The layout is pure data (``TextLayout``): the drawing code places exactly what
 was measured here, and ``check_text_fit`` reports the cards that cannot fit at
