@@ -45,6 +45,28 @@ def shade(c: str, t: float) -> str:
     return mix(c, "#000000", t) if t >= 0 else mix(c, "#ffffff", -t)
 
 
+#: Stops added between two gradient stops in CMYK, so that the press's gradient follows the sRGB one.
+GRADIENT_STEPS = 4
+
+
+def _srgb_stops(colors: list[str], positions) -> tuple[list[str], list[float]]:
+    """Gradient stops with ``GRADIENT_STEPS - 1`` sRGB mixes inserted between each pair.
+
+    A PDF gradient interpolates in its own colour space: between two converted CMYK stops
+    it would pass through other colours than the design's sRGB gradient (a glow turns grey
+    half-way). Converting a few mixes keeps every segment within a shade of the design.
+    """
+    n = len(colors)
+    at = list(positions) if positions else [i / (n - 1) for i in range(n)]
+    stops, where = [colors[0]], [at[0]]
+    for i in range(1, n):
+        for step in range(1, GRADIENT_STEPS + 1):
+            t = step / GRADIENT_STEPS
+            stops.append(colors[i] if step == GRADIENT_STEPS else mix(colors[i - 1], colors[i], t))
+            where.append(at[i - 1] + (at[i] - at[i - 1]) * t)
+    return stops, where
+
+
 @dataclass
 class Mark:
     """A drawn text or icon: what it is and where (points, page space before any sheet placement)."""
@@ -76,7 +98,8 @@ class Painter:
     """Draws on ``canvas`` in RGB, or in CMYK when ``cmyk`` (print-on-demand), and records marks.
 
     In CMYK every colour goes through the press's ICC profile (``colour``); text and
-    glyph-like icons in a dark neutral colour print in black ink only.
+    glyph-like icons in a dark neutral colour print in black ink only, and solid black
+    text overprints what is under it (as presses expect of black type).
     """
 
     canvas: object
@@ -124,8 +147,9 @@ class Painter:
         key = (kind, self.cmyk, tuple(colors), tuple(positions or ()))
         name = cache.get(key)
         if name is None:
-            space, ncolors = _normalizeColors([self.color(v) for v in colors])
-            fcn = _buildColorFunction(ncolors, positions)
+            stops, at = (_srgb_stops(colors, positions) if self.cmyk else (colors, positions))
+            space, ncolors = _normalizeColors([self.color(v) for v in stops])
+            fcn = _buildColorFunction(ncolors, at)
             if kind == "axial":
                 shading = PDFAxialShading(0, 0, 1, 0, Function=fcn, ColorSpace=space, Extend="[true true]")
             else:
@@ -164,13 +188,21 @@ class Painter:
         elif anchor == "end":
             x -= width
         c = self.canvas
-        self.fill(color, text=True)
+        ink = self.color(color, text=True)
+        solid_black = self.cmyk and (ink.cyan, ink.magenta, ink.yellow, ink.black) == (0, 0, 0, 1)
+        if solid_black:  # black text overprints: a plate out of register leaves no paper-white halo
+            c.saveState()
+            c.setFillOverprint(True)
+            c.setOverprintMask(True)
+        c.setFillColor(ink)
         t = c.beginText(x, y)
         t.setFont(font, size)
         if char_space:
             t.setCharSpace(char_space)
         t.textOut(s)
         c.drawText(t)
+        if solid_black:
+            c.restoreState()
         face = getFont(font).face
         self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size))
         return width

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 
 _TOKEN = re.compile(rb"""
     (?P<ws>[\x00\t\n\f\r ]+|%[^\r\n]*)
+  | (?P<skip>(?:[+-]?(?:\d+\.?\d*|\.\d+)[\x00\t\n\f\r ]+)+(?:[mlcvywMijJ]|re)(?=[\x00\t\n\f\r ]|$))
   | (?P<nums>(?:[+-]?(?:\d+\.?\d*|\.\d+)[\x00\t\n\f\r ]+)+)
   | (?P<num>[+-]?(?:\d+\.?\d*|\.\d+))
   | (?P<name>/[^\x00\t\n\f\r ()<>\[\]{}/%]*)
@@ -77,8 +78,8 @@ def scale_of(m: Matrix) -> float:
 def tokens(data: bytes):
     """(kind, value) pairs of a content stream; strings and inline image data are skipped, not decoded.
 
-    A run of numbers is one "nums" token, split only when its operator is one preflight reads:
-    most of a card's stream is path coordinates, which it does not.
+    A run of numbers is one "nums" token, split only when its operator is one preflight reads;
+    path construction and line styles with their numbers (most of a card's stream) are skipped whole.
     """
     pos, n = 0, len(data)
     while pos < n:
@@ -88,7 +89,7 @@ def tokens(data: bytes):
             continue
         kind = m.lastgroup
         pos = m.end()
-        if kind == "ws":
+        if kind == "ws" or kind == "skip":
             continue
         if kind == "str":
             depth = 1

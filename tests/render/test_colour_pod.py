@@ -355,3 +355,52 @@ def test_the_proof_stays_rgb(pod):
     ops = {op for _, op, _ in operations(r)}
     assert b"rg" in ops and b"k" not in ops and b"K" not in ops
     assert "/OutputIntents" not in r.trailer["/Root"] and "/GTS_PDFXVersion" not in (r.metadata or {})
+
+
+def test_gradients_follow_the_srgb_design_between_their_stops():
+    """Interpolating two converted stops in CMYK would pass through other colours than the sRGB gradient;
+    the shading carries converted sRGB mixes, so its middle is the design's middle, as the press prints it."""
+    from forge.render.paint import mix
+
+    a, b = "#8f74e0", "#2a2340"
+    doc = PdfBuffer((100, 100), "Rift Commanders — gradient", "en", cmyk=True, trim=(9, 9, 82, 82))
+    Painter(doc.canvas, cmyk=True).linear(0, 0, 100, 0, [a, b])
+    doc.canvas.showPage()
+    r = PdfReader(io.BytesIO(doc.finish()))
+    (sh,) = [s.get_object() for s in r.pages[0]["/Resources"]["/Shading"].values()]
+    fn = sh["/Function"].get_object()
+    bounds = [0.0] + [float(v) for v in fn["/Bounds"]] + [1.0]
+    parts = [f.get_object() for f in fn["/Functions"]]
+    middle = [i for i, x in enumerate(bounds) if abs(x - 0.5) < 1e-6][0]
+    got = [float(v) for v in parts[middle]["/C0"]]
+    assert got == pytest.approx(colour.press_cmyk(mix(a, b, 0.5)), abs=1e-4)
+    naive_middle = [(x + y) / 2 for x, y in zip(colour.press_cmyk(a), colour.press_cmyk(b))]
+    assert max(abs(x - y) for x, y in zip(got, naive_middle)) > 0.02
+
+
+def test_solid_black_text_overprints_and_other_text_knocks_out():
+    doc = PdfBuffer((100, 100), "Rift Commanders — overprint", "en", cmyk=True, trim=(9, 9, 82, 82))
+    p = Painter(doc.canvas, cmyk=True)
+    p.text(10, 50, "ink", "Lato", 8, "#1f1b16")
+    p.text(10, 30, "red", "Lato", 8, "#b3261e")
+    p.fill("#2f63a8")
+    doc.canvas.rect(0, 0, 5, 5, fill=1, stroke=0)
+    doc.canvas.showPage()
+    r = PdfReader(io.BytesIO(doc.finish()))
+    states = r.pages[0]["/Resources"]["/ExtGState"]
+    current, at_text, stack = {}, [], []
+    for _, op, args in operations(r):
+        if op == b"q":
+            stack.append(dict(current))
+        elif op == b"Q":
+            current = stack.pop()
+        elif op == b"gs":
+            current.update(states[args[0]].get_object())
+        elif op == b"k":
+            current["k"] = tuple(float(v) for v in args)
+        elif op in (b"Tj", b"TJ"):
+            at_text.append((current["k"], bool(current.get("/op")), current.get("/OPM")))
+        elif op in (b"f", b"f*"):
+            at_text.append(("rect", bool(current.get("/op")), None))
+    assert at_text[0] == ((0, 0, 0, 1), True, 1)
+    assert at_text[1][1] is False and at_text[2] == ("rect", False, None)
