@@ -32,6 +32,8 @@ PAPER_MARGIN = 10 * mm
 #: Card-size aids, front side -> what is printed on their back.
 FRONTS: dict[str, str] = {"turn": "wound", "health": "back", "allegiance": "back"}
 SKULL, POISON_ICON = "death-skull", "drop"
+#: Bump when the drawing of an aid, the mat, the tokens or their TTS images changes: every key derives from it.
+AIDS_VERSION = "2"
 
 
 @dataclass(frozen=True)
@@ -107,8 +109,8 @@ class Aid:
     def key(self, template_digest: str) -> str:
         from .face import RENDERER_VERSION
 
-        return hashlib.sha256(f"{RENDERER_VERSION}|{template_digest}|{assets_hash()}|aid|{self.kind}|"
-                              f"{self.aids.digest()}".encode()).hexdigest()
+        return hashlib.sha256(f"{RENDERER_VERSION}|{AIDS_VERSION}|{template_digest}|{assets_hash()}|aid|"
+                              f"{self.kind}|{self.aids.digest()}".encode()).hexdigest()
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)\}")
@@ -284,7 +286,7 @@ def poison_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> No
 
 
 def health_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
-    medallion(p, tpl, cx, cy, r, tpl.color("gold_dark"), "holy-symbol", "health marker")
+    medallion(p, tpl, cx, cy, r, tpl.color("ink"), "holy-symbol", "health marker")  # unlike any faction
 
 
 def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, text: str, size: float,
@@ -353,7 +355,8 @@ def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
     path = c.beginPath()
     path.rect(0, 0, tpl.full_w, tpl.full_h)
     c.clipPath(path, stroke=0, fill=0)
-    p.linear(0, tpl.full_h, 0, 0, [tpl.color("parchment"), mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.6)])
+    parchment = tpl.color("parchment")
+    p.linear(0, tpl.full_h, 0, 0, [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)])
     c.restoreState()
     sx, sy, sw, sh = tpl.safe_rect()
     inset = 0.6 * mm
@@ -706,10 +709,14 @@ def render_document(tpl: Template, a: AidSet, kind: str, paper: str, paper_size,
         return mat_pdf(tpl, a, paper, paper_size)
     if kind == "tokens":
         return tokens_pdf(tpl, a, paper, paper_size)
-    if kind == "tts-mat":
+    if kind == "tts-mat":  # the paper's margin cropped off: on the table the board is the mat
         pw, ph = mat_size(paper_size)
-        (img,) = render_pages(mat_pdf(tpl, a, paper, paper_size), (MAT_PX, round(MAT_PX * ph / pw)))
-        return jpeg_bytes(img)
+        cut = PAPER_MARGIN - 1.5 * mm
+        scale = MAT_PX / (pw - 2 * cut)
+        size = (round(pw * scale), round(ph * scale))
+        (img,) = render_pages(mat_pdf(tpl, a, paper, paper_size), size)
+        c = round(cut * scale)
+        return jpeg_bytes(img.crop((c, c, size[0] - c, size[1] - c)))
     if kind == "tts-token":
         (img,) = render_pages(_token_page(tpl, a, what), (TOKEN_PX, TOKEN_PX))
         return png_bytes(img)

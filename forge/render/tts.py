@@ -125,7 +125,8 @@ def saved_object(decks: list[Deck], lang: str, url, table: list[dict] | None = N
             cid = slot[face.id]
             ids.append(cid)
             where = _transform(di * 3.0 + n * 2.6, 4.0, True) if face_up else _transform(di * 3.0)
-            contained.append(_card(face, cid, custom[str(cid // 100)], where, _guid(f"{lang}/{deck.key}/{n}/{face.id}")))
+            guid = _guid(f"{lang}/{deck.key}/{n}/{face.id}")
+            contained.append(_card(face, cid, custom[str(cid // 100)], where, guid))
         if face_up:  # laid out one by one, every card visible
             states += contained
             continue
@@ -177,11 +178,11 @@ def table_objects(aids, sides: dict, lang: str, url, first_deck: int = 1000) -> 
         names = {f"marker-{fid}": f"{aids.word('allegiance_marker')} — {name}" for fid, _, _, name in aids.factions}
         names["health"] = aids.word("health_marker")
         for i, kind in enumerate(k for k in tokens if k in names):
-            out.append(_tile(names[kind], url(tts_name(lang, kind, "png")), _transform(-14.0 + 1.2 * i, z, True, 0.35, turn),
-                             _guid(f"{lang}/marker/{player}/{kind}")))
+            out.append(_tile(names[kind], url(tts_name(lang, kind, "png")),
+                             _transform(-14.0 + 1.2 * i, z, True, 0.35, turn), _guid(f"{lang}/marker/{player}/{kind}")))
     for i, kind in enumerate(("poison", "essence")):
         tile = _tile(aids.word(kind), url(tts_name(lang, kind, "png")), _transform(0.0, 0.0, True, 0.5),
                      _guid(f"{lang}/token/{kind}"))
-        out.append({"Name": "Infinite_Bag", "Nickname": aids.word(kind), "Transform": _transform(-8.0 - 3.0 * i, 0.0, True),
-                    "ContainedObjects": [tile], "GUID": _guid(f"{lang}/bag/{kind}")})
+        out.append({"Name": "Infinite_Bag", "Nickname": aids.word(kind), "ContainedObjects": [tile],
+                    "Transform": _transform(-8.0 - 3.0 * i, 0.0, True), "GUID": _guid(f"{lang}/bag/{kind}")})
     return out

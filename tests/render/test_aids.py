@@ -226,3 +226,17 @@ def test_the_token_sheet_and_mat_are_single_pages_per_paper():
     for paper in PAPERS:
         assert len(PdfReader(io.BytesIO(tokens_pdf(tpl, a, paper, PAPERS[paper]))).pages) == 1
         assert len(PdfReader(io.BytesIO(mat_pdf(tpl, a, paper, PAPERS[paper]))).pages) == 1
+
+
+def test_a_card_change_does_not_redraw_the_mat_or_the_tokens(tmp_path):
+    from dataclasses import replace
+
+    out = tmp_path / "output"
+    opts = RenderOptions(out=out, workers=1, profiles=("pnp", "tts"), langs=("en",), papers=("a4",))
+    render_cards(mini_db(), books(), REPO, opts)
+    db = mini_db()
+    db.cards[1] = replace(db.cards[1], flavor={"en": "The sea takes back what it gave."})
+    written = set(render_cards(db, books(), REPO, opts).written)
+    assert "pnp/rift-commanders-en-a4.pdf" in written
+    assert not {"pnp/player-mat-en-a4.pdf", "pnp/tokens-en-a4.pdf", "tts/en/rift-commanders-en-mat.jpg",
+                "tts/en/rift-commanders-en-aid-turn.png"} & written
