@@ -47,6 +47,19 @@ def parse_profiles(value: str) -> tuple[str, ...]:
     return tuple(p for p in PROFILE_CHOICES if p in names)
 
 
+def parse_tts_url(value: str | None) -> str | None:
+    """An http(s) base URL for hosted TTS images: a file URL or a path would point at this machine."""
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        raise typer.BadParameter(f"expected an http(s) URL where the images will be hosted, got {value!r} "
+                                 "(leave it out to reference the images by their file names)")
+    return value.strip().rstrip("/")
+
+
 def parse_offset(value: str) -> tuple[float, float]:
     """"X,Y" in millimetres, e.g. "-1.5,0.5"."""
     try:
@@ -104,6 +117,7 @@ def cards(
     check_root(root)
     profiles = parse_profiles(profile)
     offset = parse_offset(back_offset)
+    tts_url = parse_tts_url(tts_url)
     from ..database import load_database
     from ..render.cards import RenderOptions, render_cards
     from ..render.template import TemplateError

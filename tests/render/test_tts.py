@@ -134,3 +134,23 @@ def test_the_folder_says_how_to_import_it(two_folders, lang):
     readme = (a / "tts" / lang / "README.txt").read_text(encoding="utf-8")
     assert f"rift-commanders-{lang}.json" in readme and "Mods/Images" in readme and "--tts-url" in readme
     assert ("Copy" in readme) == (lang == "en") and ("Copiez" in readme) == (lang == "fr")
+
+
+@pytest.mark.parametrize("bad", ["file:///home/me/output/tts", "/home/me/output/tts", "C:\\\\Users\\\\me", "ftp://x/y",
+                                 "https://"])
+def test_a_tts_url_that_would_point_at_this_machine_is_refused(bad, tmp_path):
+    from typer.testing import CliRunner
+
+    from forge.commands.render import app
+
+    result = CliRunner().invoke(app, ["cards", "--root", str(REPO), "--out", str(tmp_path / "out"), "--profile",
+                                      "tts", "--tts-url", bad])
+    assert result.exit_code == 2 and "http(s) URL" in result.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_hosted_base_url_is_kept_without_its_trailing_slash():
+    from forge.commands.render import parse_tts_url
+
+    assert parse_tts_url("https://example.invalid/rift/") == "https://example.invalid/rift"
+    assert parse_tts_url(None) is None
