@@ -14,6 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
+from .balance.analysis import CardTally, card_effects, seat_advantage
+from .balance.stats import wilson
 from .engine import Game, make_agent
 from .engine.invariants import InvariantChecker, InvariantError
 from .engine.play import run as run_game
@@ -173,6 +175,7 @@ class Report:
     decided: int = 0
     turns: list[int] = field(default_factory=list)
     decisions: int = 0
+    cards: CardTally = field(default_factory=CardTally)
 
     @property
     def ok(self) -> bool:
@@ -197,6 +200,7 @@ class Report:
         for f in o.factions:
             self.games_by_faction[f] += 1
         if o.winner is not None:
+            self.cards.add_game(o.coverage, o.winner)
             self.wins_by_faction[o.factions[o.winner]] += 1
             self.wins_by_seat[o.winner] += 1
             if o.winner == 0:
@@ -284,6 +288,19 @@ def to_json(report: Report, db: CardDatabase, replays: dict[int, str] | None = N
                   "min": min(t) if t else None, "max": max(t) if t else None},
         "decisions": report.decisions,
         "coverage": card_coverage(report, db),
+        "balance": balance(report, db),
+    }
+
+
+def balance(report: Report, db: CardDatabase) -> dict:
+    """Win rates with their sample sizes and 95 % intervals; per-card effects; the seat advantage."""
+    return {
+        "by_faction": {f: wilson(report.wins_by_faction[f], report.games_by_faction[f]).to_json() for f in FACTIONS},
+        "by_pairing": {k: wilson(report.wins_by_pairing[k], report.games_by_pairing[k]).to_json()
+                       for k in (f"{a}-{b}" for a, b in PAIRINGS)},
+        "seat": seat_advantage(report.wins_by_seat[0], report.decided),
+        "length": dict(sorted(Counter(report.turns).items())),
+        "cards": card_effects(report.cards, [c.id for c in db.cards], {c.id for c in db.of_set("recruit")}),
     }
 
 
@@ -309,11 +326,29 @@ def render_text(data: dict) -> str:
     def pct(x):
         return "-" if x is None else f"{100 * x:.1f}%"
 
-    out.append("win rate by faction: " + ", ".join(f"{f} {pct(v)}" for f, v in wr["by_faction"].items()))
-    out.append(f"win rate by seat: first {pct(wr['by_seat']['first'])}, second {pct(wr['by_seat']['second'])}")
-    out.append("win rate of the first player by pairing:")
-    for k, v in wr["by_pairing"].items():
-        out.append(f"  {k:<12} {pct(v)}")
+    b = data["balance"]
+    out.append("win rate by faction (95 % interval, games):")
+    for f, r in b["by_faction"].items():
+        out.append(f"  {f:<12} {_rate_text(r)}")
+    seat = b["seat"]
+    out.append(f"first seat wins {_rate_text(seat['first'])}: "
+               + ("a significant advantage" if seat["significant"] and seat["first"]["value"] > 0.5 else
+                  "a significant disadvantage" if seat["significant"] else "not significantly different from 50 %")
+               + f" (p = {seat['p_value']})")
+    out.append("win rate of the first player by pairing (95 % interval, games):")
+    for k, r in b["by_pairing"].items():
+        out.append(f"  {k:<12} {_rate_text(r)}")
+    flagged = [c for c in b["cards"] if c["significant"] or c["never_used"]]
+    out.append(f"cards whose use goes with a significantly different win rate (Holm-corrected), or never used: "
+               f"{len(flagged)}")
+    for c in flagged:
+        if c["never_used"]:
+            out.append(f"  {c['card']:<28} never bought or played")
+        for use in c["significant"]:
+            d = c[use]
+            out.append(f"  {c['card']:<28} {use}: {100 * d['a']['value']:.1f}% (n={d['a']['n']}) vs "
+                       f"{100 * d['b']['value']:.1f}% without, {100 * d['value']:+.1f} points "
+                       f"[{100 * d['low']:+.1f}, {100 * d['high']:+.1f}]")
     out.append("card coverage (bought / played / activated; gaps):")
     for c in data["coverage"]:
         extra = ""
@@ -325,6 +360,12 @@ def render_text(data: dict) -> str:
         out.append(f"  {c['card']:<28} {c['bought']:>6} {c['played']:>6} {c['activated']:>6}{extra}"
                    + (f"  [{gaps}]" if gaps else ""))
     return "\n".join(out)
+
+
+def _rate_text(r: dict) -> str:
+    if r["value"] is None:
+        return "– (0 games)"
+    return f"{100 * r['value']:5.1f}% [{100 * r['low']:.1f}–{100 * r['high']:.1f}] of {r['n']}"
 
 
 def smoke(db: CardDatabase, games: int, seed: int = 0, jobs: int = 1) -> tuple[list, dict]:

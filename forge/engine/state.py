@@ -414,6 +414,7 @@ class State:
         self.hand[p].remove(cid)
         if self.cov is not None:
             _inc(self.cov, ("played", d.id))
+            _inc(self.cov, ("by", p, "played", d.id))  # per player: the balance lab
         if d.is_soul:
             self.played[p].append(cid)
             ev = "play_soul"
@@ -445,6 +446,7 @@ class State:
         self._enter(p, cid)
         if self.cov is not None:
             _inc(self.cov, ("played", d.id))
+            _inc(self.cov, ("by", p, "played", d.id))  # per player: the balance lab
         if self.log is not None:
             self.log.append(("summon", p, cid))
         self._ft = False
@@ -465,6 +467,7 @@ class State:
         self.exhausted[cid] = True
         if self.cov is not None:
             _inc(self.cov, ("activated", d.id))
+            _inc(self.cov, ("by", p, "activated", d.id))  # per player: the balance lab
         if self.log is not None:
             self.log.append(("activate", p, cid))
         self._ft = False
@@ -481,6 +484,7 @@ class State:
         self.row[slot] = self.recruit.pop() if self.recruit else -1
         if self.cov is not None:
             _inc(self.cov, ("bought", d.id))
+            _inc(self.cov, ("by", p, "bought", d.id))  # per player: the balance lab
         if self.log is not None:
             self.log.append(("buy", p, cid, d.cost))
         self._ft = False
@@ -502,6 +506,7 @@ class State:
         if self.cov is not None:
             _inc(self.cov, ("trap", d.id, d.trap_kind))
             _inc(self.cov, ("played", d.id))
+            _inc(self.cov, ("by", h, "played", d.id))  # per player: the balance lab
         if self.log is not None:
             self.log.append(("trap", h, cid))
         # When you play a trap, draw a card.

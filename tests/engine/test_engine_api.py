@@ -181,12 +181,16 @@ def test_simulate_command_reports_json_and_exits_0(tmp_path):
     assert set(data["win_rate"]["by_faction"]) == set(FACTIONS)
     assert len(data["win_rate"]["by_pairing"]) == 12
     assert any(c["played"] for c in data["coverage"])
+    balance = data["balance"]  # every figure with its sample size and interval
+    assert all(r["n"] and r["low"] <= r["value"] <= r["high"] for r in balance["by_faction"].values())
+    assert sum(r["n"] for r in balance["by_pairing"].values()) == 12
+    assert {c["card"] for c in balance["cards"]} == {c["card"] for c in data["coverage"]}
 
 
 def test_simulate_command_text_and_usage_errors(tmp_path):
     root = _project(tmp_path)
     res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "4", "--root", str(root), "--agents", "heuristic"])
-    assert res.exit_code == 0 and "win rate by seat" in res.output
+    assert res.exit_code == 0 and "first seat wins" in res.output and "95 % interval" in res.output
     res = CliRunner().invoke(_cli_app(), ["simulate", "--root", str(tmp_path / "nope")])
     assert res.exit_code == 2
     res = CliRunner().invoke(_cli_app(), ["simulate", "--agents", "genius"])

@@ -1,0 +1,1 @@
+"""The balance lab: what simulated games say about the game, each figure with its uncertainty."""
