@@ -30,6 +30,11 @@ class Lang(str, Enum):
     all = "all"
 
 
+class PnpLayout(str, Enum):
+    gutter = "gutter"
+    butted = "butted"
+
+
 class Paper(str, Enum):
     a4 = "a4"
     letter = "letter"
@@ -101,6 +106,9 @@ def cards(
                                 help="pnp, gamecrafter, mpc, pod, tts, proof or all (comma-separated list allowed)."),
     back_offset: str = typer.Option("0,0", "--back-offset",
                                     help="Shift the print-and-play backs by X,Y mm (see the calibration page)."),
+    pnp_layout: PnpLayout = typer.Option(PnpLayout.gutter, "--pnp-layout",
+                                         help="Print-and-play: gutter (each card with its own 2.5 mm bleed; A4 8 "
+                                              "and Letter 6 cards a page) or butted (9 a page, edge to edge, no bleed)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
     format: FormatOption = Format.text,
     workers: int = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with."),
@@ -136,7 +144,7 @@ def cards(
     options = RenderOptions(
         langs=("en", "fr") if lang is Lang.all else (lang.value,),
         papers=("a4", "letter") if paper is Paper.all else (paper.value,),
-        profiles=profiles, back_offset=offset, out=default_output(root, out, format),
+        profiles=profiles, back_offset=offset, pnp_layout=pnp_layout.value, out=default_output(root, out, format),
         workers=max(1, workers), tts_base_url=tts_url)
     bar = ProgressBar()
     try:

@@ -351,13 +351,14 @@ def allegiance_track(p: Painter, tpl: Template, aids: AidSet, faction, x: float,
 def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
     """Parchment to the bleed edge, a gold rule inside the safe zone; returns the content box."""
     c = p.canvas
-    c.saveState()
-    path = c.beginPath()
-    path.rect(0, 0, tpl.full_w, tpl.full_h)
-    c.clipPath(path, stroke=0, fill=0)
-    parchment = tpl.color("parchment")
-    p.linear(0, tpl.full_h, 0, 0, [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)])
-    c.restoreState()
+    with p.part("aid background", bleed=True):  # declared full-bleed: the safe-zone check lets it
+        c.saveState()
+        path = c.beginPath()
+        path.rect(0, 0, tpl.full_w, tpl.full_h)
+        c.clipPath(path, stroke=0, fill=0)
+        parchment = tpl.color("parchment")
+        p.linear(0, tpl.full_h, 0, 0, [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)])
+        c.restoreState()
     sx, sy, sw, sh = tpl.safe_rect()
     inset = 0.6 * mm
     p.stroke(tpl.color("gold_dark"), 0.6)
@@ -440,13 +441,14 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
     W, H = tpl.full_w, tpl.full_h
     cx, cy = W / 2, H / 2
     base, gold = tpl.color("ink"), tpl.color("gold")
-    c.saveState()
-    path = c.beginPath()
-    path.rect(0, 0, W, H)
-    c.clipPath(path, stroke=0, fill=0)
-    p.radial(cx, cy, H * 0.62, [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)],
-             [0, 0.15, 0.6, 1])
-    c.restoreState()
+    with p.part("aid back background", bleed=True):  # declared full-bleed: the safe-zone check lets it
+        c.saveState()
+        path = c.beginPath()
+        path.rect(0, 0, W, H)
+        c.clipPath(path, stroke=0, fill=0)
+        p.radial(cx, cy, H * 0.62, [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)],
+                 [0, 0.15, 0.6, 1])
+        c.restoreState()
     for r, wdt in ((24 * mm, 0.8), (21.5 * mm, 0.35)):
         p.stroke(gold, wdt, alpha=0.8)
         c.circle(cx, cy, r, stroke=1, fill=0)

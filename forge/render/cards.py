@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
+from reportlab.lib.units import mm
+
 from ..atomic import sweep_orphans, write_bytes
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, Position
@@ -42,7 +44,7 @@ from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, Jo
 from .preflight import shop_verdict
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .seal import key as seal_key, seal, unseal
-from .sheets import COLS, PAPERS, ROWS, Back, back_of
+from .sheets import PAPERS, SHEET_BLEED, Back, back_of, sheet_layout
 from .template import Template, load_template
 from .tts import decks_for, saved_object, table_objects, tts_name
 
@@ -63,6 +65,7 @@ class RenderOptions:
     papers: tuple[str, ...] = ("a4", "letter")
     profiles: tuple[str, ...] = PROFILES
     back_offset: tuple[float, float] = (0.0, 0.0)
+    pnp_layout: str = "gutter"  # gutter (each card with its own bleed) | butted (3 × 3, edge to edge)
     out: Path = Path("output")
     workers: int = 2
     tts_base_url: str | None = None  # where TTS finds the images; default: bare names (see ``tts_url``)
@@ -167,18 +170,19 @@ class _Plan:
     def _pnp(self, lang: str) -> None:
         faces = self.faces[lang] + self.aid_fronts[lang]
         n_cards = sum(f.copies for f in faces)
-        pages = 2 * -(-n_cards // (COLS * ROWS))
+        layout = self.opts.pnp_layout
         aids = self.aids[lang]
         aid_keys = [self.key(a) for a in self.aid_sides[lang]]
         for paper in self.opts.papers:
+            pages = 2 * -(-n_cards // sheet_layout(self.tpl, paper, layout).per_page)
             for kind, pdf_size in (("mat", mat_size(PAPERS[paper])), ("tokens", PAPERS[paper])):
                 self.add(f"pnp/{'player-mat' if kind == 'mat' else 'tokens'}-{lang}-{paper}.pdf",
                          _hash(kind, paper, aid_keys), DocJob(str(self.root), "", kind, lang, (), paper, aids=aids),
                          ("pdf", pdf_size, 1, False, lang), paper=paper)
-            key = _hash("pnp", paper, self.opts.back_offset, [self.key(f) for f in faces],
+            key = _hash("pnp", paper, layout, self.opts.back_offset, [self.key(f) for f in faces],
                         [self.key(b) for b in self.items(lang)])
             self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
-                     DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset),
+                     DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset, layout=layout),
                      ("pdf", PAPERS[paper], pages, False, lang), paper=paper)
             ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest, assets_hash())
             self.add(f"pnp/duplex-calibration-{lang}-{paper}.pdf", ckey,
@@ -591,7 +595,7 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
 
 
 _PROFILE_SPEC = {
-    "pnp": {"paper": "A4 and Letter", "cards_per_page": 9, "duplex": "long edge, backs mirrored"},
+    "pnp": {"paper": "A4 and Letter", "duplex": "long edge, backs mirrored", "margin_mm": 5},
     "gamecrafter": {"size_px": list(GAMECRAFTER_SIZE), "dpi": 300, "colour_space": "RGB"},
     "mpc": {"size_px": list(MPC_SIZE), "dpi": 300, "colour_space": "RGB"},
     "pod": {"page": "card with 1/8 in bleed", "colour_space": "CMYK", "standard": "PDF/X-4",
@@ -600,6 +604,18 @@ _PROFILE_SPEC = {
             "sheets": "JPEG, quality 92, no chroma subsampling"},
     "proof": {"paper": "A4"},
 }
+
+
+def _spec(profile: str, tpl: Template, opts: RenderOptions) -> dict:
+    """What a profile's files are made to; print-and-play says its layout and cards per page on each paper."""
+    spec = dict(_PROFILE_SPEC[profile])
+    if profile == "pnp":
+        sheets = {paper: sheet_layout(tpl, paper, opts.pnp_layout) for paper in opts.papers}
+        spec.update(layout=opts.pnp_layout,
+                    cards_per_page={paper: s.per_page for paper, s in sheets.items()},
+                    cards_on_their_side={paper: s.rotated for paper, s in sheets.items()},
+                    card_bleed_mm=round(SHEET_BLEED / mm, 2) if opts.pnp_layout == "gutter" else 0)
+    return spec
 
 
 def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dict[str, dict]:
@@ -616,7 +632,7 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
         verdict = shop_verdict(profile, entries, card_issues)
         reports[profile] = {
             "profile": profile, "ok": verdict["pass"], "shop": verdict, "languages": list(opts.langs),
-            "spec": _PROFILE_SPEC[profile],
+            "spec": _spec(profile, plan.tpl, opts),
             "cards_checked": n_cards, "card_problems": card_issues,
             "files": entries,
             "safe_zone_mm": plan.tpl.data["card"]["safe"], "bleed_mm": plan.tpl.data["card"]["bleed"],

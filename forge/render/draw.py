@@ -17,7 +17,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
 from .colour import image_to_press
 from .face import CardFace, FaceMeasure, measure_face
-from .fit import Line, TextLayout
+from .fit import Line, TextLayout, fit_line
 from .paint import Painter, is_light, mix, shade
 from .template import Template
 
@@ -64,18 +64,22 @@ def _shape_path(canvas, shape: str, x: float, y: float, w: float, h: float):
 
 
 def _background(p: Painter, tpl: Template, base: str, second: str | None = None) -> None:
-    """Full-bleed frame colour with a soft vertical light; two-faction cards blend both colours across."""
+    """Full-bleed frame colour with a soft vertical light; two-faction cards blend both colours across.
+
+    Declared full-bleed: it runs past the cut on purpose, so the safe-zone check lets it.
+    """
     c = p.canvas
-    c.saveState()
-    path = c.beginPath()
-    path.rect(0, 0, tpl.full_w, tpl.full_h)
-    c.clipPath(path, stroke=0, fill=0)
-    if second:
-        p.linear(0, tpl.full_h, tpl.full_w, 0, [shade(base, -0.1), base, second, shade(second, 0.35)],
-                 [0, 0.4, 0.6, 1])
-    else:
-        p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
-    c.restoreState()
+    with p.part("background", bleed=True):
+        c.saveState()
+        path = c.beginPath()
+        path.rect(0, 0, tpl.full_w, tpl.full_h)
+        c.clipPath(path, stroke=0, fill=0)
+        if second:
+            p.linear(0, tpl.full_h, tpl.full_w, 0, [shade(base, -0.1), base, second, shade(second, 0.35)],
+                     [0, 0.4, 0.6, 1])
+        else:
+            p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
+        c.restoreState()
 
 
 def _second_color(face: CardFace) -> str | None:
@@ -88,9 +92,13 @@ def _second_color(face: CardFace) -> str | None:
 
 
 def _inner_border(p: Painter, tpl: Template, inset_mm: float) -> None:
+    """A gold line ``inset_mm`` inside the cut (0: none); the safe-zone check catches one too close to the cut."""
+    if inset_mm <= 0:
+        return
     inset = tpl.bleed + inset_mm * mm
-    p.stroke(tpl.color("gold"), 0.6, alpha=0.9)
-    p.canvas.roundRect(inset, inset, tpl.full_w - 2 * inset, tpl.full_h - 2 * inset, 2.2 * mm, stroke=1, fill=0)
+    with p.part("inner border"):
+        p.stroke(tpl.color("gold"), 0.6, alpha=0.9)
+        p.canvas.roundRect(inset, inset, tpl.full_w - 2 * inset, tpl.full_h - 2 * inset, 2.2 * mm, stroke=1, fill=0)
 
 
 def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius: float, line: float = 0.5) -> None:
@@ -416,49 +424,66 @@ def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = Non
     base = _frame_color(tpl, face)
     _background(p, tpl, base, _second_color(face))
     _inner_border(p, tpl, float(lay["frame_inset"]))
-    _draw_art(p, tpl, face, root, lay)
-    _title(p, tpl, face, m, lay)
-    _allegiance(p, tpl, face, lay)
-    _type_bar(p, tpl, face, m, lay)
-    _text_box(p, tpl, face, m, lay)
-    _footer(p, tpl, face, lay)
+    sections = (("art", _draw_art, (face, root, lay)), ("title", _title, (face, m, lay)),
+                ("allegiance", _allegiance, (face, lay)), ("type bar", _type_bar, (face, m, lay)),
+                ("text box", _text_box, (face, m, lay)), ("footer", _footer, (face, lay)))
+    for label, draw, args in sections:
+        with p.part(label):  # names what the safe-zone check finds in it, whichever drawing call made it
+            draw(p, tpl, *args)
     return m
 
 
 def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
-    """Draw a card back (recruit, starter or rite): symmetric, so duplex drift shows least."""
+    """Draw a card back (recruit, starter or rite): symmetric, so duplex drift shows least.
+
+    Full-bleed glow and rays, no border near the cut (a back printed a millimetre off would
+    show it), everything else centred well inside the safe zone.
+    """
     spec = tpl.data["backs"][kind]
     base, glow = spec["color"], spec["glow"]
     c = p.canvas
     W, H = tpl.full_w, tpl.full_h
     cx, cy = W / 2, H / 2
-    p.radial(cx, cy, H * 0.62, [mix(glow, "#ffffff", 0.25), glow, base, shade(base, 0.55)], [0, 0.12, 0.55, 1])
     gold = tpl.color("gold")
-    # concentric rings and rays
-    _rays(p, cx, cy, 24, H, H * 0.035, gold, 0.08)
-    for r, wdt, a in ((27 * mm, 0.8, 0.85), (24.5 * mm, 0.35, 0.7), (13 * mm, 0.35, 0.5)):
-        p.stroke(gold, wdt, alpha=a)
-        c.circle(cx, cy, r, stroke=1, fill=0)
+    with p.part("back background", bleed=True):
+        p.radial(cx, cy, H * 0.62, [mix(glow, "#ffffff", 0.25), glow, base, shade(base, 0.55)], [0, 0.12, 0.55, 1])
+        _rays(p, cx, cy, 24, H, H * 0.035, gold, 0.08)
+    with p.part("back rings"):
+        for r, wdt, a in ((27 * mm, 0.8, 0.85), (24.5 * mm, 0.35, 0.7), (13 * mm, 0.35, 0.5)):
+            p.stroke(gold, wdt, alpha=a)
+            c.circle(cx, cy, r, stroke=1, fill=0)
     s = 36 * mm
     icon = SYMBOL_ICONS[spec["icon"]] if spec["icon"] in SYMBOL_ICONS else resolve_icon_name(spec["icon"])
     p.icon(icon, cx - s / 2 + 0.8, cy - s / 2 - 0.8, s, shade(base, 0.6), alpha=0.6, label="back icon")
     p.icon(icon, cx - s / 2, cy - s / 2, s, mix(gold, "#fff3cf", 0.45), label="back icon")
-    _inner_border(p, tpl, 2.2)
-    inset = tpl.bleed + 3.4 * mm
-    p.stroke(gold, 0.35, alpha=0.7)
-    c.roundRect(inset, inset, W - 2 * inset, H - 2 * inset, 1.6 * mm, stroke=1, fill=0)
     labels = tpl.labels(lang)
     title = labels["game"]
     sx, sy, sw, sh = tpl.safe_rect()
-    from .fit import fit_line
-
+    ink = mix(gold, "#fff3cf", 0.5)
     size, _ = fit_line(title, tpl.font("title"), sw - 8, 17, 8)
-    p.text(cx, sy + sh - 7.5 * mm, title, tpl.font("title"), size, mix(gold, "#fff3cf", 0.5), anchor="middle", label="game")
-    label = labels["backs"][kind].upper()
-    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 7.5, 5)
-    p.text(cx, sy + 5.5 * mm, label, tpl.font("type_line"), lsize, mix(gold, "#fff3cf", 0.5), anchor="middle",
-           label="back label", char_space=1.2)
-    for side in (-1, 1):
-        x = cx + side * (stringWidth(label, tpl.font("type_line"), lsize) / 2 + 6 * mm)
-        p.stroke(gold, 0.5)
-        c.line(x - 4 * mm, sy + 5.5 * mm + lsize * 0.35, x + 4 * mm, sy + 5.5 * mm + lsize * 0.35)
+    p.text(cx, sy + sh - 7.5 * mm, title, tpl.font("title"), size, ink, anchor="middle", label="game")
+    _back_label(p, tpl, labels["backs"][kind].upper(), cx, sy + 5.5 * mm, sw, ink)
+
+
+#: The back label's letter spacing (pt), and its flanking rules: gap to the text and length (mm).
+BACK_LABEL_SPACING, BACK_RULE_GAP, BACK_RULE_LEN = 1.2, 2.5, 6.0
+
+
+def _back_label(p: Painter, tpl: Template, label: str, cx: float, baseline: float, width: float, ink: str) -> None:
+    """The deck's name, letter-spaced, between two short rules that never touch it.
+
+    The letter spacing is part of the label's width: it is counted when fitting the label
+    between the rules and when placing them.
+    """
+    font = tpl.font("type_line")
+    spacing = BACK_LABEL_SPACING * max(0, len(label) - 1)
+    room = width - 2 * (BACK_RULE_GAP + BACK_RULE_LEN) * mm - spacing
+    size, _ = fit_line(label, font, room, 7.5, 5)
+    text_w = p.text(cx, baseline, label, font, size, ink, anchor="middle", label="back label",
+                    char_space=BACK_LABEL_SPACING)
+    y = baseline + size * 0.35
+    with p.part("back label rules"):
+        p.stroke(tpl.color("gold"), 0.5)
+        for side in (-1, 1):
+            near = cx + side * (text_w / 2 + BACK_RULE_GAP * mm)
+            p.canvas.line(near, y, near + side * BACK_RULE_LEN * mm, y)

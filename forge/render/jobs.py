@@ -100,11 +100,16 @@ def sound_products(d: Path, names) -> set[str]:
 
 
 def safe_zone_crossings(marks: list[Mark], tpl: Template) -> list[str]:
-    """Labels of the texts and icons that cross the safe zone (checked from what was drawn)."""
+    """The drawn elements (text, icons, lines, panels, gradients, images) that cross the safe zone.
+
+    Only parts declared full-bleed (``Painter.part(..., bleed=True)``: the background) may.
+    """
     x, y, w, h = tpl.safe_rect()
     eps = 0.01
     out = []
     for m in marks:
+        if m.bleed:
+            continue
         x0, y0, x1, y1 = m.box
         if x0 < x - eps or y0 < y - eps or x1 > x + w + eps or y1 > y + h + eps:
             out.append(f"{m.kind} {m.label!r} at ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) pt")
@@ -138,6 +143,7 @@ class DocJob:
     check: tuple = ()
     aids: AidSet | None = None
     what: str = ""
+    layout: str = "gutter"  # print-and-play: gutter | butted
 
 
 @dataclass(frozen=True)
@@ -213,9 +219,10 @@ def cards_pdf(items: list[Item], root: Path, tpl: Template | None = None) -> tup
             problems = draw_aid(p, tpl, item)
         else:
             draw_item(p, tpl, item, root)
+        marks = p.marks + p.drawn((0.0, 0.0, tpl.full_w, tpl.full_h))
         doc.canvas.showPage()
         checks.append({"id": item.id, "lang": item.lang, "overflow": problems,
-                       "safe_zone": safe_zone_crossings(p.marks, tpl)})
+                       "safe_zone": safe_zone_crossings(marks, tpl)})
     return doc.finish(), checks
 
 
@@ -258,7 +265,7 @@ def _run_doc(job: DocJob) -> JobResult:
     tpl = load_template(root)
     faces = list(job.faces)
     if job.kind == "pnp":
-        data = pnp_sheets(tpl, faces, job.lang, job.paper, root, job.back_offset)
+        data = pnp_sheets(tpl, faces, job.lang, job.paper, root, job.back_offset, layout=job.layout)
     elif job.kind == "calibration":
         data = calibration_sheet(tpl, job.paper, job.lang, job.back_offset)
     elif job.kind == "pod":

@@ -1,8 +1,16 @@
 """A thin drawing layer over a reportlab canvas: colours (RGB or CMYK), icons, text, and a record of
-every text and icon box, so the safe zone is checked from what was actually drawn."""
+what was drawn where, so the safe zone is checked from what was actually drawn.
+
+Text and icons are recorded as they are drawn (with their font and string, for the
+glyph check); every other element (lines, panels, medallions, gradients, images) is
+read back from the canvas's own operators by ``drawn()``, labelled by the ``part``
+that drew it. A part declared ``bleed=True`` is a full-bleed background, meant to
+run past the cut, and is the only thing exempt from the safe zone.
+"""
 from __future__ import annotations
 
 import math
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -69,11 +77,31 @@ def _srgb_stops(colors: list[str], positions) -> tuple[list[str], list[float]]:
 
 @dataclass
 class Mark:
-    """A drawn text or icon: what it is and where (points, page space before any sheet placement)."""
+    """A drawn element: what it is and where (points, in the card's own space, before any sheet placement)."""
 
-    kind: str  # "text" | "icon"
+    kind: str  # "text" | "icon" | a painted shape: "stroke", "fill", "both", "shading", "image", "form"
     label: str
     box: Box
+    bleed: bool = False  # part of a declared full-bleed background: may run past the cut
+    text: str = ""  # for text: the string and its font, so each glyph can be checked
+    font: str = ""
+
+
+@dataclass(frozen=True)
+class Part:
+    """Canvas operators ``start``..``end`` (of the operator list ``code``) were drawn as ``label``."""
+
+    code: int  # id() of the canvas's operator list: a form swaps in a list of its own
+    start: int
+    end: int
+    label: str
+    bleed: bool
+
+
+def _transform_box(m, box: Box) -> Box:
+    x0, y0, x1, y1 = box
+    pts = [(m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5]) for x, y in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))]
+    return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
 
 
 @lru_cache(maxsize=None)
@@ -105,6 +133,8 @@ class Painter:
     canvas: object
     cmyk: bool = False
     marks: list[Mark] = field(default_factory=list)
+    parts: list[Part] = field(default_factory=list)
+    _bleed_depth: int = 0
 
     # -- colours ------------------------------------------------------------
     def color(self, value: str, alpha: float | None = None, text: bool = False):
@@ -162,8 +192,42 @@ class Painter:
         c.restoreState()
 
     # -- marks ----------------------------------------------------------------
-    def record(self, kind: str, label: str, box: Box) -> None:
-        self.marks.append(Mark(kind, label, box))
+    def record(self, kind: str, label: str, box: Box, text: str = "", font: str = "") -> None:
+        """Note an element at ``box`` (current user space), kept in the canvas's default space."""
+        m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
+        box = box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)
+        self.marks.append(Mark(kind, label, box, self._bleed_depth > 0, text, font))
+
+    @contextmanager
+    def part(self, label: str, bleed: bool = False):
+        """Label what is drawn inside; ``bleed=True`` declares it a full-bleed background."""
+        code = self.canvas._code
+        start = len(code)
+        self._bleed_depth += bleed
+        try:
+            yield
+        finally:
+            self._bleed_depth -= bleed
+            self.parts.append(Part(id(code), start, len(self.canvas._code), label, bleed))
+
+    def drawn(self, page: Box) -> list[Mark]:
+        """Every element painted so far on the current page, as marks: its box (cut to ``page``), its part."""
+        from .inkbox import inked
+
+        code = self.canvas._code
+        parts = sorted((p for p in self.parts if p.code == id(code)), key=lambda p: (p.start, -p.end))
+        objects = getattr(getattr(self.canvas, "_doc", None), "idToObject", {})
+
+        def form_box(name: str):
+            obj = objects.get(name)
+            return (obj.lowerx, obj.lowery, obj.upperx, obj.uppery) if hasattr(obj, "lowerx") else None
+
+        marks = []
+        for ink in inked(code, page, form_box):
+            inside = [p for p in parts if p.start <= ink.index < p.end]
+            label = inside[-1].label if inside else "unlabelled drawing"
+            marks.append(Mark(ink.op, label, ink.box, any(p.bleed for p in inside)))
+        return marks
 
     # -- drawing ----------------------------------------------------------------
     def icon(self, name: str, x: float, y: float, size: float, color: str, alpha: float | None = None,
@@ -171,11 +235,12 @@ class Painter:
         """Draw a game-icons glyph in the square (x, y, size); recorded unless ``record`` is False."""
         path, even_odd = _icon_pdf_path(name)
         c = self.canvas
-        c.saveState()
-        self.fill(color, alpha, text=True)
-        c.transform(size / 512, 0, 0, size / 512, x, y)
-        c.drawPath(path, stroke=0, fill=1, fillMode=1 if even_odd else 0)
-        c.restoreState()
+        with self.part(f"icon {label or name}"):
+            c.saveState()
+            self.fill(color, alpha, text=True)
+            c.transform(size / 512, 0, 0, size / 512, x, y)
+            c.drawPath(path, stroke=0, fill=1, fillMode=1 if even_odd else 0)
+            c.restoreState()
         if record:
             self.record("icon", label or name, (x, y, x + size, y + size))
 
@@ -204,5 +269,6 @@ class Painter:
         if solid_black:
             c.restoreState()
         face = getFont(font).face
-        self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size))
+        self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size),
+                    text=s, font=font)
         return width

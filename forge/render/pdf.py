@@ -113,6 +113,20 @@ class PdfBuffer:
         c.setSubject(subject or title)
         c.setKeywords(["Rift Commanders", "card game"] + ([lang] if lang else []))
 
+    def ask_actual_size_duplex(self) -> None:
+        """Ask viewers to print at 100 %, two-sided flipping on the long edge, on paper of the page's size.
+
+        Home printers otherwise shrink sheets to fit the printable area, and the duplex
+        mirroring of the backs (and the cut lines) only holds at actual size.
+        """
+        from reportlab.pdfbase.pdfdoc import PDFDictionary
+
+        c = self.canvas
+        c.setViewerPreference("PrintScaling", "None")
+        c.setViewerPreference("Duplex", "DuplexFlipLongEdge")
+        # reportlab's checked dictionary does not know this PDF 1.7 key, so it is set directly
+        PDFDictionary.__setitem__(c._doc.Catalog.ViewerPreferences, "PickTrayByPDFSize", "true")
+
     def use_form(self, name: str, width: float, height: float, draw) -> None:
         """Place form ``name`` at the origin, defining it first with ``draw()`` the first time."""
         c = self.canvas

@@ -161,13 +161,13 @@ def test_the_print_on_demand_file_ends_with_the_aids_both_sides(rendered, lang):
 
 
 def test_aid_cards_are_placed_on_the_print_and_play_sheets_with_their_backs(rendered):
-    from .test_outputs import placements
+    from .pdfread import placements
 
     out, _ = rendered
     tpl = load_template(REPO)
     reader = PdfReader(out / "pnp/rift-commanders-en-a4.pdf")
-    fronts = [n for i in range(0, len(reader.pages), 2) for n, _, _ in placements(reader.pages[i], tpl.bleed)]
-    backs = [n for i in range(1, len(reader.pages), 2) for n, _, _ in placements(reader.pages[i], tpl.bleed)]
+    fronts = [f["name"] for i in range(0, len(reader.pages), 2) for f in placements(reader.pages[i], tpl)]
+    backs = [f["name"] for i in range(1, len(reader.pages), 2) for f in placements(reader.pages[i], tpl)]
     assert fronts.count("aid-turn.en") == state.PLAYERS and backs.count("aid-wound.en") == state.PLAYERS
     assert fronts.count("aid-health.en") == fronts.count("aid-allegiance.en") == state.PLAYERS
     assert backs.count("aid-back.en") == 2 * state.PLAYERS

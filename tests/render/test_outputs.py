@@ -10,7 +10,7 @@ import pytest
 from pypdf import PdfReader
 
 from forge.render.cards import RenderOptions, render_cards
-from forge.render.sheets import COLS, PAPERS, ROWS, slot_origin
+from forge.render.sheets import PAPERS, sheet_layout
 from forge.render.template import load_template
 
 from .helpers import aid_count, aid_ids, books, mini_db, physical_count
@@ -31,37 +31,6 @@ def rendered(tmp_path_factory):
     return out, render(out)
 
 
-def placements(page, bleed: float) -> list[tuple[str, float, float]]:
-    """Each card form drawn on a page (its name, e.g. "ember-whelp.en") and where its trim's corner lands."""
-    from pypdf.generic import ContentStream
-
-    def mul(a, b):
-        return [a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2],
-                a[2] * b[1] + a[3] * b[3], a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5]]
-
-    ctm, stack, found = [1, 0, 0, 1, 0, 0], [], []
-    for operands, op in ContentStream(page.get_contents(), page.pdf).operations:
-        if op == b"q":
-            stack.append(ctm)
-        elif op == b"Q":
-            ctm = stack.pop()
-        elif op == b"cm":
-            ctm = mul([float(v) for v in operands], ctm)
-        elif op == b"Do":
-            x = bleed * ctm[0] + bleed * ctm[2] + ctm[4]
-            y = bleed * ctm[1] + bleed * ctm[3] + ctm[5]
-            found.append((str(operands[0]).removeprefix("/FormXob."), x, y))
-    return found
-
-
-def slot_of(tpl, paper, x, y, back):
-    for i in range(COLS * ROWS):
-        sx, sy = slot_origin(tpl, paper, i, back)
-        if sx <= x <= sx + tpl.trim_w and sy <= y <= sy + tpl.trim_h:
-            return i
-    return None
-
-
 def test_nothing_fails_preflight(rendered):
     out, result = rendered
     assert result.findings == []
@@ -76,39 +45,15 @@ def test_nothing_fails_preflight(rendered):
 def test_pnp_pages_sizes_and_counts(rendered, paper):
     out, _ = rendered
     reader = PdfReader(out / f"pnp/rift-commanders-en-{paper}.pdf")
-    assert len(reader.pages) == 2 * math.ceil((physical_count(mini_db()) + aid_count()) / 9)
+    per_page = sheet_layout(load_template(REPO), paper).per_page
+    assert len(reader.pages) == 2 * math.ceil((physical_count(mini_db()) + aid_count()) / per_page)
     for page in reader.pages:
         assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx(PAPERS[paper], abs=0.01)
 
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_pnp_cards_sit_in_their_slots_and_backs_are_mirrored(rendered, paper):
-    out, _ = rendered
-    tpl = load_template(REPO)
-    db = mini_db()
-    physical = [c.id for c in db.cards for _ in range(db.box_count(c))]
-    reader = PdfReader(out / f"pnp/rift-commanders-en-{paper}.pdf")
-    kinds = {"recruit": "back-recruit.en", "starter": "back-starter.en", "rite": "back-rite.en"}
-    for sheet in range(len(reader.pages) // 2):
-        expected = physical[sheet * 9:(sheet + 1) * 9]
-        fronts = {slot_of(tpl, paper, x + 1, y + 1, back=False): name
-                  for name, x, y in placements(reader.pages[2 * sheet], tpl.bleed)}
-        assert [fronts.get(i) for i in range(len(expected))] == [f"{c}.en" for c in expected]
-        backs = {slot_of(tpl, paper, x + 1, y + 1, back=True): name
-                 for name, x, y in placements(reader.pages[2 * sheet + 1], tpl.bleed)}
-        assert [backs.get(i) for i in range(len(expected))] == [kinds[db.by_id()[c].set] for c in expected]
-        # the trim corners land exactly on the slots
-        for name, x, y in placements(reader.pages[2 * sheet], tpl.bleed):
-            sx, sy = slot_origin(tpl, paper, slot_of(tpl, paper, x + 1, y + 1, back=False), back=False)
-            assert (x, y) == pytest.approx((sx, sy), abs=0.01)
+# the print-and-play sheets' layouts, slots and duplex mirroring: tests/render/test_sheets.py
 
 
-def test_back_columns_mirror_for_long_edge_duplex():
-    tpl = load_template(REPO)
-    for i in range(9):
-        fx, fy = slot_origin(tpl, "a4", i, back=False)
-        bx, by = slot_origin(tpl, "a4", i, back=True)
-        assert by == fy and fx + bx == pytest.approx(PAPERS["a4"][0] - tpl.trim_w)
 
 
 def test_pdfs_embed_subset_fonts_and_carry_metadata(rendered):
