@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,7 @@ def test_the_event_stream_announces_each_change(server, state):
     sock = socket.create_connection(("127.0.0.1", port), timeout=10)
     sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
     received = b""
+    sock.settimeout(30)  # a stream that never speaks fails the test instead of hanging the suite
     while b"data: " not in received:
         received += sock.recv(4096)
     version = state.version
@@ -182,17 +184,34 @@ def test_the_event_stream_announces_each_change(server, state):
     assert b"text/event-stream" in received
 
 
+def _line(stream, seconds: float = 90.0) -> str:
+    """The next line of a child's output, or a failure after ``seconds`` (never a hung suite)."""
+    import selectors
+
+    with selectors.DefaultSelector() as sel:
+        sel.register(stream, selectors.EVENT_READ)
+        if not sel.select(timeout=seconds):
+            pytest.fail(f"no output from forge watch within {seconds} s")
+    return stream.readline()
+
+
 def test_forge_watch_serves_follows_a_save_and_stops_on_ctrl_c(shipped):
     script = Path(sys.executable).with_name("forge")
     proc = subprocess.Popen([str(script), "watch", "--root", str(shipped), "--port", "0", "--format", "json",
                              "--lang", "en"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        serving = json.loads(proc.stdout.readline())
+        serving = json.loads(_line(proc.stdout))
         assert serving["event"] == "serving" and serving["url"].startswith("http://127.0.0.1:")
-        time.sleep(0.5)
+        deadline = time.monotonic() + 90
+        while True:  # the first build is done (and the files' state taken) before the save
+            with urllib.request.urlopen(serving["url"] + "state.json", timeout=10) as response:
+                if json.load(response)["summary"]:
+                    break
+            assert time.monotonic() < deadline, "forge watch never finished its first build"
+            time.sleep(0.1)
         _edit(shipped, "    cost: 1\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Kindle\"",
               "    cost: -1\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Kindle\"")
-        event = json.loads(proc.stdout.readline())
+        event = json.loads(_line(proc.stdout))
         assert event["event"] == "changed" and event["files"] == ["cards/red.yaml"] and event["errors"] == 1
     finally:
         proc.send_signal(signal.SIGINT)
