@@ -18,7 +18,7 @@ from jsonschema.exceptions import ValidationError, best_match
 
 from . import safeio, yamlsrc
 from .findings import Finding
-from .model import Card, CardDatabase, Faction, Keywords, Position, TrapSpec, Trigger
+from .model import Card, CardDatabase, Faction, IconArt, ImageArt, Keywords, Position, TrapSpec, Trigger
 from .schema import SCHEMA_PATH, build_schema
 from .vocabulary import VERBS, EffectLine, Threshold
 
@@ -246,7 +246,9 @@ def _closest_branch(error: ValidationError) -> ValidationError:
             return 0
         if "enum" in root and not isinstance(error.instance, str):
             return 1
-        return 2
+        if "required" in root:  # a mapping missing the branch's own key (`image:` written, `icon` required)
+            return 2
+        return 3
 
     best = max(branches.values(), key=fit)  # max keeps the first of equals
     return best_match(best)
@@ -308,7 +310,7 @@ def build_card(raw: dict, position: Position) -> Card:
         id=raw["id"], type=raw["type"], set=raw.get("set", "recruit"),
         factions=tuple(raw["factions"]), name=dict(raw["name"]), copies=raw["copies"],
         cost=raw.get("cost"), allegiance=dict(raw.get("allegiance") or {}),
-        flavor=dict(raw.get("flavor") or {}), art=raw.get("art"),
+        flavor=dict(raw.get("flavor") or {}), art=build_art(raw.get("art")),
         keywords=_keywords(raw.get("keywords") or []),
         effects=_lines(raw.get("effects")), activate=_lines(raw.get("activate")),
         demise=_lines(raw.get("demise")), end_of_turn=_lines(raw.get("end_of_turn")),
@@ -316,6 +318,20 @@ def build_card(raw: dict, position: Position) -> Card:
         trap=TrapSpec(trap["kind"], trap.get("event")) if trap else None,
         position=position,
     )
+
+
+def build_art(raw) -> IconArt | ImageArt | None:
+    """A card's art from its schema-valid value: a path is a picture with the default crop."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        return ImageArt(raw)
+    if "icon" in raw:
+        accents = tuple(raw.get("accents") or ())
+        return IconArt(raw["icon"], accents, raw.get("layout", "flank" if len(accents) > 1 else "behind"),
+                       bool(raw.get("flip", False)))
+    focus = raw.get("focus") or (0.5, 0.5)
+    return ImageArt(raw["image"], (float(focus[0]), float(focus[1])), raw.get("fit", "cover"), raw.get("credit"))
 
 
 def _keywords(items: list) -> Keywords:

@@ -10,9 +10,14 @@ from dataclasses import dataclass, field
 from .vocabulary import FACTIONS, PRINTED_ORDER, EffectLine, Threshold  # re-exported for convenience
 
 __all__ = [
-    "Card", "CardDatabase", "EffectLine", "Faction", "Keywords", "Position",
-    "Threshold", "TrapSpec", "Trigger",
+    "ART_LAYOUTS", "ART_FITS", "Card", "CardDatabase", "EffectLine", "Faction", "IconArt", "ImageArt", "Keywords",
+    "Position", "Threshold", "TrapSpec", "Trigger", "collector_order",
 ]
+
+#: Where an icon composition puts its accents (docs/card-format.md, "Art").
+ART_LAYOUTS = ("behind", "flank", "corner")
+#: How an image fills the art window: cover crops around the focus, contain shows all of it.
+ART_FITS = ("cover", "contain")
 
 
 @dataclass(frozen=True, order=True)
@@ -64,6 +69,39 @@ class TrapSpec:
 
 
 @dataclass(frozen=True)
+class IconArt:
+    """A card's illustration composed from game-icons.net icons over its faction's procedural background.
+
+    ``icon`` is the main figure; ``accents`` (at most two) are placed by ``layout``:
+    ``behind`` (the first one large and faint behind the figure), ``flank`` (on
+    either side of it, low) or ``corner`` (small, lower right). ``flip`` mirrors the figure.
+    """
+
+    icon: str
+    accents: tuple[str, ...] = ()
+    layout: str = "behind"
+    flip: bool = False
+
+    def icons(self) -> tuple[str, ...]:
+        return (self.icon,) + self.accents
+
+
+@dataclass(frozen=True)
+class ImageArt:
+    """A card's illustration from a picture in the project (PNG, JPEG, WebP or SVG).
+
+    ``focus`` is the point (fractions of width and height from the top left) kept in view
+    when ``fit: cover`` crops the picture to the art window; ``credit`` names the artist
+    in the books' credits.
+    """
+
+    image: str
+    focus: tuple[float, float] = (0.5, 0.5)
+    fit: str = "cover"
+    credit: str | None = None
+
+
+@dataclass(frozen=True)
 class Card:
     """One card design; ``copies`` says how many physical cards the game has of it."""
 
@@ -76,7 +114,7 @@ class Card:
     cost: int | None = None
     allegiance: dict[str, int] = field(default_factory=dict)
     flavor: dict[str, str] = field(default_factory=dict)
-    art: str | None = None
+    art: IconArt | ImageArt | None = None
     keywords: Keywords = Keywords()
     effects: tuple[EffectLine, ...] = ()
     activate: tuple[EffectLine, ...] = ()
@@ -85,6 +123,10 @@ class Card:
     triggers: tuple[Trigger, ...] = ()
     trap: TrapSpec | None = None
     position: Position = Position("")
+
+    def __post_init__(self) -> None:
+        if isinstance(self.art, str):  # a bare path is a picture with the default crop
+            object.__setattr__(self, "art", ImageArt(self.art))
 
     @property
     def faction(self) -> str | None:
@@ -140,8 +182,35 @@ class CardDatabase:
     def rites(self) -> list[Card]:
         return self.of_set("rite")
 
+    def collector_numbers(self) -> dict[str, int]:
+        """Each card design's collector number (1..n), in ``collector_order``."""
+        return {card.id: i for i, card in enumerate(collector_order(self), start=1)}
+
     def box_count(self, card: Card) -> int:
         """How many physical copies the box holds: neutral starter cards are in all 4 starter decks."""
         if card.set == "starter" and not card.factions:
             return card.copies * len(FACTIONS)
         return card.copies
+
+
+#: Collector order of the sets: what a player opens first.
+_SET_ORDER = ("starter", "recruit", "rite")
+
+
+def collector_order(db: CardDatabase) -> list[Card]:
+    """Every card design in collector-number order (docs/card-format.md, "Collector numbers").
+
+    Starter cards, then recruitment cards, then Rites; within a set, neutral cards
+    first, then by main faction in ``factions.yaml`` order, single-faction cards
+    before multi-faction ones, then by cost, English name and id. It depends on
+    the cards only, never on file order, so moving a card between files keeps
+    every number.
+    """
+    ranks = {f.id: i for i, f in enumerate(db.factions)}
+
+    def key(card: Card) -> tuple:
+        set_rank = _SET_ORDER.index(card.set) if card.set in _SET_ORDER else len(_SET_ORDER)
+        faction = -1 if card.faction is None else ranks.get(card.faction, len(ranks))
+        return (set_rank, faction, len(card.factions) > 1, card.cost or 0, card.name.get("en", ""), card.id)
+
+    return sorted(db.cards, key=key)

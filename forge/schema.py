@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
+from .model import ART_FITS, ART_LAYOUTS
 from .vocabulary import (
     CARD_SETS, CARD_TYPES, EVENT_ACTORS, EVENTS, FACTIONS, KEYWORDS, LANGUAGES,
     MAX_ALLEGIANCE, SECTIONS, TIMINGS, TRAP_KINDS, VERBS, Param, Verb,
@@ -48,6 +49,31 @@ def _text(min_length: int = 1) -> dict:
     }
 
 
+def _art_schema() -> dict:
+    """A card's art: a picture's path, an icon composition or a picture with its crop rules."""
+    icon_name = {"type": "string", "pattern": ID_PATTERN, "description": "A game-icons.net icon name."}
+    unit = {"type": "number", "minimum": 0, "maximum": 1}
+    return {"anyOf": [
+        {"type": "string", "minLength": 1, "description": "A picture in the project: art/my-card.png."},
+        {"type": "object", "description": "Icons from game-icons.net over the faction's procedural background.",
+         "properties": {
+             "icon": icon_name,
+             "accents": {"type": "array", "items": icon_name, "maxItems": 2, "uniqueItems": True},
+             "layout": {"enum": list(ART_LAYOUTS)},
+             "flip": {"type": "boolean"},
+         },
+         "required": ["icon"], "additionalProperties": False},
+        {"type": "object", "description": "A picture (PNG, JPEG, WebP or SVG) and how it is cropped.",
+         "properties": {
+             "image": {"type": "string", "minLength": 1},
+             "focus": {"type": "array", "items": unit, "minItems": 2, "maxItems": 2},
+             "fit": {"enum": list(ART_FITS)},
+             "credit": {"type": "string", "minLength": 1},
+         },
+         "required": ["image"], "additionalProperties": False},
+    ]}
+
+
 def build_schema() -> dict:
     """The complete schema, as a dict ready for ``json.dumps``."""
     allegiance_map = {
@@ -82,7 +108,7 @@ def build_schema() -> dict:
             "copies": {"type": "integer", "minimum": 1, "maximum": 20},
             "name": _text(),
             "flavor": _text(),
-            "art": {"type": "string", "minLength": 1},
+            "art": _art_schema(),
             "keywords": {
                 "type": "array",
                 "items": {"anyOf": [

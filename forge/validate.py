@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from . import rulebook
-from .art import MAX_ART_PIXELS, ArtError, read_art
+from .art import MAX_ART_PIXELS, PRINT_DPI, ArtError, art_bytes, art_dpi, is_svg, read_art, read_svg
 from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
-from .model import Card, Position
+from .model import Card, IconArt, ImageArt, Position
 from .text import LineReader, Phrasebook, PhraseError, Reading, load_phrasebooks, wording_differences
 from .vocabulary import (
-    EVENTS, FACTIONS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
+    CARD_TYPES, EVENTS, FACTIONS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
 )
 
 
@@ -118,7 +118,8 @@ def validate(root: Path | str, extra: bool = True) -> Report:
     except PhraseError as exc:
         report.findings.append(locale_finding(exc))
     checks: list[Check] = [check_ids, check_lines, check_card_forms, check_counts, check_factions,
-                           check_languages, check_text, check_printed_layout, check_characters, check_assets]
+                           check_languages, check_text, check_printed_layout, check_characters, check_assets,
+                           check_art_icons]
     if extra:
         checks += EXTRA_CHECKS
     if not load.complete:  # the root cause first: a file that does not load is the one finding to fix
@@ -586,23 +587,85 @@ def _layout_hint(p, lang: str, override) -> str:
 
 # -- assets ----------------------------------------------------------------------------
 def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
-    """Art paths stay inside the project folder and point at images forge can print."""
+    """Art pictures stay inside the project folder, are images forge can print, sharp enough at 300 DPI."""
     root = load.root.resolve()
+    windows = _art_windows(root)
     for card in load.db.cards:
-        if not card.art:
+        if not isinstance(card.art, ImageArt):
             continue
-        pos = _at(load, card, "art")
-        problem = asset_problem(root, card.art)
+        rel = card.art.image
+        pos = _art_position(load, card, "image")
+        problem = asset_problem(root, rel)
         if problem:
-            yield Finding(pos, "asset", f"art `{card.art}`: {problem}",
+            yield Finding(pos, "asset", f"art `{rel}`: {problem}",
                           "use a path relative to the project folder, e.g. art/my-card.png")
             continue
         try:
-            read_art(root, card.art).close()
+            if is_svg(rel):
+                read_svg(art_bytes(root, rel))
+                continue
+            with read_art(root, rel) as image:
+                size = image.size
         except ArtError as exc:
-            yield Finding(pos, "art", f"art `{card.art}`: {exc}",
+            yield Finding(pos, "art", f"art `{rel}`: {exc}",
                           "save the art again as a PNG, JPEG or WebP image of at most "
-                          f"{MAX_ART_PIXELS // 1_000_000} megapixels")
+                          f"{MAX_ART_PIXELS // 1_000_000} megapixels, or as an SVG that refers to no other file")
+            continue
+        window = windows.get(card.type)
+        if window:
+            dpi = art_dpi(size, window, card.art.fit)
+            if dpi < PRINT_DPI - 0.5:
+                need = (round(window[0] / 25.4 * PRINT_DPI), round(window[1] / 25.4 * PRINT_DPI))
+                yield Finding(pos, "art-resolution",
+                              f"art `{rel}` ({size[0]} × {size[1]} px) prints at {dpi:.0f} dpi in the "
+                              f"{window[0]:.1f} × {window[1]:.1f} mm art window ({card.art.fit}); print needs "
+                              f"{PRINT_DPI} dpi",
+                              f"use a picture of at least {need[0]} × {need[1]} pixels"
+                              + (" (or `fit: cover`)" if card.art.fit == "contain" else ""))
+
+
+def check_art_icons(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """Icon compositions name icons forge has, and no two card designs share the same picture."""
+    from .render.assets import has_icon, suggest_icon
+
+    seen: dict[tuple, Card] = {}
+    for card in load.db.cards:
+        art = card.art
+        if isinstance(art, IconArt):
+            for i, name in enumerate(art.icons()):
+                if has_icon(name):
+                    continue
+                guess = suggest_icon(name)
+                where = _art_position(load, card, "icon") if i == 0 else _art_position(load, card, "accents", i - 1)
+                yield Finding(where, "art-icon", f"`{card.id}`: icon `{name}` is not one forge has",
+                              (f"did you mean `{guess}`? " if guess else "")
+                              + "pick a game-icons.net name and vendor it: python -m forge.render.vendor")
+            picture: tuple = ("icons", art.icon, tuple(sorted(art.accents)))
+        elif isinstance(art, ImageArt):
+            picture = ("image", os.path.normpath(art.image))
+        else:
+            continue
+        first = seen.setdefault(picture, card)
+        if first is not card:
+            yield Finding(_art_position(load, card), "art-duplicate",
+                          f"`{card.id}` has the same picture as `{first.id}` ({first.position})",
+                          "give every card design its own art: another icon, or other accents")
+
+
+def _art_position(load: LoadResult, card: Card, *sub) -> Position:
+    """Where a card's art is, or a part of it when written as a mapping (else the nearest place)."""
+    return _at(load, card, "art", *sub)
+
+
+def _art_windows(root: Path) -> dict[str, tuple[float, float]]:
+    """Each card type's art window in millimetres, from the card template (none when it cannot be read)."""
+    from .render.template import TemplateError, load_template
+
+    try:
+        tpl = load_template(root)
+    except TemplateError:
+        return {}  # check_text_fit reports the template
+    return {t: tuple(float(v) for v in tpl.layout(t)["art"][2:4]) for t in CARD_TYPES}
 
 
 def asset_problem(root: Path, rel: str) -> str | None:

@@ -14,11 +14,11 @@ from pathlib import Path
 from ..model import Card, CardDatabase
 
 #: The parts the figure points at, in reading order (top of the card to the bottom).
-PARTS: tuple[str, ...] = ("cost", "name", "allegiance", "type_line", "text_box", "activate", "soul", "demise", "id")
+PARTS: tuple[str, ...] = ("cost", "name", "allegiance", "type_line", "text_box", "activate", "soul", "demise", "number")
 #: Parts whose callout comes from the right margin (to the end of their text); the others from the left.
 RIGHT_PARTS = {"name", "type_line", "soul"}
 #: Parts every card shows; the others depend on the card.
-_ALWAYS = {"name", "type_line", "text_box", "id"}
+_ALWAYS = {"name", "type_line", "text_box", "number"}
 #: Width of the rendered card images, in pixels (300 DPI at 63.5 mm).
 IMAGE_WIDTH = 750
 
@@ -134,7 +134,7 @@ def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None
         "activate": first(lambda label: label == "icon activate"),
         "soul": first(lambda label: label == "soul"),
         "demise": first(lambda label: label == "icon demise"),
-        "id": first(lambda label: label == "id"),
+        "number": first(lambda label: label == "collector number"),
     }.get(part)
 
 

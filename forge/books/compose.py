@@ -26,7 +26,7 @@ from markupsafe import Markup
 
 from .. import safeio, sandbox
 from ..findings import WARNING, Finding
-from ..model import Card, CardDatabase, Position
+from ..model import Card, CardDatabase, Position, collector_order
 from ..text import Phrasebook, PhraseError, parse_markup
 from ..vocabulary import TRAP_KINDS
 from . import content
@@ -282,7 +282,7 @@ class Book:
             "starter_list": self.starter_list, "traps_table": self.traps_table, "rites_table": self.rites_table,
             "anatomy": self.anatomy, "glossary": self.glossary, "card_list": self.card_list,
             "threshold_example": self.threshold_example, "allegiance_example": self.allegiance_example,
-            "box_contents": self.box_contents, "soul_cards": self.soul_cards,
+            "box_contents": self.box_contents, "soul_cards": self.soul_cards, "art_credits": self.art_credits,
             "type_word": self.L.type_word, "trap_kind": self.L.trap_kind, "frame": self.L.frame_title,
         }
 
@@ -476,6 +476,17 @@ class Book:
 
     def box_contents(self) -> Markup:
         return self.render_macro("box_contents", content.counts(self.project.db))
+
+    def art_credits(self) -> Markup:
+        """Who made each card's picture, in collector-number order, read from the cards' ``art:``.
+
+        An icon composition credits each game-icons.net icon to its author; a picture, the
+        artist its ``credit:`` names. Nothing here is typed by hand.
+        """
+        db = self.project.db
+        rows = [{"number": f"{n}/{len(db.cards)}", "name": self.L.name(card), "parts": content.art_credit(card)}
+                for n, card in enumerate(collector_order(db), start=1)]
+        return self.render_macro("art_credits", [r for r in rows if r["parts"]], self.s.get("by", "by"))
 
     def glossary(self) -> Markup:
         """Every keyword, type, trap kind, faction and set, in this language and the other."""

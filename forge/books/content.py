@@ -12,7 +12,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from ..engine.state import HAND_SIZE, MAX_CREATURES, ROW_SIZE, START_HEALTH
-from ..model import Card, CardDatabase, EffectLine
+from ..model import Card, CardDatabase, EffectLine, IconArt, ImageArt
 from ..text import Phrasebook
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE, VERBS
 
@@ -208,3 +208,14 @@ class Language:
 
     def type_word(self, card_type: str) -> str:
         return self.book.label("types", card_type)
+
+
+def art_credit(card: Card) -> list[tuple[str, str]]:
+    """(what, who) for a card's picture: each icon and its game-icons.net author, or a picture and its artist."""
+    from ..render.assets import has_icon, icon_author
+
+    if isinstance(card.art, IconArt):
+        return [(name, icon_author(name) if has_icon(name) else "?") for name in card.art.icons()]
+    if isinstance(card.art, ImageArt):
+        return [(card.art.image.rsplit("/", 1)[-1], card.art.credit or "?")]
+    return []

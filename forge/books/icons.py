@@ -1,7 +1,7 @@
 """The cards' inline icons as small SVG images for the books, drawn like the card renderer draws them.
 
 Faction icons are medallions in the faction's colour (``cards/factions.yaml``),
-the Soul dot is the blue orb, ⟳, the tombstone and the wolf are game-icons
+the Soul is a blue drop, ⟳, the tombstone and the wolf are game-icons
 glyphs in ink. Each icon is one ``data:`` URI, so WeasyPrint parses it once per
 document however often the text uses it.
 """
@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..render.assets import SYMBOL_ICONS, _icon_bodies, has_icon, resolve_icon_name
+from ..render.assets import SYMBOL_ICONS, _icon_bodies, has_icon, icon_path, resolve_icon_name
 from ..render.paint import is_light, shade
 
 #: Markup names that are symbols rather than factions.
@@ -49,8 +49,9 @@ def _svg(body: str, size: int = 100) -> str:
 def _glyph(icon: str, color: str, box: float = 100.0, inset: float = 0.0) -> str:
     """A game-icons glyph (512 units) scaled into a ``box`` square with ``inset`` on each side."""
     scale = (box - 2 * inset) / 512
+    rule = ' fill-rule="evenodd"' if icon_path(icon)[1] else ""  # forge's tombstone has a cross cut out
     return (f'<path transform="translate({inset:.2f} {inset:.2f}) scale({scale:.5f})" '
-            f'fill="{color}" d="{_paths(icon)}"/>')
+            f'fill="{color}"{rule} d="{_paths(icon)}"/>')
 
 
 @lru_cache(maxsize=64)
@@ -68,14 +69,24 @@ def medallion_uri(color: str, icon: str, palette: Palette = Palette()) -> str:
     return _uri(_svg(body))
 
 
+def _drop(cx: float, cy: float, r: float) -> str:
+    """The Soul's drop (as the cards draw it: ``forge.render.draw.soul_drop_path``), in SVG's y-down space."""
+    rr, tip, by = r * 0.82, cy - r * 0.98, cy + r * 0.18
+    k = 0.552
+    return (f"M{cx:.2f} {tip:.2f}C{cx - rr * 0.2:.2f} {tip + rr * 0.35:.2f} {cx - rr:.2f} {by - rr * 0.55:.2f} "
+            f"{cx - rr:.2f} {by:.2f}C{cx - rr:.2f} {by + rr * k:.2f} {cx - rr * k:.2f} {by + rr:.2f} {cx:.2f} {by + rr:.2f}"
+            f"C{cx + rr * k:.2f} {by + rr:.2f} {cx + rr:.2f} {by + rr * k:.2f} {cx + rr:.2f} {by:.2f}"
+            f"C{cx + rr:.2f} {by - rr * 0.55:.2f} {cx + rr * 0.2:.2f} {tip + rr * 0.35:.2f} {cx:.2f} {tip:.2f}Z")
+
+
 @lru_cache(maxsize=8)
 def soul_uri(palette: Palette = Palette()) -> str:
-    """The blue Soul dot: a glossy orb with a gold ring."""
+    """The Soul mark: a glossy blue drop with a gold ring (a faction's medallion is a disc)."""
     body = (
-        '<defs><radialGradient id="s" cx="36" cy="34" r="70" gradientUnits="userSpaceOnUse">'
+        '<defs><radialGradient id="s" cx="36" cy="46" r="70" gradientUnits="userSpaceOnUse">'
         f'<stop offset="0" stop-color="{palette.soul_light}"/><stop offset="0.45" stop-color="{palette.soul}"/>'
         f'<stop offset="1" stop-color="{palette.soul_dark}"/></radialGradient></defs>'
-        f'<circle cx="50" cy="50" r="44" fill="url(#s)" stroke="{palette.gold}" stroke-width="8"/>'
+        f'<path d="{_drop(50, 50, 46)}" fill="url(#s)" stroke="{palette.gold}" stroke-width="7"/>'
     )
     return _uri(_svg(body))
 

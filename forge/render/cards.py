@@ -33,7 +33,7 @@ from reportlab.lib.units import mm
 
 from ..atomic import sweep_orphans, write_bytes
 from ..findings import WARNING, Finding
-from ..model import CardDatabase, Position
+from ..model import CardDatabase, ImageArt, Position
 from ..safeio import within
 from ..workers import cap, cpus, process_pool
 from .aids import aid_cards, aid_set, mat_size, token_kinds
@@ -572,10 +572,10 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
                                     "pick a game-icons.net name and run python -m forge.render.vendor, "
                                     "or map it in ICON_ALIASES (forge/render/assets.py)", severity=WARNING))
     for card, face in zip(db.cards, plan.faces[plan.opts.langs[0]]):  # faces are in database order
-        if card.art and not face.art:
+        if isinstance(card.art, ImageArt) and not face.art:
             findings.append(Finding(card.position, "art-missing",
-                                    f"`{card.id}`: art `{card.art}` cannot be printed (missing, outside the project or "
-                                    "not a sound PNG, JPEG or WebP image); the default art is printed",
+                                    f"`{card.id}`: art `{card.art.image}` cannot be printed (missing, outside the "
+                                    "project or not a sound PNG, JPEG, WebP or SVG image); the default art is printed",
                                     "forge validate says why",
                                     severity=WARNING))
     for lang in plan.opts.langs:

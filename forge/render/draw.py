@@ -6,7 +6,6 @@ the canvas to where the card goes (a sheet, a page of its own).
 """
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
 from .colour import image_to_press
 from .face import CardFace, FaceMeasure, measure_face
 from .fit import Line, TextLayout, fit_line
+from .illustration import draw_illustration, theme_of
 from .paint import Painter, is_light, mix, shade
 from .template import Template
 
@@ -117,54 +117,109 @@ def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius:
 
 # -- art ---------------------------------------------------------------------------
 @lru_cache(maxsize=64)
-def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: bool):
-    """The art cropped to cover the window and resampled to 300 DPI (press CMYK for print-on-demand).
+def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: bool,
+               focus: tuple[float, float] = (0.5, 0.5), fit: str = "cover"):
+    """The art cropped (``cover``, around ``focus``) or fitted (``contain``) to the window at 300 DPI.
 
-    None when the file is not art forge prints (``forge validate`` reports why):
-    a pipe, a link out of the project, a corrupt image, a decompression bomb. The
-    card then gets the default art instead of stopping the render.
+    Press CMYK for print-on-demand. None when the file is not art forge prints (``forge
+    validate`` reports why): a pipe, a link out of the project, a corrupt image, a
+    decompression bomb. The card then gets its procedural art instead of stopping the render.
     """
-    from PIL import Image
-
-    from ..art import ArtError, read_art
+    from ..art import ArtError, fit_art, read_art
 
     try:
         im = read_art(Path(root), rel)
     except ArtError:
         return None
     with im:
-        im = im.convert("RGB")
-        sw, sh = im.size
-        scale = max(px_w / sw, px_h / sh)
-        cw, ch = px_w / scale, px_h / scale
-        left, top = (sw - cw) / 2, (sh - ch) / 2
-        im = im.resize((px_w, px_h), Image.LANCZOS, box=(left, top, left + cw, top + ch))
+        im, where = fit_art(im, px_w, px_h, focus, fit)
         if cmyk:
             im = image_to_press(im)
-        return ImageReader(im)
+        return ImageReader(im), where
+
+
+@lru_cache(maxsize=16)
+def _art_svg(root: str, rel: str, digest: str):
+    """An SVG picture as reportlab vectors (checked by ``forge.art.read_svg``), or None."""
+    from ..art import ArtError, art_bytes, read_svg
+
+    try:
+        return read_svg(art_bytes(Path(root), rel))
+    except ArtError:
+        return None
+
+
+def _draw_svg(p: Painter, drawing, face: CardFace, x: float, y: float, w: float, h: float) -> None:
+    """Draw SVG vectors into the window, cropped or fitted like a raster picture."""
+    from reportlab.graphics import renderPDF
+
+    from ..art import placement
+
+    dw, dh = float(drawing.width), float(drawing.height)
+    (left, _, _, bottom), (fx, fy, _, _) = placement((dw, dh), (w, h), tuple(face.art_focus), face.art_fit)
+    scale = min(w / dw, h / dh) if face.art_fit == "contain" else max(w / dw, h / dh)
+    c = p.canvas
+    c.saveState()
+    if face.art_fit == "contain":
+        c.translate(x + fx * w, y + fy * h)
+    else:
+        c.translate(x - left * scale, y - (dh - bottom) * scale)
+    c.scale(scale, scale)
+    renderPDF.draw(_press_colours(drawing) if p.cmyk else drawing, c, 0, 0)
+    c.restoreState()
+
+
+def _press_colours(drawing):
+    """A copy of an SVG drawing with every RGB fill and stroke converted through the press profile."""
+    from reportlab.graphics.shapes import Group
+    from reportlab.lib.colors import CMYKColor, Color
+
+    from .colour import press_cmyk
+
+    drawing = drawing.copy()
+
+    def convert(node) -> None:
+        for attr in ("fillColor", "strokeColor"):
+            value = getattr(node, attr, None)
+            if isinstance(value, Color) and not isinstance(value, CMYKColor):
+                r, g, b = value.red, value.green, value.blue
+                hexa = "#" + "".join(f"{round(v * 255):02x}" for v in (r, g, b))
+                setattr(node, attr, CMYKColor(*press_cmyk(hexa), alpha=value.alpha))
+        if isinstance(node, Group):
+            for child in node.contents:
+                convert(child)
+
+    convert(drawing)
+    return drawing
 
 
 def _draw_art(p: Painter, tpl: Template, face: CardFace, root: Path | None, lay: dict) -> None:
     x, y, w, h = tpl.box(lay["art"])
     c = p.canvas
-    base = _frame_color(tpl, face)
+    shape = lay.get("art_shape", "rect")
     c.saveState()
-    c.clipPath(_shape_path(c, lay.get("art_shape", "rect"), x, y, w, h), stroke=0, fill=0)
-    img = None
-    if root and face.art:
-        img = _art_image(str(root), face.art, face.art_digest or "",
-                         round(w / 72 * ART_DPI), round(h / 72 * ART_DPI), p.cmyk)
-    if img is not None:
-        c.drawImage(img, x, y, w, h)
-    else:
-        _default_art(p, tpl, face, base, x, y, w, h)
+    c.clipPath(_shape_path(c, shape, x, y, w, h), stroke=0, fill=0)
+    img = svg = None
+    if root and face.art and face.art.lower().endswith(".svg"):
+        svg = _art_svg(str(root), face.art, face.art_digest or "")
+    elif root and face.art:
+        img = _art_image(str(root), face.art, face.art_digest or "", round(w / 72 * ART_DPI),
+                         round(h / 72 * ART_DPI), p.cmyk, tuple(face.art_focus), face.art_fit)
+    picture = img is not None or svg is not None
+    if not picture or face.art_fit == "contain":  # no picture, or one shown whole: procedural art
+        draw_illustration(p, face.id, theme_of(face.type, face.faction), face.art_icon, face.art_accents,
+                          face.art_layout, face.art_flip, _type_art_icon(face), x, y, w, h, figure=not picture)
+    if svg is not None:
+        _draw_svg(p, svg, face, x, y, w, h)
+    elif img is not None:
+        reader, (fx, fy, fw, fh) = img
+        c.drawImage(reader, x + fx * w, y + fy * h, fw * w, fh * h)
     c.restoreState()
     p.stroke(tpl.color("gold"), 0.9)
-    c.drawPath(_shape_path(c, lay.get("art_shape", "rect"), x, y, w, h), stroke=1, fill=0)
+    c.drawPath(_shape_path(c, shape, x, y, w, h), stroke=1, fill=0)
     p.stroke(tpl.color("gold_dark"), 0.35)
     inset = 0.9
-    c.drawPath(_shape_path(c, lay.get("art_shape", "rect"), x + inset, y + inset, w - 2 * inset, h - 2 * inset),
-               stroke=1, fill=0)
+    c.drawPath(_shape_path(c, shape, x + inset, y + inset, w - 2 * inset, h - 2 * inset), stroke=1, fill=0)
 
 
 def _rays(p: Painter, cx: float, cy: float, count: int, length: float, half_width: float,
@@ -187,45 +242,45 @@ def _rays(p: Painter, cx: float, cy: float, count: int, length: float, half_widt
     c.restoreState()
 
 
-def _default_art(p: Painter, tpl: Template, face: CardFace, base: str, x, y, w, h) -> None:
-    """No art yet: the faction's big icon glowing on a gradient of its colour, with faint rays."""
-    p.radial(x + w / 2, y + h * 0.55, max(w, h) * 0.75,
-             [shade(base, -0.55), shade(base, -0.05), shade(base, 0.55)], [0, 0.45, 1])
-    # faint rays, turned a little differently on each card so a faction's cards are not all alike
-    cx, cy = x + w / 2, y + h * 0.55
-    turn = int(hashlib.sha256(face.id.encode()).hexdigest()[:4], 16) % 30
-    _rays(p, cx, cy, 12, w, w * 0.09, "#ffffff", 0.07, turn)
-    icon = _type_art_icon(tpl, face)
-    size = h * 0.74
-    if is_light(base):  # a pale faction: a dark, embossed icon reads better than a pale one
-        p.icon(icon, cx - size / 2 - 0.5, cy - size / 2 + 0.7, size, "#fffaf0", alpha=0.7, record=False)
-        p.icon(icon, cx - size / 2, cy - size / 2, size, shade(base, 0.5), alpha=0.9, record=False)
-    else:
-        p.icon(icon, cx - size / 2 + 0.6, cy - size / 2 - 0.8, size, shade(base, 0.7), alpha=0.45, record=False)
-        p.icon(icon, cx - size / 2, cy - size / 2, size, mix(base, "#fff6dd", 0.82), alpha=0.92, record=False)
-
-
-def _type_art_icon(tpl: Template, face: CardFace) -> str:
-    if face.type == "soul" or not face.faction:
-        return SYMBOL_ICONS["soul"] if face.type == "soul" else _faction_icon(tpl, face)
-    return _faction_icon(tpl, face)
+def _type_art_icon(face: CardFace) -> str:
+    """The figure of a card that declares no art: its faction's icon, a Soul's spectre."""
+    if face.type == "soul":
+        return SYMBOL_ICONS["soul"]
+    icon = face.faction_icon if face.faction_icon and has_icon(face.faction_icon) else None
+    return resolve_icon_name(icon) if icon else SYMBOL_ICONS["neutral"]
 
 
 # -- title, cost, allegiance ----------------------------------------------------------
+def soul_drop_path(canvas_or_path, cx: float, cy: float, r: float):
+    """The Soul's own shape: a drop of essence, point up, its round belly centred on (cx, cy).
+
+    Faction medallions are discs; the Soul is never one, so it is never read as Blue's
+    icon. The drop fits a circle of radius ``r`` around (cx, cy) plus its point above.
+    """
+    path = canvas_or_path.beginPath() if hasattr(canvas_or_path, "beginPath") else canvas_or_path
+    rr, tip = r * 0.82, cy + r * 0.98
+    by = cy - r * 0.18
+    path.moveTo(cx, tip)
+    path.curveTo(cx - rr * 0.2, tip - rr * 0.35, cx - rr, by + rr * 0.55, cx - rr, by)
+    path.curveTo(cx - rr, by - rr * 0.552, cx - rr * 0.552, by - rr, cx, by - rr)
+    path.curveTo(cx + rr * 0.552, by - rr, cx + rr, by - rr * 0.552, cx + rr, by)
+    path.curveTo(cx + rr, by + rr * 0.55, cx + rr * 0.2, tip - rr * 0.35, cx, tip)
+    path.close()
+    return path
+
+
 def _soul_orb(p: Painter, tpl: Template, cx: float, cy: float, r: float, label: str = "soul", ring: bool = True) -> None:
-    """The blue Soul dot: a glossy orb (also the cost medallion)."""
+    """The Soul mark: a glossy drop of essence (also the cost medallion), never a disc like a faction's."""
     c = p.canvas
     c.saveState()
-    path = c.beginPath()
-    path.circle(cx, cy, r)
-    c.clipPath(path, stroke=0, fill=0)
-    p.radial(cx - r * 0.3, cy + r * 0.35, r * 1.5,
+    c.clipPath(soul_drop_path(c, cx, cy, r), stroke=0, fill=0)
+    p.radial(cx - r * 0.3, cy + r * 0.05, r * 1.6,
              [tpl.color("soul_light"), tpl.color("soul"), tpl.color("soul_dark")], [0, 0.45, 1])
     c.restoreState()
     if ring:
         p.stroke(tpl.color("gold"), max(0.35, r * 0.09))
-        c.circle(cx, cy, r, stroke=1, fill=0)
-    p.record("icon", label, (cx - r, cy - r, cx + r, cy + r))
+        c.drawPath(soul_drop_path(c, cx, cy, r), stroke=1, fill=0)
+    p.record("icon", label, (cx - r * 0.82, cy - r, cx + r * 0.82, cy + r * 0.98))
 
 
 def _medallion(p: Painter, tpl: Template, cx, cy, r, color: str, icon: str, label: str) -> None:
@@ -266,8 +321,9 @@ def _title(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict)
     r = float(lay["cost"]["radius"]) * mm
     if face.cost is not None:
         _soul_orb(p, tpl, cx, cy, r, label="cost")
-        size = r * (1.3 if face.cost < 10 else 1.05)
+        size = r * (1.15 if face.cost < 10 else 0.9)
         num = str(face.cost)
+        cy -= r * 0.18  # the drop's round belly
         p.text(cx + 0.25, cy - size * 0.36 - 0.25, num, tpl.font("number"), size, "#0b1d3a", anchor="middle", label="cost")
         p.text(cx, cy - size * 0.36, num, tpl.font("number"), size, "#ffffff", anchor="middle", label="cost")
     else:
@@ -398,21 +454,28 @@ def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: di
 
 
 def _footer(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
+    """The set mark and the collector number ("12/64"), and "Starter" on starter cards.
+
+    Neither the internal id nor the credits are printed: the books carry the credits.
+    """
     spec = lay["footer"]
     size = float(spec["size"])
     labels = tpl.labels(face.lang)
-    safe_x0, _, safe_w, _ = tpl.safe_rect()
-    y1 = tpl.y(spec["y"]) - size
-    left = _frame_color(tpl, face)
-    right = _second_color(face) or left
-
-    def ink(under: str) -> str:  # readable over the frame: dark on pale factions, light on dark ones
-        return tpl.color("ink") if is_light(under) else tpl.color("footer_ink")
-
-    p.text(safe_x0 + 0.5, y1 - size * 1.2 / 2, face.id, tpl.font("footer_id"), size, ink(left), label="id")
-    for i, credit in enumerate(labels["credits"]):
-        p.text(safe_x0 + safe_w - 0.5, y1 - i * size * 1.2, credit, tpl.font("footer"), size * 0.92, ink(right),
-               anchor="end", label="credits")
+    safe_x0, _, _, _ = tpl.safe_rect()
+    baseline = tpl.y(spec["y"]) - size * 1.6
+    under = _frame_color(tpl, face)
+    ink = tpl.color("ink") if is_light(under) else tpl.color("footer_ink")
+    mark = spec.get("icon") or "back-recruit"  # the set mark
+    s = size * 1.5
+    x = safe_x0 + 0.5
+    p.icon(SYMBOL_ICONS.get(mark, mark), x, baseline - size * 0.3, s, tpl.color("gold"), label="set mark")
+    x += s + 0.9
+    if face.number:
+        x += p.text(x, baseline, f"{face.number}/{face.total}", tpl.font("footer_id"), size, ink,
+                    label="collector number")
+    if face.set == "starter":
+        p.text(x + 1.6, baseline, "· " + labels.get("starter", "Starter"), tpl.font("footer_id"), size, ink,
+               label="starter")
 
 
 # -- public --------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
-from ..model import Card, CardDatabase
+from ..model import Card, CardDatabase, IconArt, ImageArt
 from .assets import assets_hash
 from .fitmemo import FitMemo
 from .fit import (
@@ -46,8 +46,16 @@ class CardFace:
     frame_color: str | None  # None: the template's neutral frame
     faction_icon: str | None
     factions: tuple[tuple[str, str, str], ...]  # every faction: (id, colour, icon), for inline icons
-    art: str | None = None
+    art: str | None = None  # a picture's path (``ImageArt``), when forge can print it
     art_digest: str | None = None
+    art_focus: tuple[float, float] = (0.5, 0.5)
+    art_fit: str = "cover"
+    art_icon: str | None = None  # an icon composition (``IconArt``)
+    art_accents: tuple[str, ...] = ()
+    art_layout: str = "behind"
+    art_flip: bool = False
+    number: int = 0  # collector number, 1..total (``CardDatabase.collector_numbers``)
+    total: int = 0
     copies: int = 1  # physical copies in the box (``CardDatabase.box_count``)
     deck_copies: int = 1  # copies in one deck (``Card.copies``): a starter deck's share of a neutral card
     back: str = "recruit"
@@ -73,23 +81,33 @@ class CardFace:
 def _digest_art(root: Path, rel: str) -> str | None:
     """The art file's hash; None when forge will not print it (missing, outside the project, not a sound
     image: see ``forge.art``), so the face gets the default art and the renderer warns."""
-    from ..art import ArtError, art_bytes, decode_art
+    from ..art import ArtError, art_bytes, decode_art, is_svg, read_svg
 
     try:
         data = art_bytes(Path(root), rel)
-        decode_art(data).close()
+        if is_svg(rel):
+            read_svg(data)
+        else:
+            decode_art(data).close()
     except ArtError:
         return None
     return hashlib.sha256(data).hexdigest()
 
 
-def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path) -> CardFace:
-    """The printed face of ``card`` in ``lang``; ``book`` is that language's Phrasebook."""
+def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path,
+               numbers: dict[str, int] | None = None) -> CardFace:
+    """The printed face of ``card`` in ``lang``; ``book`` is that language's Phrasebook.
+
+    ``numbers`` are the collector numbers (computed from ``db`` when not given).
+    """
     factions = {f.id: f for f in db.factions}
     main = factions.get(card.faction) if card.faction else None
     lines = tuple(book.card_text(card))
     plain = tuple(book.plain(ln) for ln in lines) if hasattr(book, "plain") else lines
-    art_digest = _digest_art(Path(root), card.art) if card.art else None
+    image = card.art if isinstance(card.art, ImageArt) else None
+    icons = card.art if isinstance(card.art, IconArt) else None
+    art_digest = _digest_art(Path(root), image.image) if image else None
+    numbers = numbers if numbers is not None else db.collector_numbers()
     return CardFace(
         id=card.id, type=card.type, set=card.set, lang=lang,
         name=card.name.get(lang) or card.name.get("en") or card.id,
@@ -103,8 +121,16 @@ def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path) -> Car
         frame_color=main.color if main else None,
         faction_icon=main.icon if main else None,
         factions=tuple((f.id, f.color, f.icon) for f in db.factions),
-        art=card.art if art_digest else None,
+        art=image.image if art_digest else None,
         art_digest=art_digest,
+        art_focus=image.focus if image else (0.5, 0.5),
+        art_fit=image.fit if image else "cover",
+        art_icon=icons.icon if icons else None,
+        art_accents=icons.accents if icons else (),
+        art_layout=icons.layout if icons else "behind",
+        art_flip=icons.flip if icons else False,
+        number=numbers.get(card.id, 0),
+        total=len(numbers),
         copies=db.box_count(card),
         deck_copies=card.copies,
         back=BACK_OF_SET.get(card.set, "recruit"),
@@ -121,7 +147,8 @@ def build_faces(db: CardDatabase, books: dict, langs: list[str], root: Path,
     """
     from .template import TemplateError, load_template
 
-    every = {lang: [build_face(c, db, books[lang], lang, root) for c in db.cards]
+    numbers = db.collector_numbers()
+    every = {lang: [build_face(c, db, books[lang], lang, root, numbers) for c in db.cards]
              for lang in sorted(set(langs) | set(books))}
     try:
         tpl = load_template(Path(root))

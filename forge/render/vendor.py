@@ -3,30 +3,28 @@
 Usage (from the project folder)::
 
     npm pack @iconify-json/game-icons          # fetches iconify-json-game-icons-X.tgz
-    python -m forge.render.vendor iconify-json-game-icons-X.tgz [--root .] [EXTRA_ICON ...]
+    python -m forge.render.vendor iconify-json-game-icons-X.tgz [--root .] [--authors FILE] [EXTRA_ICON ...]
 
-It keeps only the icons the renderer uses: its own symbols, the aliases' targets,
-every faction's ``icon`` in ``cards/*.yaml`` and any extra names given, so the
-repository carries a few kilobytes instead of the whole 4,000-icon set.
+It keeps exactly the icons forge draws: the renderer's own symbols (and the bases of
+its derived icons), every faction's ``icon`` and every icon a card's ``art:`` names
+in ``cards/*.yaml``, and any extra names given; so the repository carries a few
+hundred kilobytes instead of the whole 4,000-icon set.
+
+Each icon keeps its author, whom the books' credits name per card. The Iconify
+package names only the set's author, so authors come from the icons already
+vendored and from ``--authors FILE`` (lines ``icon-name Author Name``, the folder
+the icon sits in on game-icons.net); an icon without one is refused.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 import tarfile
 from pathlib import Path
 
-from .assets import ICON_ALIASES, ICONS_FILE, SYMBOL_ICONS
-
-#: Icons kept for designers to choose from besides the ones in use (faction candidates).
-EXTRA_ICONS: tuple[str, ...] = (
-    "fire-dash", "flame", "angel-wings", "sun", "holy-symbol", "death-skull", "water-drop",
-    "wave-crest", "crystal-ball", "sunbeams", "drop",
-)
-
-_FACTION_ICON = re.compile(r"^\s*icon:\s*['\"]?([a-z0-9-]+)", re.M)
+from ..atomic import write_text
+from .assets import DERIVED_ICONS, ICONS_FILE, SYMBOL_ICONS
 
 
 def _read_icon_set(source: Path) -> dict:
@@ -39,30 +37,55 @@ def _read_icon_set(source: Path) -> dict:
     return json.loads(source.read_text(encoding="utf-8"))
 
 
-def faction_icons(root: Path) -> set[str]:
-    """The ``icon:`` values written in the card files (factions choose them)."""
-    names: set[str] = set()
-    for f in sorted((root / "cards").glob("*.yaml")):
-        names.update(_FACTION_ICON.findall(f.read_text(encoding="utf-8")))
+def used_icons(root: Path) -> set[str]:
+    """The icons the cards name: each faction's ``icon`` and each card's art composition."""
+    from ..database import load_database
+    from ..model import IconArt
+
+    db = load_database(root).db
+    names = {f.icon for f in db.factions}
+    for card in db.cards:
+        if isinstance(card.art, IconArt):
+            names.update(card.art.icons())
     return names
 
 
 def wanted_icons(root: Path, extra: list[str]) -> set[str]:
-    return set(SYMBOL_ICONS.values()) | set(ICON_ALIASES.values()) | set(EXTRA_ICONS) | faction_icons(root) | set(extra)
+    symbols = {DERIVED_ICONS.get(n, (n,))[0] for n in SYMBOL_ICONS.values()}
+    return symbols | used_icons(root) | set(extra)
 
 
-def vendor(source: Path, root: Path, extra: list[str]) -> list[str]:
-    """Write the subset file; returns the names that the icon set does not have."""
+def read_authors(path: Path | None) -> dict[str, str]:
+    """``icon-name Author`` lines; blank lines and # comments are skipped."""
+    if path is None:
+        return {}
+    out = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            name, _, author = line.partition(" ")
+            out[name] = author.strip()
+    return out
+
+
+def vendor(source: Path, root: Path, extra: list[str], authors: dict[str, str] | None = None) -> list[str]:
+    """Write the subset file; returns the problems (names the set lacks, icons without an author)."""
     full = _read_icon_set(source)
     icons, aliases = full["icons"], full.get("aliases", {})
+    known = {}
+    if ICONS_FILE.exists():
+        known = {n: i.get("author") for n, i in json.loads(ICONS_FILE.read_text(encoding="utf-8"))["icons"].items()}
+    known.update(authors or {})
     chosen: dict[str, dict] = {}
-    missing = []
-    for name in sorted(wanted_icons(root, extra)):
+    problems = []
+    for name in sorted(wanted_icons(root, extra) - set(DERIVED_ICONS)):
         real = name if name in icons else aliases.get(name, {}).get("parent")
-        if real in icons:
-            chosen[name] = {"body": icons[real]["body"]}
+        if real not in icons:
+            problems.append(f"not in game-icons: {name} (choose another icon)")
+        elif not known.get(name):
+            problems.append(f"no author for {name}: add `{name} Author` to the --authors file")
         else:
-            missing.append(name)
+            chosen[name] = {"body": icons[real]["body"], "author": known[name]}
     subset = {
         "prefix": "game-icons",
         "source": "npm @iconify-json/game-icons (https://game-icons.net)",
@@ -72,9 +95,10 @@ def vendor(source: Path, root: Path, extra: list[str]) -> list[str]:
         "height": full.get("height", 512),
         "icons": chosen,
     }
-    ICONS_FILE.parent.mkdir(parents=True, exist_ok=True)
-    ICONS_FILE.write_text(json.dumps(subset, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
-    return missing
+    if not problems:
+        ICONS_FILE.parent.mkdir(parents=True, exist_ok=True)
+        write_text(ICONS_FILE, json.dumps(subset, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    return problems
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -82,12 +106,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("source", type=Path, help="iconify-json-game-icons tarball, folder or icons.json")
     ap.add_argument("extra", nargs="*", help="more icon names to keep")
     ap.add_argument("--root", type=Path, default=Path("."), help="project folder (for cards/*.yaml)")
+    ap.add_argument("--authors", type=Path, help="lines `icon-name Author` for icons not vendored yet")
     args = ap.parse_args(argv)
-    missing = vendor(args.source, args.root, args.extra)
-    for name in missing:
-        print(f"not in game-icons: {name} (add a replacement to ICON_ALIASES in forge/render/assets.py)",
-              file=sys.stderr)
-    return 1 if missing else 0
+    problems = vendor(args.source, args.root, args.extra, read_authors(args.authors))
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

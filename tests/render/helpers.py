@@ -2,7 +2,7 @@
 shipped cards or on the locale files' wording."""
 from __future__ import annotations
 
-from forge.model import Card, CardDatabase, Faction, Keywords, TrapSpec, Trigger
+from forge.model import Card, CardDatabase, Faction, IconArt, Keywords, TrapSpec, Trigger
 from forge.text import parse_markup
 from forge.vocabulary import EffectLine, Threshold
 
@@ -81,6 +81,7 @@ def mini_db() -> CardDatabase:
     cards = [
         Card("ember-whelp", "creature", "recruit", ("red",), {"en": "Ember Whelp", "fr": "Dragonnet des Braises"},
              copies=3, cost=2, allegiance={"red": 1}, keywords=Keywords(rush=True),
+             art=IconArt("fire-dash", ("burning-embers",)),
              flavor={"en": "Small, hot, and furious.", "fr": "Petit, brûlant et furieux."},
              activate=(EffectLine("wound", {"n": 2}), EffectLine("wound", {"n": 1}, threshold=Threshold("red", 3))),
              demise=(EffectLine("draw", {"n": 1}),)),
@@ -91,6 +92,7 @@ def mini_db() -> CardDatabase:
              copies=1, cost=4, allegiance={"red": 1, "blue": 1}, trap=TrapSpec("when", "summon"),
              effects=(EffectLine("destroy", {"target": "that"}),)),
         Card("lost-wisp", "soul", "starter", (), {"en": "Lost Wisp", "fr": "Feu Follet Perdu"}, copies=2,
+             art=IconArt("ghost"),
              effects=(EffectLine("essence", {"n": 1}),)),
         Card("rite-of-sparks", "rite", "rite", ("red",), {"en": "Rite of Sparks", "fr": "Rite des Étincelles"},
              triggers=(Trigger("cast", "you", (EffectLine("wound", {"n": 1}),)),)),

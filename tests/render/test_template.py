@@ -58,4 +58,4 @@ def test_moving_the_footer_into_the_bleed_is_caught(tmp_path):
     snare = build_face(db.by_id()["snare"], db, bk["en"], "en", tmp_path)
     _, (check,) = cards_pdf([snare], tmp_path)
     crossing = " ".join(check["safe_zone"])
-    assert "'id'" in crossing and "'credits'" in crossing and "allegiance red" in crossing
+    assert "'set mark'" in crossing and "'collector number'" in crossing and "allegiance red" in crossing

@@ -27,7 +27,8 @@ from .helpers import CREATURE, only, run
 ART_LINE, ART_COL = 10, 10  # `    art: art/imp.png`, inserted after the name
 
 
-def png(width: int = 40, height: int = 30) -> bytes:
+def png(width: int = 660, height: int = 420) -> bytes:
+    """A PNG sharp enough for the creature art window (54.7 × 34.6 mm at 300 dpi: 646 × 409 px)."""
     from PIL import Image
 
     out = io.BytesIO()
@@ -61,7 +62,7 @@ BAD_ART = {
     "bomb-50000": (lambda: declared_png(50_000, 50_000), "too many pixels"),
     "bomb-10000": (lambda: declared_png(10_000, 10_000), "too many pixels"),  # Pillow only warns here
     "over-cap": (lambda: declared_png(6_000, 6_000), "declares 6,000 × 6,000 pixels"),
-    "svg": (lambda: SVG, "not a PNG, JPEG or WebP image"),
+    "svg": (lambda: SVG, "not a PNG, JPEG or WebP image"),  # an SVG named .png is read as a raster image
     "text": (lambda: b"this is not an image\n", "not a PNG, JPEG or WebP image"),
     "empty": (lambda: b"", "not a PNG, JPEG or WebP image"),
     "gif": (lambda: b"GIF89a\x01\x00\x01\x00\x00\x00\x00;", "not a PNG, JPEG or WebP image"),
