@@ -165,32 +165,9 @@ def _draw_svg(p: Painter, drawing, face: CardFace, x: float, y: float, w: float,
     else:
         c.translate(x - left * scale, y - (dh - bottom) * scale)
     c.scale(scale, scale)
-    renderPDF.draw(_press_colours(drawing) if p.cmyk else drawing, c, 0, 0)
+    renderPDF.draw(drawing, c, 0, 0)  # in print-on-demand, the canvas converts its colours to press CMYK
     c.restoreState()
 
-
-def _press_colours(drawing):
-    """A copy of an SVG drawing with every RGB fill and stroke converted through the press profile."""
-    from reportlab.graphics.shapes import Group
-    from reportlab.lib.colors import CMYKColor, Color
-
-    from .colour import press_cmyk
-
-    drawing = drawing.copy()
-
-    def convert(node) -> None:
-        for attr in ("fillColor", "strokeColor"):
-            value = getattr(node, attr, None)
-            if isinstance(value, Color) and not isinstance(value, CMYKColor):
-                r, g, b = value.red, value.green, value.blue
-                hexa = "#" + "".join(f"{round(v * 255):02x}" for v in (r, g, b))
-                setattr(node, attr, CMYKColor(*press_cmyk(hexa), alpha=value.alpha))
-        if isinstance(node, Group):
-            for child in node.contents:
-                convert(child)
-
-    convert(drawing)
-    return drawing
 
 
 def _draw_art(p: Painter, tpl: Template, face: CardFace, root: Path | None, lay: dict) -> None:

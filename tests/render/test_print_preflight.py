@@ -41,7 +41,7 @@ def test_the_pod_report_has_every_figure(rendered):
     f = entry["figures"]
     assert f["colour_spaces"] == ["DeviceCMYK"]
     assert 200 < f["tac_max_percent"] <= 300 and f["tac_where"].startswith("page ")
-    assert f["min_text_pt"] == pytest.approx(4.1 * 0.92, abs=0.01)  # the footer's credits line
+    assert f["min_text_pt"] == pytest.approx(4.1, abs=0.01)  # the footer's collector number
     assert f["black_text_k_only"] and f["rich_black_text_under_12pt"] == []
     assert f["fonts_embedded"] == f"{len(entry['fonts'])}/{len(entry['fonts'])}"
     assert f["min_bleed_mm"] == pytest.approx(3.175, abs=0.01) and f["pages_without_trim_or_bleed_box"] == []
@@ -51,7 +51,7 @@ def test_the_pod_report_has_every_figure(rendered):
     # every card page uses transparency; the text-only player aids (turn summary, Wound order) need none
     assert 2 * physical_count(mini_db()) <= f["transparent_pages"] <= entry["pages"]
     assert f["transparent_pages_without_cmyk_group"] == []
-    assert any("3.8 pt" in a for a in saved["shop"]["advice"])  # small type is advice, not a refusal
+    assert any("4.1 pt" in a for a in saved["shop"]["advice"])  # small type is advice, not a refusal
 
 
 def test_the_measured_ink_is_the_highest_colour_of_the_file(rendered):
@@ -184,7 +184,10 @@ def test_a_render_with_rich_black_text_fails_the_pod_shop(tmp_path, monkeypatch)
 
 
 def test_a_render_over_the_ink_limit_fails_the_pod_shop(tmp_path, monkeypatch):
-    monkeypatch.setattr(paint, "press_cmyk", lambda value: (1.0, 1.0, 1.0, 0.5) if value == "#ffffff" else
+    from forge.render.template import load_template
+
+    gold = load_template(REPO).color("gold")  # the frame's gold, on every card
+    monkeypatch.setattr(paint, "press_cmyk", lambda value: (1.0, 1.0, 1.0, 0.5) if value == gold else
                         colour.press_cmyk(value))
     report = _pod_render(tmp_path / "out").preflight["pod"]
     assert report["files"][0]["figures"]["tac_max_percent"] == 350

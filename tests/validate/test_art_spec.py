@@ -7,6 +7,7 @@ refused, and an SVG that refers to another file or a URL is refused (untrusted i
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
@@ -40,9 +41,12 @@ def test_an_icon_composition_is_read_into_the_model(project):
     assert mine(report) == []
 
 
+ART_RULES = {"schema", "asset", "art", "art-icon", "art-duplicate", "art-resolution"}
+
+
 def mine(report: dict) -> list:
-    """The findings about the card file (a one-card project also has count findings)."""
-    return [f for f in report["findings"] if f["file"] == "cards/red.yaml"]
+    """The findings about the card's art (a one-card project also has count findings)."""
+    return [f for f in report["findings"] if f["rule"] in ART_RULES]
 
 
 def test_a_picture_with_crop_rules_and_a_bare_path_are_read(project):
@@ -247,3 +251,33 @@ def test_an_svg_with_an_outside_reference_is_a_validate_finding(project):
     code, report = run(project.root)
     f = only(report, "art")
     assert f["line"] == ART_LINE and "outside itself" in f["message"] and code == 1
+
+
+def test_svg_art_in_the_print_on_demand_pdf_is_press_cmyk(tmp_path):
+    """The SVG's RGB fills go through the press profile like every other colour of the pod PDF."""
+    from dataclasses import replace
+
+    from pypdf import PdfReader
+
+    from forge.render.face import build_face
+    from forge.render.sheets import pod_document
+    from forge.render.template import load_template
+
+    from ..render.helpers import books, mini_db
+
+    (tmp_path / "art").mkdir()
+    (tmp_path / "art" / "imp.svg").write_bytes(SVG_OK)
+    db, bk = mini_db(), books()
+    face = build_face(replace(db.cards[0], art=ImageArt("art/imp.svg")), db, bk["en"], "en", tmp_path)
+    pdf = pod_document(load_template(tmp_path), [face], "en", tmp_path)
+    reader = PdfReader(io.BytesIO(pdf))
+    streams = [reader.pages[0].get_contents().get_data()]
+    for ref in (reader.pages[0]["/Resources"].get("/XObject") or {}).values():
+        streams.append(ref.get_object().get_data())
+    data = b"\n".join(streams)
+    from forge.render.colour import press_cmyk
+
+    c, m, y, k = press_cmyk("#204080")  # the SVG's rectangle, as the press profile converts it
+    fills = {tuple(round(float(v), 3) for v in f.split()) for f in re.findall(rb"(?m)^([\d. ]+) k$", data)}
+    assert (round(c, 3), round(m, 3), round(y, 3), round(k, 3)) in fills
+    assert re.findall(rb"(?m)^[\d. ]+ rg$", data) == []  # no RGB fill left
