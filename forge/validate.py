@@ -589,10 +589,12 @@ def _layout_hint(p, lang: str, override) -> str:
 def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
     """Art pictures stay inside the project folder, are images forge can print, sharp enough at 300 DPI."""
     root = load.root.resolve()
-    windows = _art_windows(root)
+    windows: dict | None = None  # the template is loaded only for a card with a picture
     for card in load.db.cards:
         if not isinstance(card.art, ImageArt):
             continue
+        if windows is None:
+            windows = _art_windows(root)
         rel = card.art.image
         pos = _art_position(load, card, "image")
         problem = asset_problem(root, rel)
@@ -626,7 +628,7 @@ def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
 
 def check_art_icons(load: LoadResult, books: dict) -> Iterable[Finding]:
     """Icon compositions name icons forge has, and no two card designs share the same picture."""
-    from .render.assets import has_icon, suggest_icon
+    from .icons import has_icon, suggest_icon
 
     seen: dict[tuple, Card] = {}
     for card in load.db.cards:

@@ -212,7 +212,7 @@ class Language:
 
 def art_credit(card: Card) -> list[tuple[str, str]]:
     """(what, who) for a card's picture: each icon and its game-icons.net author, or a picture and its artist."""
-    from ..render.assets import has_icon, icon_author
+    from ..icons import has_icon, icon_author
 
     if isinstance(card.art, IconArt):
         return [(name, icon_author(name) if has_icon(name) else "?") for name in card.art.icons()]
