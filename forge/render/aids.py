@@ -567,7 +567,7 @@ def _token_zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, di
 
 
 def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
-    """One player mat per page, a page per player (print it twice or use it once each)."""
+    """The player mat on one landscape page: print it once per player."""
     from .pdf import PdfBuffer
 
     page = mat_size(paper_size)
