@@ -19,19 +19,24 @@ import math
 import re
 from dataclasses import dataclass, field
 
-_TOKEN = re.compile(rb"""
-    (?P<ws>[\x00\t\n\f\r ]+|%[^\r\n]*)
-  | (?P<skip>(?:[+-]?(?:\d+\.?\d*|\.\d+)[\x00\t\n\f\r ]+)+(?:[mlcvywMijJ]|re)(?=[\x00\t\n\f\r ]|$))
-  | (?P<nums>(?:[+-]?(?:\d+\.?\d*|\.\d+)[\x00\t\n\f\r ]+)+)
-  | (?P<num>[+-]?(?:\d+\.?\d*|\.\d+))
-  | (?P<name>/[^\x00\t\n\f\r ()<>\[\]{}/%]*)
-  | (?P<dict><<|>>)
-  | (?P<hex><[0-9A-Fa-f\x00\t\n\f\r ]*>)
-  | (?P<open>\[)
-  | (?P<close>\])
-  | (?P<str>\()
-  | (?P<op>[^\x00\t\n\f\r ()<>\[\]{}/%]+)
-""", re.X)
+_WS = rb"[\x00\t\n\f\r ]"
+_NUM = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
+#: Operators preflight never reads, with their numbers: path construction and painting, line
+#: styles, text spacing. A whole run of them (a path of hundreds of points) is one match.
+_UNREAD = (rb"(?:(?:" + _NUM + _WS + rb"+)+(?:[mlcvywMijJ]|re|TL|Tc|Tw|Tz|Ts)|[nhSsFW]|[fBb]\*?|W\*|ET)"
+           rb"(?=" + _WS + rb"|$)")
+_TOKEN = re.compile(rb"(?:" + _WS + rb"|%[^\r\n]*)*(?:"
+                    rb"(?P<skip>(?:" + _UNREAD + _WS + rb"*)+)"
+                    rb"|(?P<nums>(?:" + _NUM + _WS + rb"+)+)"
+                    rb"|(?P<num>" + _NUM + rb")"
+                    rb"|(?P<name>/[^\x00\t\n\f\r ()<>\[\]{}/%]*)"
+                    rb"|(?P<dict><<|>>)"
+                    rb"|(?P<hex><[0-9A-Fa-f\x00\t\n\f\r ]*>)"
+                    rb"|(?P<open>\[)"
+                    rb"|(?P<close>\])"
+                    rb"|(?P<str>\()"
+                    rb"|(?P<op>[^\x00\t\n\f\r ()<>\[\]{}/%]+)"
+                    rb"|(?P<end>$))")
 _PAREN = re.compile(rb"\\.|[()]", re.S)
 _INLINE_END = re.compile(rb"\sEI(?=[\x00\t\n\f\r ]|$)")
 _SHOW = {b"Tj", b"TJ", b"'", b'"'}
@@ -79,7 +84,8 @@ def tokens(data: bytes):
     """(kind, value) pairs of a content stream; strings and inline image data are skipped, not decoded.
 
     A run of numbers is one "nums" token, split only when its operator is one preflight reads;
-    path construction and line styles with their numbers (most of a card's stream) are skipped whole.
+    path construction and painting, line styles and text spacing, with their numbers (most of a
+    card's stream), are skipped whole.
     """
     pos, n = 0, len(data)
     while pos < n:
@@ -88,8 +94,10 @@ def tokens(data: bytes):
             pos += 1
             continue
         kind = m.lastgroup
+        if kind == "end":
+            return
         pos = m.end()
-        if kind == "ws" or kind == "skip":
+        if kind == "skip":
             continue
         if kind == "str":
             depth = 1
@@ -105,12 +113,12 @@ def tokens(data: bytes):
             else:
                 pos = n
             yield "str", b""
-        elif kind == "op" and m.group() == b"ID":
+        elif kind == "op" and m.group(kind) == b"ID":
             end = _INLINE_END.search(data, pos)
             pos = end.end() if end else n
             yield "op", b"ID"
         else:
-            yield kind, m.group()
+            yield kind, m.group(kind)
 
 
 @dataclass

@@ -222,3 +222,18 @@ def test_inline_images_and_strings_with_brackets_are_read(tmp_path):
     c.save()
     f = measure_pdf(PdfReader(io.BytesIO(doc.getvalue())))
     assert f["colour_spaces"] == ["DeviceRGB"] and f["min_text_pt"] == 12
+
+
+def test_an_inline_rgb_image_is_found():
+    from PIL import Image
+
+    doc = io.BytesIO()
+    c = Canvas(doc, pagesize=(100, 100), invariant=1)
+    c.setFillColorCMYK(0, 0, 0, 1)
+    c.drawInlineImage(Image.new("RGB", (4, 4), (200, 10, 10)), 10, 10, 20, 20)
+    c.showPage()
+    c.save()
+    f = measure_pdf(PdfReader(io.BytesIO(doc.getvalue())))
+    assert f["colour_spaces"] == ["DeviceCMYK", "DeviceRGB"]
+    assert f["images"] == [{"where": "page 1", "colour_space": "DeviceRGB", "inline": True}]
+    assert "uses the colour space DeviceRGB; the press takes DeviceCMYK only" in print_problems(f, POD)
