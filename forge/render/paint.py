@@ -126,8 +126,9 @@ class Painter:
     """Draws on ``canvas`` in RGB, or in CMYK when ``cmyk`` (print-on-demand), and records marks.
 
     In CMYK every colour goes through the press's ICC profile (``colour``); text and
-    glyph-like icons in a dark neutral colour print in black ink only, and solid black
-    text overprints what is under it (as presses expect of black type).
+    glyph-like icons in a dark neutral colour print in black ink only. Black text knocks out
+    what is under it rather than overprinting it: over a dark frame (a footer on a red
+    border) overprinted black would put more than the press's 300 % of ink on paper.
     """
 
     canvas: object
@@ -253,21 +254,13 @@ class Painter:
         elif anchor == "end":
             x -= width
         c = self.canvas
-        ink = self.color(color, text=True)
-        solid_black = self.cmyk and (ink.cyan, ink.magenta, ink.yellow, ink.black) == (0, 0, 0, 1)
-        if solid_black:  # black text overprints: a plate out of register leaves no paper-white halo
-            c.saveState()
-            c.setFillOverprint(True)
-            c.setOverprintMask(True)
-        c.setFillColor(ink)
+        c.setFillColor(self.color(color, text=True))
         t = c.beginText(x, y)
         t.setFont(font, size)
         if char_space:
             t.setCharSpace(char_space)
         t.textOut(s)
         c.drawText(t)
-        if solid_black:
-            c.restoreState()
         face = getFont(font).face
         self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size),
                     text=s, font=font)
