@@ -167,3 +167,43 @@ def test_crop_marks_at_both_ends_of_every_cut_line(sheets, tpl, paper, layout):
     for y in ys:
         assert dark(PAPER_MARGIN, y - 0.5, bx0 - 0.1, y + 0.5), ("left", y)
         assert dark(bx1 + 0.1, y - 0.5, pw - PAPER_MARGIN, y + 0.5), ("right", y)
+
+
+@pytest.mark.parametrize("paper,layout", CASES)
+def test_backs_cover_their_faces_pixel_for_pixel_after_a_long_edge_flip(sheets, tpl, paper, layout):
+    """Row by row, the printed cards' left and right edges on a faces page, mirrored left to right,
+    are those of its backs page (to a pixel of antialiasing, at 100 DPI)."""
+    from PIL import ImageOps
+
+    dpi = 100
+    sheet = sheet_layout(tpl, paper, layout)
+    path = sheets[(paper, layout, (0.0, 0.0))]
+    ph = PAPERS[paper][1]
+    x0, y0, x1, y1 = sheet.printed_box()
+    box = (round(px(x0, dpi)) - 4, round(px(ph - y1, dpi)) + 4, round(px(x1, dpi)) + 4, round(px(ph - y0, dpi)) - 4)
+
+    def edges(image) -> list[tuple[int, int]]:
+        ink = image.convert("L").crop(box).point(lambda v: 255 if v < 200 else 0)
+        w, h = ink.size
+        data = ink.tobytes()
+        rows = []
+        for y in range(h):
+            row = data[y * w:(y + 1) * w]
+            xs = [x for x in range(w) if row[x]]
+            rows.append((xs[0], xs[-1]) if xs else (-1, -1))
+        return rows
+
+    for n in range(len(PdfReader(path).pages) // 2):
+        face = edges(render(path, 2 * n, dpi))
+        back = edges(ImageOps.mirror(render(path, 2 * n + 1, dpi)))  # the printed box is centred: same crop
+        assert any(f != (-1, -1) for f in face)
+        worst = max(abs(f[0] - b[0]) + abs(f[1] - b[1]) for f, b in zip(face, back))
+        assert worst <= 2, (paper, layout, n, worst)
+
+
+def test_every_glyph_on_the_sheets_is_in_its_font(sheets):
+    from .pdfread import missing_glyphs
+
+    for (paper, layout, offset), path in sheets.items():
+        if offset == (0.0, 0.0):
+            assert missing_glyphs(PdfReader(path)) == [], (paper, layout)
