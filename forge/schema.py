@@ -166,5 +166,8 @@ def build_schema() -> dict:
 
 @lru_cache(maxsize=1)
 def schema_text() -> str:
-    """The schema as the exact text written to disk (stable key order, final newline)."""
-    return json.dumps(build_schema(), indent=2, ensure_ascii=False) + "\n"
+    """The editors' schema (``forge.editor_schema``: this shape, documented, with validate's per-type
+    rules) as the exact text written to disk (stable key order, final newline)."""
+    from .editor_schema import for_editors
+
+    return json.dumps(for_editors(build_schema()), indent=2, ensure_ascii=False) + "\n"
