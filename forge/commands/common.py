@@ -121,6 +121,27 @@ def progress(fmt=None) -> Iterator[Callable[[str], None]]:
         yield say
 
 
+@contextmanager
+def progress_bar(fmt=None) -> Iterator[Callable[[int, int, str], None]]:
+    """A rich progress bar on stderr for work counted in items: ``advance(done, total, what)``.
+
+    Only on a terminal, in text format and without --quiet; it is cleared when the work ends."""
+    if not (sys.stderr.isatty() and fmt in (None, Format.text) and not is_quiet()):
+        yield lambda done, total, what: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                  transient=True, console=Console(stderr=True)) as bar:
+        task = bar.add_task("rendering", total=None)
+
+        def advance(done: int, total: int, what: str) -> None:
+            bar.update(task, completed=done, total=total, description=f"rendering {what[:40]}")
+
+        yield advance
+
+
 def render_findings(findings: list[Finding]) -> str:
     return "\n".join(f.render() for f in findings)
 

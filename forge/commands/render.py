@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import os
-import sys
 from enum import Enum
 from pathlib import Path
 from typing import Optional
@@ -11,7 +10,8 @@ import typer
 
 from ..findings import EXIT_USAGE, Finding, exit_status
 from ..model import Position
-from .common import Format, FormatOption, RootOption, check_root, default_output, emit_json, io_failure, plural, render_findings
+from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, io_failure,
+                     is_quiet, plural, progress_bar, render_findings)
 
 app = typer.Typer(name="render", help="Render the game's printable and digital outputs.", no_args_is_help=True,
                   add_completion=False, pretty_exceptions_enable=False)
@@ -74,27 +74,11 @@ def parse_offset(value: str) -> tuple[float, float]:
     return (x, y)
 
 
-class ProgressBar:
-    """A one-line progress bar on stderr, only when stderr is a terminal."""
-
-    def __init__(self, stream=sys.stderr):
-        self.stream = stream
-        self.enabled = stream.isatty()
-
-    def __call__(self, done: int, total: int, what: str) -> None:
-        if not self.enabled:
-            return
-        width = 28
-        filled = width * done // max(total, 1)
-        self.stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {what[:40]:<40}")
-        self.stream.flush()
-
-    def close(self) -> None:
-        """Clear the line (once: an error message may follow it)."""
-        if self.enabled:
-            self.stream.write("\r" + " " * 90 + "\r")
-            self.stream.flush()
-            self.enabled = False
+#: validate's rules that do not stop a render. The set's composition (the rulebook's counts, the
+#: starter decks, the four factions) says the kit is incomplete, not that a card would print wrong:
+#: a designer prints a prototype of ten cards. The card template and the text fit are the render's
+#: own checks, reported by it at their place with their own exit status.
+RENDER_REPORTS = frozenset({"count", "starter", "faction", "template", "text-overflow"})
 
 
 @app.command("cards")
@@ -111,7 +95,10 @@ def cards(
                                               "and Letter 6 cards a page) or butted (9 a page, edge to edge, no bleed)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
     format: FormatOption = Format.text,
-    workers: int = typer.Option(min(2, os.cpu_count() or 1), "--workers", help="Processes to render with."),
+    workers: int = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",
+                                help="Processes to render with (--workers: the former name)."),
+    force: bool = typer.Option(False, "--force", help="Render even when forge validate refuses the cards: "
+                                                      "every card and page is then marked DRAFT, not for print."),
     tts_url: Optional[str] = typer.Option(None, "--tts-url",
                                           help="Base URL where the Tabletop Simulator images will be hosted, "
                                                "as BASE/<lang>/<file> (default: bare file names, for the "
@@ -126,16 +113,23 @@ def cards(
     profiles = parse_profiles(profile)
     offset = parse_offset(back_offset)
     tts_url = parse_tts_url(tts_url)
-    from ..database import load_database
     from ..render.cards import RenderOptions, render_cards
-    from ..render.template import TemplateError
+    from ..render.template import TEMPLATE_FILE, TemplateError
     from ..text import PhraseError, load_phrasebooks
+    from ..validate import validate
 
-    load = load_database(root)
-    errors = [f for f in load.findings if f.severity == "error"]
-    if load.io_error or errors:
-        _report_and_exit(format, load.findings, None, io_error=load.io_error,
-                         message="the card database has errors; fix them (forge validate) before rendering")
+    checked = validate(root, extra=True)  # one gate: what validate refuses is not rendered (but as a draft)
+    load = checked.load
+    errors = [f for f in checked.findings if f.severity == "error" and f.rule not in RENDER_REPORTS
+              and f.position.file != TEMPLATE_FILE.as_posix()]
+    if load.io_error or (errors and not force) or not load.db.cards:
+        _report_and_exit(format, sorted(set(load.findings) | set(errors)), None, io_error=load.io_error,
+                         message="the card database has errors; fix them (forge validate), or render a DRAFT "
+                                 "with --force")
+    draft = ""
+    if errors:
+        draft = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the card database (forge validate)"
+        typer.echo(f"warning: rendering a DRAFT: {draft}; every card and page is marked", err=True)
     try:
         books = load_phrasebooks(root)
     except PhraseError as exc:
@@ -145,25 +139,21 @@ def cards(
         langs=("en", "fr") if lang is Lang.all else (lang.value,),
         papers=("a4", "letter") if paper is Paper.all else (paper.value,),
         profiles=profiles, back_offset=offset, pnp_layout=pnp_layout.value, out=default_output(root, out, format),
-        workers=max(1, workers), tts_base_url=tts_url)
-    bar = ProgressBar()
+        workers=max(1, workers), tts_base_url=tts_url, draft=draft)
     try:
-        result = render_cards(load.db, books, root, options, progress=bar)
+        with progress_bar(format) as advance:  # cleared before any report or error is printed
+            result = render_cards(load.db, books, root, options, progress=advance)
     except TemplateError as exc:
-        _report_and_exit(format, load.findings, None, io_error=True, message=str(exc))
+        _report_and_exit(format, list(load.findings), None, io_error=True, message=str(exc))
     except PhraseError as exc:  # a locale phrase that cannot print a card (an unknown placeholder, say)
-        bar.close()
         where = Position(exc.file, exc.line, exc.col) if exc.file else Position("locales")
         found = Finding(where, exc.rule, str(exc) if not exc.file else exc.reason,
                         exc.hint or "fix the phrase in the locale file (forge validate lists every such problem)")
-        _report_and_exit(format, list(load.findings) + [found], None,
+        _report_and_exit(format, sorted(set(load.findings) | set(errors)) + [found], None,
                          message="a locale cannot print the cards; fix it (forge validate) before rendering")
     except OSError as exc:  # an output that cannot be written: the earlier outputs are kept
-        bar.close()
         io_failure(exc, format)
-    finally:
-        bar.close()
-    _report_and_exit(format, list(load.findings) + result.findings, result)
+    _report_and_exit(format, sorted(set(load.findings) | set(errors)) + result.findings, result)
 
 
 def _report_and_exit(format: Format, findings: list[Finding], result, io_error: bool = False,
@@ -180,7 +170,7 @@ def _report_and_exit(format: Format, findings: list[Finding], result, io_error: 
             **({"error": message} if message else {}),
         })
     else:
-        typer.echo(to_text(findings, result, message))
+        echo_report(to_text(findings, result, message))
     raise typer.Exit(exit_status(findings, io_error))
 
 
@@ -197,9 +187,12 @@ def to_text(findings: list[Finding], result, message: str = "") -> str:
         mark = "✓" if report["ok"] else "✗"
         lines.append(f"{mark} {name}: {plural(len(report['files']), 'file')}, preflight "
                      f"{'passed' if report['ok'] else 'failed'}")
+        if is_quiet() and report["ok"]:
+            continue
         lines += [f"    {line}" for line in map(figures_line, report["files"]) if line]
         lines += [f"    advice: {a}" for a in report.get("shop", {}).get("advice", [])]
     s = result.summary()
     removed = f", {s['removed']} removed" if s["removed"] else ""
-    lines.append(f"{plural(s['written'], 'file')} written, {s['unchanged']} unchanged{removed} in {s['seconds']:.1f} s")
+    if not is_quiet():
+        lines.append(f"{plural(s['written'], 'file')} written, {s['unchanged']} unchanged{removed} in {s['seconds']:.1f} s")
     return "\n".join(lines)

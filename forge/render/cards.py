@@ -25,7 +25,7 @@ import os
 import stat
 import time
 from concurrent.futures import FIRST_COMPLETED, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Callable
 
@@ -68,7 +68,8 @@ class RenderOptions:
     pnp_layout: str = "gutter"  # gutter (each card with its own bleed) | butted (3 × 3, edge to edge)
     out: Path = Path("output")
     workers: int = 2
-    tts_base_url: str | None = None  # where TTS finds the images; default: bare names (see ``tts_url``)
+    tts_base_url: str | None = None
+    draft: str = ""  # why the database is refused (--force): every card and document is then marked DRAFT  # where TTS finds the images; default: bare names (see ``tts_url``)
 
 
 @dataclass
@@ -123,7 +124,8 @@ class _Plan:
         self.keys: dict[tuple[str, str], str] = {}
         for lang in opts.langs:
             for item in self.items(lang):
-                self.keys[(lang, item.id)] = item_key(item, tpl)
+                key = item_key(item, tpl)
+                self.keys[(lang, item.id)] = _hash(key, "draft", opts.draft) if opts.draft else key
         self.outputs: list[_Planned] = []
         self._lang = ""
         self.raster = bool({"gamecrafter", "mpc", "tts"} & set(opts.profiles))
@@ -140,6 +142,10 @@ class _Plan:
 
     def add(self, rel: str, key: str, job, check: tuple, phase: int = 1, paper: str = "") -> None:
         scope = (rel.split("/", 1)[0], self._lang, paper)
+        if self.opts.draft:  # a draft is another output: rendered, marked, and rendered again once fixed
+            key = _hash(key, "draft", self.opts.draft)
+            if isinstance(job, DocJob):
+                job = replace(job, draft=self.opts.draft)
         self.outputs.append(_Planned(self.out / rel, key, job, check, phase, scope))
 
     def plan(self) -> None:
@@ -501,7 +507,7 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
         for i in range(0, len(group), batch):
             chunk = group[i:i + batch]
             jobs.append(FaceJob(str(plan.root), str(plan.out), tuple(t[0] for t in chunk),
-                                tuple(t[1] for t in chunk), products))
+                                tuple(t[1] for t in chunk), products, plan.opts.draft))
     return jobs
 
 

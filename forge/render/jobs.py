@@ -125,6 +125,7 @@ class FaceJob:
     items: tuple[Item, ...]
     keys: tuple[str, ...]
     products: tuple[str, ...]  # which of MASTER, MPC, THUMB, TRIM to rasterise (none: check only)
+    draft: str = ""  # --force on a refused database: the faces are marked DRAFT before they are rasterised
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ class DocJob:
     aids: AidSet | None = None
     what: str = ""
     layout: str = "gutter"  # print-and-play: gutter | butted
+    draft: str = ""  # --force on a refused database: every page is marked DRAFT
 
 
 @dataclass(frozen=True)
@@ -237,6 +239,10 @@ def _run_faces(job: FaceJob) -> JobResult:
     tpl = load_template(root)
     result = JobResult()
     pdf, checks = cards_pdf(list(job.items), root, tpl)
+    if job.draft and job.products:
+        from ..draft import stamp_pdf
+
+        pdf = stamp_pdf(pdf, job.draft)
     images = render_pages(pdf, GAMECRAFTER_SIZE) if job.products else [None] * len(job.items)
     bleed_px = round(tpl.bleed / 72 * 300)
     for item, key, check, img in zip(job.items, job.keys, checks, images):
@@ -278,6 +284,10 @@ def _run_doc(job: DocJob) -> JobResult:
         data = aids.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what)
     else:
         raise ValueError(f"unknown document kind {job.kind!r}")
+    if job.draft and data[:5] == b"%PDF-":
+        from ..draft import stamp_pdf
+
+        data = stamp_pdf(data, job.draft)
     write_bytes(Path(job.path), data)
     return JobResult([job.path])
 
