@@ -162,6 +162,7 @@ def mp_pool(processes: int, then: Callable | None = None, args: tuple = ()):
     """A multiprocessing Pool set up by ``init_worker``, terminated on the way out (Ctrl-C included)."""
     with _building():
         started = mp_context().Pool(processes, **initializer(then, args))
+        started.apply(int)  # a worker has run its initializer: a Ctrl-C meanwhile is raised below, at once
     try:
         _raise_deferred()
         yield started

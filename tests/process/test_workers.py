@@ -75,8 +75,14 @@ def test_ctrl_c_raises_interrupted_in_forge_but_not_in_a_worker_forked_before_it
 
 
 def _interrupt_parent(pid_dir: str) -> None:
-    """A worker's initializer that presses Ctrl-C while the pool is still starting."""
+    """A worker's initializer that presses Ctrl-C while the pool is still starting: the first worker only,
+    so that exactly one Ctrl-C is pressed (a second one, from a worker slowed down by a loaded machine,
+    could land after the test had ended)."""
     Path(pid_dir, str(os.getpid())).touch()
+    try:
+        os.close(os.open(Path(pid_dir).parent / "ctrl-c-pressed", os.O_CREAT | os.O_EXCL | os.O_WRONLY))
+    except FileExistsError:
+        return
     os.kill(os.getppid(), signal.SIGINT)
 
 
@@ -85,16 +91,18 @@ def _interrupt_parent(pid_dir: str) -> None:
 def test_ctrl_c_while_a_pool_starts_stops_every_worker(tmp_path, make):
     before = signal.getsignal(signal.SIGINT)
     ran = []
+    pid_dir = tmp_path / "pids"  # the workers' pids; the "pressed once" flag lies beside it, in this test's folder
+    pid_dir.mkdir()
     try:
         workers.trap_interrupts()
         with pytest.raises(workers.Interrupted):
-            with make(2, _interrupt_parent, (str(tmp_path),)):
+            with make(2, _interrupt_parent, (str(pid_dir),)):
                 ran.append(True)
                 time.sleep(10)  # reached only when the deferred Ctrl-C is not raised at once
     finally:
         signal.signal(signal.SIGINT, before)
     assert not ran
-    pids = [int(p.name) for p in tmp_path.iterdir()]
+    pids = [int(p.name) for p in pid_dir.iterdir()]
     assert pids and wait_for(lambda: not any(alive(pid) for pid in pids), timeout=10)
 
 
