@@ -138,8 +138,27 @@ def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None
     }.get(part)
 
 
-def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width: int = IMAGE_WIDTH):
-    """Draw ``card`` with the card renderer: (trimmed JPEG bytes, the marks it drew, the template)."""
+def classed_face(card: Card, db: CardDatabase, books: dict, lang: str, root: Path):
+    """``card``'s face in ``lang`` as the printed card has it: at its text class's size and alignment,
+    which depend on every card of the class in every language (computed once per database)."""
+    from ..render.face import build_faces
+
+    key = (id(db), tuple(sorted(books)), str(root))
+    if _CLASSED.get("key") != key:
+        faces = build_faces(db, books, sorted(books), Path(root))
+        _CLASSED.update(key=key, faces={(f.id, f.lang): f for fs in faces.values() for f in fs}, db=db)
+    return _CLASSED["faces"][(card.id, lang)]
+
+
+_CLASSED: dict = {}  # the last database's faces (its object kept alive, so its id is not reused)
+
+
+def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width: int = IMAGE_WIDTH,
+                books: dict | None = None, face=None):
+    """Draw ``card`` with the card renderer: (trimmed JPEG bytes, the marks it drew, the template).
+
+    With ``books`` (every language's phrasebook) the text is set at its class's size, as printed;
+    ``face`` gives the face already built."""
     from ..render.draw import draw_face
     from ..render.face import build_face
     from ..render.paint import Painter
@@ -148,7 +167,8 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
     from ..render.template import load_template
 
     tpl = load_template(root)
-    face = build_face(card, db, book, lang, root)
+    if face is None:
+        face = classed_face(card, db, books, lang, root) if books else build_face(card, db, book, lang, root)
     doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
     painter = Painter(doc.canvas)
     draw_face(painter, tpl, face, root)
@@ -163,9 +183,10 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
     return buffer.getvalue(), painter.marks, tpl
 
 
-def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path) -> CardFigure:
+def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path,
+                  books: dict | None = None) -> CardFigure:
     """Draw ``card`` with the card renderer, as a trimmed JPEG, and place its callouts."""
-    image, marks, tpl = render_card(card, db, book, lang, root)
+    image, marks, tpl = render_card(card, db, book, lang, root, books=books)
     text_box = tpl.box(tpl.layout(card.type)["text_box"])
     callouts = []
     for part in PARTS:

@@ -525,7 +525,8 @@ class Book:
         figures, legend, number = [], [], 0
         for card, parts in chosen:
             try:
-                fig = render_figure(card, parts, self.project.db, self.L.book, self.lang, self.project.root)
+                fig = render_figure(card, parts, self.project.db, self.L.book, self.lang, self.project.root,
+                                    self.project.books)
             except Exception as exc:  # noqa: BLE001 - a card the renderer cannot draw is reported, not fatal
                 self.problem(f"cannot draw `{card.id}` for the card anatomy: {exc}", severity=WARNING)
                 continue
@@ -875,7 +876,8 @@ def _page_context(book: Book, meta: dict, main_html: str) -> dict:
     fan = []
     for card in cover_cards(book.project.db):
         try:
-            image = render_card(card, book.project.db, book.L.book, book.lang, book.project.root, COVER_CARD_PX)[0]
+            image = render_card(card, book.project.db, book.L.book, book.lang, book.project.root, COVER_CARD_PX,
+                                books=book.project.books)[0]
         except Exception:  # noqa: BLE001 - a card the renderer cannot draw just stays off the cover
             continue
         fan.append({"uri": "data:image/jpeg;base64," + base64.b64encode(image).decode("ascii"),

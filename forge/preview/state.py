@@ -2,8 +2,8 @@
 
 After each save the project is validated (all of ``forge validate``) and every
 card gets a key per language: a hash of its own data, the card template, the
-locales, its art file, and the other cards of its type (a type's text size may
-depend on them). A card whose key changed is drawn again, those the designer just
+locales, its art file, and its printed face (text class size, collector number),
+which may depend on other cards. A card whose key changed is drawn again, those the designer just
 edited first, one image at a time, so a save shows on the page within a second
 while the rest catches up. A card whose file stops loading keeps its last image,
 marked stale, until the file loads again.
@@ -71,6 +71,7 @@ class PreviewState:
         self._queue: list[tuple[str, str]] = []
         self._load = None
         self._books: dict = {}
+        self._built: dict = {}
 
     # -- reading (server threads) ----------------------------------------------------
     def snapshot(self) -> dict:
@@ -111,11 +112,9 @@ class PreviewState:
             template = "unusable"
         locales = _files_digest(self.root, "locales")
         raws = {raw.get("id"): (rel, path, raw) for rel, path, raw in load.raw_cards if isinstance(raw.get("id"), str)}
-        by_type: dict[str, list] = {}
-        for _, _, raw in raws.values():
-            by_type.setdefault(str(raw.get("type")), []).append(raw)
         unloaded = {p.file for p in load.unloaded}
         built = {c.id: c for c in load.db.cards}
+        faces = self._faces(load, report.books)
         with self.changed:
             edited = [cid for cid, (_, _, raw) in raws.items() if self._raw.get(cid) != raw]
             for cid in list(self.cards):
@@ -129,13 +128,14 @@ class PreviewState:
                 view.type = str(raw.get("type", ""))
                 view.stale = cid not in built
                 if cid in built:
-                    key = _digest(raw, template, locales, by_type.get(view.type, []), self._art_digest(raw))
-                    view.wanted = {lang: _digest(key, lang) for lang in self.langs}
+                    key = _digest(raw, template, locales, self._art_digest(raw))
+                    view.wanted = {lang: _digest(key, lang, faces[(cid, lang)].key(template))
+                                   if (cid, lang) in faces else _digest(key, lang) for lang in self.langs}
             for view in self.cards.values():
                 if view.id not in raws:
                     view.stale = True
             self._raw = {cid: raw for cid, (_, _, raw) in raws.items()}
-            self._load, self._books = load, report.books
+            self._load, self._books, self._built = load, report.books, faces
             self._place_findings(report.findings, load)
             errors = sum(f.severity == "error" for f in report.findings)
             self.summary = {"errors": errors, "warnings": len(report.findings) - errors,
@@ -146,6 +146,19 @@ class PreviewState:
             self._queue = [job for job in dict.fromkeys(first + rest)
                            if self.cards[job[0]].keys.get(job[1]) != self.cards[job[0]].wanted.get(job[1])]
             self._bump()
+
+    def _faces(self, load, books: dict) -> dict:
+        """Every card's face as printed: at its text class's size, which depends on the other cards of
+        its class (so an edit may redraw a neighbour), with its collector number."""
+        from ..render.face import build_faces
+
+        if not books or not load.db.cards:
+            return {}
+        try:
+            every = build_faces(load.db, books, list(self.langs), self.root)
+        except Exception:  # noqa: BLE001 - a face that cannot be built is drawn from the card alone, and reported
+            return {}
+        return {(f.id, f.lang): f for fs in every.values() for f in fs}
 
     def _art_digest(self, raw: dict) -> str:
         art = raw.get("art")
@@ -190,13 +203,13 @@ class PreviewState:
             if not self._queue:
                 return
             cid, lang = self._queue.pop(0)
-            load, books, view = self._load, self._books, self.cards.get(cid)
+            load, books, view, face = self._load, self._books, self.cards.get(cid), self._built.get((cid, lang))
             card = next((c for c in load.db.cards if c.id == cid), None) if load else None
             key = view.wanted.get(lang) if view else None
         if card is None or key is None or lang not in books:
             return
         try:
-            data, _, _ = render_card(card, load.db, books[lang], lang, self.root, self.width)
+            data, _, _ = render_card(card, load.db, books[lang], lang, self.root, self.width, face=face)
         except Exception as exc:  # noqa: BLE001 - a card the renderer cannot draw is a finding, not a crash
             with self.changed:
                 view.findings.append({"at": view.file, "rule": "render", "severity": "error",

@@ -57,3 +57,21 @@ def test_the_fixed_database_renders_the_book_without_the_mark(duplicated):
 def test_jobs_is_the_option_s_name_and_workers_still_works():
     help_text = CliRunner().invoke(app, ["render", "books", "--help"], terminal_width=200).output
     assert "--jobs" in help_text and "-j" in help_text
+
+
+def test_the_books_show_cards_at_their_printed_text_size():
+    """The rulebook's card figures and cover use the printed face (its text class's size), not a size of
+    their own."""
+    from pathlib import Path
+
+    from forge.books.anatomy import classed_face
+    from forge.database import load_database
+    from forge.render.face import build_faces
+    from forge.text import load_phrasebooks
+
+    root = Path(__file__).resolve().parents[2]
+    load = load_database(root)
+    books = load_phrasebooks(root)
+    printed = {f.id: f for f in build_faces(load.db, books, ["fr"], root)["fr"]}
+    for card in load.db.cards[:12]:
+        assert classed_face(card, load.db, books, "fr", root).text_size == printed[card.id].text_size

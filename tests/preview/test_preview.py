@@ -230,3 +230,18 @@ def test_a_busy_port_is_a_usage_error(shipped):
         port = busy.getsockname()[1]
         result = CliRunner().invoke(app, ["watch", "--root", str(shipped), "--port", str(port)])
     assert result.exit_code == 2 and "--port" in result.output
+
+
+def test_cards_are_drawn_at_their_text_class_size_as_printed(state, shipped):
+    """A card's text size depends on the other cards of its class: the preview draws the printed face."""
+    from forge.database import load_database
+    from forge.render.face import build_faces
+    from forge.text import load_phrasebooks
+
+    load = load_database(shipped)
+    printed = {f.id: f for f in build_faces(load.db, load_phrasebooks(shipped), ["en"], shipped)["en"]}
+    for card_id in ("archon-of-dawn", "kindle"):
+        face = state._built[(card_id, "en")]
+        assert (face.text_class, face.text_size, face.text_align) == (
+            printed[card_id].text_class, printed[card_id].text_size, printed[card_id].text_align)
+    assert printed["archon-of-dawn"].text_size < printed["kindle"].text_size  # the classes really differ
