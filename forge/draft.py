@@ -16,7 +16,6 @@ COLOR = (0.85, 0.1, 0.1)
 def stamp_pdf(data: bytes, reason: str) -> bytes:
     """``data`` with the mark over every page (same page sizes, same content underneath)."""
     from pypdf import PdfReader, PdfWriter
-    from reportlab.pdfgen.canvas import Canvas
 
     reader = PdfReader(io.BytesIO(data))
     writer = PdfWriter(clone_from=reader)  # outlines, links and page labels kept
@@ -25,7 +24,7 @@ def stamp_pdf(data: bytes, reason: str) -> bytes:
         box = page.mediabox
         size = (float(box.width), float(box.height))
         if size not in marks:
-            marks[size] = _mark_page(size, reason, Canvas)
+            marks[size] = _mark_page(size, reason)
         page.merge_page(marks[size])
     info = reader.metadata or {}
     writer.add_metadata({**{k: str(v) for k, v in info.items()},
@@ -36,11 +35,12 @@ def stamp_pdf(data: bytes, reason: str) -> bytes:
     return out.getvalue()
 
 
-def _mark_page(size: tuple[float, float], reason: str, canvas_class):
+def _mark_page(size: tuple[float, float], reason: str):
     from pypdf import PdfReader
+    from reportlab.pdfgen.canvas import Canvas
 
     buffer = io.BytesIO()
-    c = canvas_class(buffer, pagesize=size, invariant=1)
+    c = Canvas(buffer, pagesize=size, invariant=1)
     w, h = size
     c.saveState()
     c.setFillColorRGB(*COLOR, alpha=0.28)

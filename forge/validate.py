@@ -105,8 +105,9 @@ def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
 EXTRA_CHECKS: list[Check] = [check_card_proofs, check_text_fit]
 
 
-def validate(root: Path | str, extra: bool = True) -> Report:
-    """Load and check the project at ``root``; ``extra`` runs the engine and layout checks too."""
+def validate(root: Path | str, extra: bool = True, layout: bool = True) -> Report:
+    """Load and check the project at ``root``; ``extra`` runs the engine and layout checks too
+    (``layout=False`` leaves out the text fit, for a caller that lays the texts out itself)."""
     started = time.perf_counter()
     load = load_database(root)
     report = Report(load, list(load.findings))
@@ -121,7 +122,7 @@ def validate(root: Path | str, extra: bool = True) -> Report:
                            check_languages, check_text, check_printed_layout, check_characters, check_assets,
                            check_art_icons]
     if extra:
-        checks += EXTRA_CHECKS
+        checks += [c for c in EXTRA_CHECKS if layout or c is not check_text_fit]
     if not load.complete:  # the root cause first: a file that does not load is the one finding to fix
         report.skipped = [c.__name__.removeprefix("check_") for c in checks if c in SET_WIDE_CHECKS]
         checks = [c for c in checks if c not in SET_WIDE_CHECKS]

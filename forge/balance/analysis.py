@@ -10,7 +10,7 @@ player who is already winning looks good; the README says so.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .stats import difference, holm, one_proportion_p, wilson
 
@@ -46,26 +46,18 @@ def card_effects(tally: CardTally, card_ids: list[str], buyable: set[str] | None
 
     ``buyable``: the cards a player must buy to use (the recruitment set): only they can be "never used"
     (a Rite is taken, a starter card is dealt)."""
-    rows, diffs = [], []
     buyable = set(card_ids) if buyable is None else buyable
+    diffs = {}
     for card in card_ids:
-        row = {"card": card,
-               "never_used": card in buyable and all(tally.used[u][card] == 0 for u in ("bought", "played"))}
         for use in USES:
             n, k = tally.used[use][card], tally.won[use][card]
-            with_ = wilson(k, n)
-            without = wilson(tally.player_wins - k, tally.player_games - n)
-            diff = difference(with_, without)
-            row[use] = diff
-            diffs.append((card, use, diff))
-        rows.append(row)
-    flags = holm([d.p_value if d.a.n >= 10 and d.b.n >= 10 else None for _, _, d in diffs])
-    for (card, use, diff), significant in zip(diffs, flags):
-        row = next(r for r in rows if r["card"] == card)
-        row[use] = type(diff)(**{**diff.__dict__, "significant": significant})
-    return [{"card": r["card"], "never_used": r["never_used"],
-             **{use: r[use].to_json() for use in USES},
-             "significant": [use for use in USES if r[use].significant]} for r in rows]
+            diffs[(card, use)] = difference(wilson(k, n), wilson(tally.player_wins - k, tally.player_games - n))
+    flags = holm([d.p_value if d.a.n >= 10 and d.b.n >= 10 else None for d in diffs.values()])
+    diffs = {key: replace(d, significant=flag) for (key, d), flag in zip(diffs.items(), flags)}
+    return [{"card": card,
+             "never_used": card in buyable and all(tally.used[u][card] == 0 for u in ("bought", "played")),
+             **{use: diffs[(card, use)].to_json() for use in USES},
+             "significant": [use for use in USES if diffs[(card, use)].significant]} for card in card_ids]
 
 
 def seat_advantage(first_wins: int, decided: int) -> dict:

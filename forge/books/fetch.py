@@ -163,33 +163,34 @@ def css_urls(css: str) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def scan_html(markup: str, base_url: str, policy: UrlPolicy) -> list[Refusal]:
-    """Every URL of a composed book that the policy refuses, each time it occurs, in document order."""
+def _urls(markup: str) -> list[tuple[str, str]]:
+    """Every URL of an HTML document as (role, url): a stylesheet's or style attribute's, one by one."""
     collector = _UrlCollector()
     collector.feed(markup)
     collector.close()
+    return [(role, url) for role, value in collector.found
+            for url in (css_urls(value) if role == "css" else [value])]
+
+
+def scan_html(markup: str, base_url: str, policy: UrlPolicy) -> list[Refusal]:
+    """Every URL of a composed book that the policy refuses, each time it occurs, in document order."""
     refusals: list[Refusal] = []
-    for role, value in collector.found:
-        for url in css_urls(value) if role == "css" else [value]:
-            if role == "attachment":
-                reason = "attachments are never embedded in a book (they would copy a file into the PDF)"
-            elif role == "link":
-                reason = policy.check_link(url)
-            else:
-                reason = policy.check_fetch(urljoin(base_url, url.strip())) if url.strip() else None
-            if reason:
-                refusals.append(Refusal(url, reason, url))
+    for role, url in _urls(markup):
+        if role == "attachment":
+            reason = "attachments are never embedded in a book (they would copy a file into the PDF)"
+        elif role == "link":
+            reason = policy.check_link(url)
+        else:
+            reason = policy.check_fetch(urljoin(base_url, url.strip())) if url.strip() else None
+        if reason:
+            refusals.append(Refusal(url, reason, url))
     return refusals
 
 
 def fetchable_files(markup: str, base_url: str, policy: UrlPolicy) -> list[Path]:
     """The project files a layout of ``markup`` may read: its allowed ``file:`` URLs, and theirs for a
     stylesheet, resolved, in order. What the incremental build hashes besides the HTML itself."""
-    collector = _UrlCollector()
-    collector.feed(markup)
-    collector.close()
-    pending = [(base_url, url) for role, value in collector.found if role in ("fetch", "css")
-               for url in (css_urls(value) if role == "css" else [value])]
+    pending = [(base_url, url) for role, url in _urls(markup) if role in ("fetch", "css")]
     files: dict[Path, None] = {}
     while pending:
         base, url = pending.pop(0)

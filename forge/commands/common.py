@@ -96,14 +96,18 @@ def echo_report(text: str, err: bool = False) -> None:
         typer.echo(text, err=err)
 
 
+def _live(fmt) -> bool:
+    """Whether a live progress display may take stderr: a terminal, text format, not --quiet."""
+    return sys.stderr.isatty() and fmt in (None, Format.text) and not is_quiet()
+
+
 @contextmanager
 def progress(fmt=None) -> Iterator[Callable[[str], None]]:
     """A one-line rich spinner on stderr naming the current step; ``say(step)`` moves it on.
 
     Only on a terminal, in text format and without --quiet; --verbose also prints each step as a line.
     """
-    shown = sys.stderr.isatty() and fmt in (None, Format.text) and not is_quiet()
-    if not shown:
+    if not _live(fmt):
         yield (lambda step: typer.echo(f"… {step}", err=True)) if is_verbose() else (lambda step: None)
         return
     from rich.console import Console
@@ -126,7 +130,7 @@ def progress_bar(fmt=None) -> Iterator[Callable[[int, int, str], None]]:
     """A rich progress bar on stderr for work counted in items: ``advance(done, total, what)``.
 
     Only on a terminal, in text format and without --quiet; it is cleared when the work ends."""
-    if not (sys.stderr.isatty() and fmt in (None, Format.text) and not is_quiet()):
+    if not _live(fmt):
         yield lambda done, total, what: None
         return
     from rich.console import Console

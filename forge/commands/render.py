@@ -118,12 +118,14 @@ def cards(
     from ..text import PhraseError, load_phrasebooks
     from ..validate import validate
 
-    checked = validate(root, extra=True)  # one gate: what validate refuses is not rendered (but as a draft)
+    # one gate: what validate refuses is not rendered (but as a draft); the text fit is the render's own
+    checked = validate(root, extra=True, layout=False)
     load = checked.load
     errors = [f for f in checked.findings if f.severity == "error" and f.rule not in RENDER_REPORTS
               and f.position.file != TEMPLATE_FILE.as_posix()]
+    reported = sorted(set(load.findings) | set(errors))
     if load.io_error or (errors and not force) or not load.db.cards:
-        _report_and_exit(format, sorted(set(load.findings) | set(errors)), None, io_error=load.io_error,
+        _report_and_exit(format, reported, None, io_error=load.io_error,
                          message="the card database has errors; fix them (forge validate), or render a DRAFT "
                                  "with --force")
     draft = ""
@@ -149,11 +151,11 @@ def cards(
         where = Position(exc.file, exc.line, exc.col) if exc.file else Position("locales")
         found = Finding(where, exc.rule, str(exc) if not exc.file else exc.reason,
                         exc.hint or "fix the phrase in the locale file (forge validate lists every such problem)")
-        _report_and_exit(format, sorted(set(load.findings) | set(errors)) + [found], None,
+        _report_and_exit(format, reported + [found], None,
                          message="a locale cannot print the cards; fix it (forge validate) before rendering")
     except OSError as exc:  # an output that cannot be written: the earlier outputs are kept
         io_failure(exc, format)
-    _report_and_exit(format, sorted(set(load.findings) | set(errors)) + result.findings, result)
+    _report_and_exit(format, reported + result.findings, result)
 
 
 def _report_and_exit(format: Format, findings: list[Finding], result, io_error: bool = False,

@@ -90,8 +90,8 @@ class _Field:
 
 
 def _fields(lines: list[str], source: yamlsrc.SourceMap, index: int, keys: list[str],
-            end: int) -> tuple[int, list[_Field]] | None:
-    """The card's first line and its fields' original lines; None when two keys share a line (flow style)."""
+            end: int) -> list[_Field] | None:
+    """The card's fields and their original lines; None when two keys share a line (flow style)."""
     starts = sorted((source.keys[("cards", index, k)][0], k) for k in keys if ("cards", index, k) in source.keys)
     if len(starts) != len(keys) or len({line for line, _ in starts}) != len(starts):
         return None
@@ -105,7 +105,7 @@ def _fields(lines: list[str], source: yamlsrc.SourceMap, index: int, keys: list[
             trailing.insert(0, body.pop())
         fields.append(_Field(key, carry, body))
         carry = trailing
-    return starts[0][0], fields
+    return fields
 
 
 def _is_filler(line: str) -> bool:
@@ -125,10 +125,9 @@ def card_end(lines: list[str], first: int, next_start: int | None) -> int:
 def rewrite_card(lines: list[str], source: yamlsrc.SourceMap, index: int, old: dict, new: dict,
                  first: int, last: int, layout: Layout) -> list[str]:
     """The new lines of a changed card (replacing ``lines[first-1:last]``)."""
-    found = _fields(lines, source, index, list(old), last)
-    if found is None:
+    fields = _fields(lines, source, index, list(old), last)
+    if fields is None:
         return emit_card(new, layout)
-    _, fields = found
     by_key = {f.key: f for f in fields}
     order = [f.key for f in fields if f.key in new] + [k for k in new if k not in old]
     out: list[str] = []
