@@ -11,6 +11,7 @@ import io
 
 MARK = "DRAFT"
 COLOR = (0.85, 0.1, 0.1)
+FONT = "Lato-Bold"
 
 
 def stamp_pdf(data: bytes, reason: str) -> bytes:
@@ -39,20 +40,23 @@ def _mark_page(size: tuple[float, float], reason: str):
     from pypdf import PdfReader
     from reportlab.pdfgen.canvas import Canvas
 
+    from .render.assets import register_fonts
+
+    register_fonts()  # the mark's font is embedded like every other: a draft passes the same font check
     buffer = io.BytesIO()
-    c = Canvas(buffer, pagesize=size, invariant=1)
+    c = Canvas(buffer, pagesize=size, invariant=1, initialFontName=FONT)
     w, h = size
     c.saveState()
     c.setFillColorRGB(*COLOR, alpha=0.28)
     c.translate(w / 2, h / 2)
     c.rotate(35)
     font = min(w, h) * 0.28
-    c.setFont("Helvetica-Bold", font)
+    c.setFont(FONT, font)
     c.drawCentredString(0, -font / 3, MARK)
     c.restoreState()
     c.setFillColorRGB(*COLOR)
     line = max(min(w, h) * 0.025, 4)
-    c.setFont("Helvetica-Bold", line)
+    c.setFont(FONT, line)
     c.drawCentredString(w / 2, h - line * 2.2, f"{MARK}, not for print: {reason}"[:160])
     c.showPage()
     c.save()

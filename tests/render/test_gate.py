@@ -55,3 +55,15 @@ def test_the_composition_of_the_set_does_not_stop_a_prototype(project):
     result = run("--root", str(project.root), "--profile", "proof", "--lang", "en")
     assert result.exit_code == 0, result.output
     assert "DRAFT" not in "".join(_text(project.root / "output/proof/rift-commanders-en-proof.pdf"))
+
+
+def test_a_draft_embeds_the_font_of_its_mark(project):
+    """The mark is set in Lato, embedded like every other font: a draft passes the same font check."""
+    project("game.yaml", DUPLICATE)
+    run("--root", str(project.root), "--profile", "proof", "--lang", "fr", "--force")
+    fonts = set()
+    for page in pypdf.PdfReader(project.root / "output/proof/rift-commanders-fr-proof.pdf").pages:
+        for font in (page["/Resources"].get("/Font") or {}).values():
+            fonts.add((str(font.get_object()["/BaseFont"]), "/FontFile2" in font.get_object().get(
+                "/FontDescriptor", {}) if font.get_object().get("/FontDescriptor") else False))
+    assert fonts and all(embedded for _, embedded in fonts), fonts
