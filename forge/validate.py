@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import rulebook
+from . import rulebook, safeio
 from .art import MAX_ART_PIXELS, PRINT_DPI, ArtError, art_bytes, art_dpi, is_svg, read_art, read_svg
 from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
@@ -86,11 +86,13 @@ def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
     """Every name and text fits its card at the smallest legible size, in every language.
 
     The card template is loaded first so that a template that cannot be read
-    (a pipe, a link out of the project, bad YAML) is one finding at its place.
+    (a pipe, a link out of the project, bad YAML) is one finding at its place. What the
+    layout learns is kept in the render's text-fit record under ROOT/output (when that folder
+    stays inside the project), so a re-validate lays out only the texts that changed.
     """
     if not books:
         return []
-    from .render.fit import check_text_fit as fit
+    from .render.fitcheck import check_text_fit as fit
     from .render.template import TEMPLATE_FILE, TemplateError, load_template
 
     try:
@@ -98,7 +100,8 @@ def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
     except TemplateError as exc:
         return [Finding(Position(TEMPLATE_FILE.as_posix(), exc.line, exc.col), exc.rule, exc.reason,
                         exc.hint or "fix the card template, or delete it to use forge's own")]
-    return fit(load.db, books, load.root)
+    out = Path(load.root) / "output"
+    return fit(load.db, books, load.root, out if safeio.within(out, load.root) else None)
 
 
 #: The checks that need the engine or the layout; `forge validate --quick` skips them.

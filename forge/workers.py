@@ -25,16 +25,19 @@ Three pools do forge's work: card rendering (forge.render.cards), the books
 """
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from . import atomic
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
+# multiprocessing and concurrent.futures are imported where a pool starts: every command imports this
+# module (forge.cli traps Ctrl-C with it), and most never start a pool.
 
 PR_SET_PDEATHSIG = 1
 #: How long stopped workers get to remove their temporary files before they are killed.
@@ -97,6 +100,8 @@ def cap(asked: int, items: int) -> int:
 
 def mp_context():
     """Fork where it exists: workers start fast and inherit the loaded modules."""
+    import multiprocessing
+
     return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
 
 
@@ -142,6 +147,8 @@ def process_pool(workers: int, then: Callable | None = None, args: tuple = ()) -
     another error the jobs not started are dropped and the running ones finish
     (each writes its file atomically or not at all).
     """
+    from concurrent.futures import ProcessPoolExecutor
+
     with _building():
         started = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context(), **initializer(then, args))
         started.submit(int).result()  # with fork, the first job starts every worker: here, where Ctrl-C waits

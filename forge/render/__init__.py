@@ -4,7 +4,7 @@ Public API:
 
 - ``render_cards(db, phrasebooks, root, RenderOptions(...), progress=None) -> RenderResult``
   (``forge.render.cards``): every profile, incremental, on several cores.
-- ``check_text_fit(db, phrasebooks, root) -> list[Finding]`` (``forge.render.fit``): cards whose
+- ``check_text_fit(db, phrasebooks, root) -> list[Finding]`` (``forge.render.fitcheck``): cards whose
   name or rules text cannot fit at the minimum size, rule ``text-overflow``.
 - ``build_face`` / ``draw_face`` / ``draw_back`` for one card on any reportlab canvas.
 """
@@ -20,7 +20,7 @@ def __getattr__(name: str):
 
         return getattr(cards, name)
     if name == "check_text_fit":
-        from .fit import check_text_fit
+        from .fitcheck import check_text_fit
 
         return check_text_fit
     raise AttributeError(name)

@@ -10,9 +10,6 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-
 from ..icons import (  # noqa: F401  (re-exported: the renderer's modules and the books import them from here)
     DERIVED_ICONS, ICON_ALIASES, ICONS_FILE, MissingIconError, _icon_bodies, _icon_data, has_icon, icon_author,
     icon_names, resolve_icon_name, suggest_icon,
@@ -50,7 +47,13 @@ SYMBOL_ICONS: dict[str, str] = {
 
 
 def register_fonts() -> None:
-    """Register the vendored TTFs with reportlab (idempotent); TTFs are always subset when embedded."""
+    """Register the vendored TTFs with reportlab (idempotent); TTFs are always subset when embedded.
+
+    reportlab is imported here, not with this module: the caches' keys (``assets_hash``) need none of it.
+    """
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, file in FONT_FILES.items():
         if name not in registered:

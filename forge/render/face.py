@@ -13,17 +13,47 @@ from collections import defaultdict
 from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from ..model import Card, CardDatabase, IconArt, ImageArt
 from .assets import assets_hash
 from .fitmemo import FitMemo
-from .fit import (
-    TextClass, TextLayout, TextStyle, best_size, class_align, class_of, fit_line, fit_text, layout_fixed, text_fill,
-)
+from .textclass import TextClass, TextStyle, class_align, class_of
+
+if TYPE_CHECKING:
+    from .fit import TextLayout
 
 #: Bump when the drawing code changes what a face looks like, to invalidate every cache.
 RENDERER_VERSION = "2"
 
 BACK_OF_SET = {"recruit": "recruit", "starter": "starter", "rite": "rite"}
+
+
+# -- the measures, imported when a text is measured: reportlab's font machinery is the larger part of a
+# re-validate's start, and when the text-fit record knows every text, nothing is measured -----------------
+def text_fill(*args):
+    from .fit import text_fill as measure
+    return measure(*args)
+
+
+def best_size(*args):
+    from .fit import best_size as measure
+    return measure(*args)
+
+
+def layout_fixed(*args, **kwargs):
+    from .fit import layout_fixed as measure
+    return measure(*args, **kwargs)
+
+
+def fit_text(*args):
+    from .fit import fit_text as measure
+    return measure(*args)
+
+
+def fit_line(*args):
+    from .fit import fit_line as measure
+    return measure(*args)
 
 
 @dataclass(frozen=True)
@@ -175,7 +205,7 @@ def with_text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo | Non
 
 def _text_args(face: "CardFace", tpl) -> tuple:
     """What the fitter needs of a face: (lines, flavour, width, height, style, language)."""
-    _, _, w, h, style = _type_text(tpl, face.type)
+    _, _, w, h, style, _ = _type_text(tpl, face.type)
     return tuple(face.lines), face.flavor, w, h, style, face.lang
 
 
@@ -183,12 +213,14 @@ _TYPE_TEXT: dict[tuple[str, str], tuple] = {}
 
 
 def _type_text(tpl, card_type: str) -> tuple:
-    """The text area (x, y, w, h) and the TextStyle of a card type, kept per template."""
+    """The text area (x, y, w, h), the TextStyle of a card type and that style as a dict (for the text-fit
+    record's keys), kept per template."""
     key = (tpl.digest, card_type)
     if key not in _TYPE_TEXT:
         if len(_TYPE_TEXT) > 64:
             _TYPE_TEXT.clear()
-        _TYPE_TEXT[key] = (*text_area(tpl, card_type), TextStyle.from_template(tpl, card_type))
+        style = TextStyle.from_template(tpl, card_type)
+        _TYPE_TEXT[key] = (*text_area(tpl, card_type), style, asdict(style))
     return _TYPE_TEXT[key]
 
 
@@ -225,10 +257,8 @@ def _fits_at(face: CardFace, tpl, facts: dict, size: float) -> bool:
 
 
 def _memo_key(face: CardFace, tpl) -> str:
-    from dataclasses import asdict as as_dict
-
-    _, flavor, w, h, style, lang = _text_args(face, tpl)
-    return FitMemo.key(RENDERER_VERSION, assets_hash(), list(face.lines), flavor, lang, w, h, as_dict(style))
+    _, _, w, h, _, style = _type_text(tpl, face.type)
+    return FitMemo.key(RENDERER_VERSION, assets_hash(), list(face.lines), face.flavor, face.lang, w, h, style)
 
 
 class _Facts(dict):
@@ -254,6 +284,8 @@ def _sound(name: str, value) -> bool:
         return value is None or number(value)
     if name == "fits":
         return isinstance(value, dict) and all(isinstance(v, bool) for v in value.values())
+    if name == "lines":
+        return isinstance(value, list) and len(value) == 2 and all(isinstance(v, bool) for v in value)
     return False
 
 
@@ -310,8 +342,7 @@ def text_area(tpl, card_type: str) -> tuple[float, float, float, float]:
 
 
 def name_width(tpl, face: CardFace) -> float:
-    lay = tpl.layout(face.type)
-    return tpl.box(lay["name"]["box"])[2] - 4.0
+    return _line_specs(tpl, face.type)["name_width"]
 
 
 _MEASURES: dict[tuple[CardFace, str], FaceMeasure] = {}
@@ -328,19 +359,7 @@ def measure_face(face: CardFace, tpl) -> FaceMeasure:
 
 
 def _measure(face: CardFace, tpl) -> FaceMeasure:
-    lay = tpl.layout(face.type)
-    problems = []
-    name_spec = lay["name"]
-    name_size, name_ok = fit_line(face.name, tpl.font("title"), name_width(tpl, face),
-                                  float(name_spec["max_size"]), float(name_spec["min_size"]))
-    if not name_ok:
-        problems.append(f"the name {face.name!r} of `{face.id}` is too long for the title bar "
-                        f"even at {name_spec['min_size']} pt")
-    tl = lay["type_line"]
-    type_w = tpl.box(lay["type_bar"])[2] - 2 * 7.0 - 14.0
-    type_size, type_ok = fit_line(face.type_line, tpl.font("type_line"), type_w, float(tl["size"]), float(tl["min_size"]))
-    if not type_ok:
-        problems.append(f"the type line {face.type_line!r} of `{face.id}` is too long even at {tl['min_size']} pt")
+    name_size, type_size, problems = _line_sizes(face, tpl)
     rect = text_area(tpl, face.type)
     style = TextStyle.from_template(tpl, face.type)
     if face.text_size:
@@ -349,8 +368,72 @@ def _measure(face: CardFace, tpl) -> FaceMeasure:
     else:  # a face built on its own: its text alone decides its size, and its class its alignment
         layout = fit_text(list(face.lines), face.flavor, rect[2], rect[3], style, face.lang, _own_align(face, tpl))
     if not layout.fits:
-        problems.append(f"the rules text of `{face.id}` does not fit its text box even at {style.min_size} pt")
+        problems.append(_overflow(face, style))
     return FaceMeasure(name_size, type_size, layout, rect, tuple(problems))
+
+
+def _line_sizes(face: CardFace, tpl) -> tuple[float, float, list[str]]:
+    """The sizes of the name and of the type line, and the problem of each that fits at no size."""
+    lay = _line_specs(tpl, face.type)
+    name_size, name_ok = fit_line(face.name, lay["name_font"], lay["name_width"], lay["name_max"], lay["name_min"])
+    type_size, type_ok = fit_line(face.type_line, lay["type_font"], lay["type_width"], lay["type_max"],
+                                  lay["type_min"])
+    return name_size, type_size, _line_problems(face, lay, name_ok, type_ok)
+
+
+def _line_problems(face: CardFace, lay: dict, name_ok: bool, type_ok: bool) -> list[str]:
+    problems = []
+    if not name_ok:
+        problems.append(f"the name {face.name!r} of `{face.id}` is too long for the title bar "
+                        f"even at {lay['name_spec_min']} pt")
+    if not type_ok:
+        problems.append(f"the type line {face.type_line!r} of `{face.id}` is too long even at {lay['type_spec_min']} pt")
+    return problems
+
+
+_LINE_SPECS: dict[tuple[str, str], dict] = {}
+
+
+def _line_specs(tpl, card_type: str) -> dict:
+    """Fonts, widths and sizes of a card type's name and type line (as written and as numbers), per template."""
+    key = (tpl.digest, card_type)
+    if key not in _LINE_SPECS:
+        if len(_LINE_SPECS) > 64:
+            _LINE_SPECS.clear()
+        lay = tpl.layout(card_type)
+        name, tl = lay["name"], lay["type_line"]
+        _LINE_SPECS[key] = {
+            "name_font": tpl.font("title"), "name_width": tpl.box(name["box"])[2] - 4.0,
+            "name_max": float(name["max_size"]), "name_min": float(name["min_size"]), "name_spec_min": name["min_size"],
+            "type_font": tpl.font("type_line"), "type_width": tpl.box(lay["type_bar"])[2] - 2 * 7.0 - 14.0,
+            "type_max": float(tl["size"]), "type_min": float(tl["min_size"]), "type_spec_min": tl["min_size"],
+        }
+    return _LINE_SPECS[key]
+
+
+def _overflow(face: CardFace, style: TextStyle) -> str:
+    return f"the rules text of `{face.id}` does not fit its text box even at {style.min_size} pt"
+
+
+def face_problems(face: CardFace, tpl, memo: FitMemo) -> tuple[str, ...]:
+    """``measure_face(face, tpl).problems``, from what the memo (the text-fit record) knows when it can:
+    whether the name and the type line fit their bars, and whether the text fits at its class's size.
+    Nothing is laid out for a face whose texts the record knows."""
+    if not face.text_size:
+        return measure_face(face, tpl).problems
+    lay = _line_specs(tpl, face.type)
+    key = FitMemo.key(RENDERER_VERSION, assets_hash(), "name and type line", face.name, face.type_line,
+                      {k: v for k, v in lay.items() if not k.endswith("_spec_min")})
+    facts = _Facts(memo.entry(key), memo, key)
+    if "lines" not in facts:
+        facts["lines"] = [fit_line(face.name, lay["name_font"], lay["name_width"], lay["name_max"], lay["name_min"])[1],
+                          fit_line(face.type_line, lay["type_font"], lay["type_width"], lay["type_max"],
+                                   lay["type_min"])[1]]
+    problems = _line_problems(face, lay, *facts["lines"])
+    key = _memo_key(face, tpl)
+    if not _fits_at(face, tpl, _Facts(memo.entry(key), memo, key), face.text_size):
+        problems.append(_overflow(face, _type_text(tpl, face.type)[4]))
+    return tuple(problems)
 
 
 def _own_align(face: CardFace, tpl) -> str:

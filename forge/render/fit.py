@@ -6,7 +6,7 @@ language, never a keyword); every card of a type and text class prints at the cl
 size and alignment (``TextClass``, decided in ``face.with_text_classes``).
 
 The layout is pure data (``TextLayout``): the drawing code places exactly what
-was measured here, and ``check_text_fit`` reports the cards that cannot fit at
+was measured here, and ``fitcheck.check_text_fit`` reports the cards that cannot fit at
 the minimum size, so the validator and the renderer never disagree.
 """
 from __future__ import annotations
@@ -16,13 +16,11 @@ import re
 from collections import deque
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from pathlib import Path
 
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from ..findings import Finding
-from ..model import CardDatabase, Position
 from .assets import register_fonts
+from .textclass import TextClass, TextStyle, class_align, class_of  # noqa: F401  (re-exported)
 
 register_fonts()
 
@@ -77,35 +75,6 @@ class TextLayout:
     fits: bool
     align: str
     rule_y: float | None = None  # where the separator above the flavour text goes (from the top)
-
-
-@dataclass(frozen=True)
-class TextStyle:
-    """Fonts and spacing of a text box, from the template's ``text:`` settings."""
-
-    text_font: str
-    keyword_font: str
-    flavor_font: str
-    min_size: float
-    max_size: float
-    step: float
-    leading: float
-    paragraph_gap: float
-    icon_scale: float
-    flavor_scale: float
-    flavor_gap: float
-    align: str
-    hyphenate: bool
-    icon_line_scale: float = 1.0  # a line of icons only (a Soul card's essence) is drawn this much larger
-
-    @classmethod
-    def from_template(cls, tpl, card_type: str) -> "TextStyle":
-        t = tpl.text_settings(card_type)
-        return cls(tpl.font("text"), tpl.font("keyword"), tpl.font("flavor"),
-                   float(t["min_size"]), float(t["max_size"]), float(t["step"]), float(t["leading"]),
-                   float(t["paragraph_gap"]), float(t["icon_scale"]), float(t["flavor_scale"]),
-                   float(t["flavor_gap"]), str(t.get("align", "auto")), bool(t.get("hyphenate", True)),
-                   float(t.get("icon_line_scale", 1.0)))
 
 
 # -- turning markup into groups of atoms ------------------------------------------
@@ -529,16 +498,7 @@ def fit_text(paragraphs: list[str], flavor: str, width: float, height: float, st
     return layout_fixed(paragraphs, flavor, width, height, size, style, lang, align)
 
 
-# -- text classes ------------------------------------------------------------------------
-@dataclass(frozen=True)
-class TextClass:
-    """A card's text-length class, and the size and alignment every card of its type and class prints at."""
-
-    name: str
-    size: float
-    align: str
-
-
+# -- text classes (``forge.render.textclass``): how full a box is -----------------------
 def text_fill(paragraphs, flavor, width, height, style: TextStyle, lang) -> float:
     """How full the text box is with the text at the type's max_size (1.0: exactly full)."""
     layout = _fill_layout(tuple(paragraphs), flavor, width, style, lang)
@@ -552,30 +512,6 @@ def _fill_layout(paragraphs: tuple[str, ...], flavor: str, width: float, style: 
     return layout.height if layout.fits else math.inf  # a word wider than the box: it must shrink
 
 
-def class_of(fill: float, classes: dict) -> str:
-    """The first class (by its ``up_to``) whose limit the fill does not pass; the fullest class past all.
-
-    A class without a numeric ``up_to`` takes what no other class does.
-    """
-    ordered = sorted(((name, _limit(spec)) for name, spec in classes.items()), key=lambda kv: kv[1])
-    for name, limit in ordered:
-        if fill <= limit + 1e-9:
-            return name
-    return ordered[-1][0]
-
-
-def _limit(spec) -> float:
-    value = spec.get("up_to") if isinstance(spec, dict) else None
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else math.inf
-
-
-def class_align(classes: dict, name: str) -> str:
-    """A class's alignment: center or left (anything else reads as left)."""
-    spec = classes.get(name)
-    align = spec.get("align") if isinstance(spec, dict) else None
-    return align if align in ("left", "center") else "left"
-
-
 def fit_line(text: str, font: str, width: float, max_size: float, min_size: float,
              step: float = 0.25) -> tuple[float, bool]:
     """The size at which one line (a name, a type line) fits ``width``; False if not even at min."""
@@ -585,38 +521,3 @@ def fit_line(text: str, font: str, width: float, max_size: float, min_size: floa
             return size, True
         size = round(size - step, 4)
     return min_size, False
-
-
-# -- the check the validator runs --------------------------------------------------
-def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path) -> list[Finding]:
-    """Every card and language whose name or rules text cannot fit at the minimum size.
-
-    The faces get their text classes first, as when they are rendered: each text is measured
-    at the size of its type and class, the size it prints at.
-    """
-    from .face import build_face, measure_face, with_text_classes
-    from .template import TEMPLATE_FILE, TemplateError, load_template
-
-    try:
-        tpl = load_template(Path(root))
-    except TemplateError as exc:
-        return [Finding(Position(TEMPLATE_FILE.as_posix()), "template", str(exc),
-                        "fix the card template, or delete it to use forge's own")]
-    findings: list[Finding] = []
-    faces: dict[str, list] = {lang: [] for lang in sorted(phrasebooks)}
-    for card in db.cards:
-        for lang in sorted(phrasebooks):
-            try:
-                faces[lang].append(build_face(card, db, phrasebooks[lang], lang, Path(root)))
-            except Exception as exc:  # a phrase problem is the text compiler's finding, not ours
-                findings.append(Finding(card.position, "text-overflow",
-                                        f"{lang}: the text of `{card.id}` could not be laid out ({exc})",
-                                        severity="warning"))
-    positions = {card.id: card.position for card in db.cards}
-    for lang, lang_faces in with_text_classes(faces, tpl).items():
-        for face in lang_faces:
-            for problem in measure_face(face, tpl).problems:
-                findings.append(Finding(positions[face.id], "text-overflow", f"{lang}: {problem}",
-                                        "shorten the text, or use a `text:` override with a terser wording"))
-    findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.message))
-    return findings

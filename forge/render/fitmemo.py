@@ -1,4 +1,5 @@
-"""What the text classes learned about each text, kept between renders in ``<out>/.cache/text-fit.json``.
+"""What the text classes learned about each text, kept between renders in ``<out>/.cache/text-fit.json``
+(and between validations in ``<out>/.cache/validate-fit.json``).
 
 A text class's size depends on every card of the class, so every render decides the classes
 of all the cards, in every language. Re-measuring every text each time would cost the parent
@@ -20,6 +21,9 @@ from ..atomic import write_bytes
 from .seal import seal, unseal
 
 MEMO = Path(".cache") / "text-fit.json"
+#: ``forge validate``'s own record (the same facts, and whether each name and type line fits its bar):
+#: each command keeps the entries it used, so two records keep both commands' re-runs fast.
+VALIDATE_MEMO = Path(".cache") / "validate-fit.json"
 #: No record of 64 cards is near this; a bigger file is not read.
 MAX_MEMO = 8 * 1024 * 1024
 
@@ -27,8 +31,9 @@ MAX_MEMO = 8 * 1024 * 1024
 class FitMemo:
     """Per-text facts by key; ``save()`` writes the entries used in this run (if anything changed)."""
 
-    def __init__(self, out: Path | None = None):
+    def __init__(self, out: Path | None = None, record: Path = MEMO):
         self.out = Path(out) if out is not None else None
+        self.record = record
         self.old: dict = self._load()
         self.used: dict = {}
         self.changed = False
@@ -37,7 +42,7 @@ class FitMemo:
         if self.out is None:
             return {}
         try:
-            with safeio.open_regular(self.out / MEMO, MAX_MEMO) as fh:
+            with safeio.open_regular(self.out / self.record, MAX_MEMO) as fh:
                 data = unseal(fh.read(MAX_MEMO + 1))
         except (OSError, safeio.UnsafeInput):
             return {}
@@ -64,7 +69,7 @@ class FitMemo:
         """Write the record when it changed; a render never fails because of it."""
         if self.out is None or not (self.changed or set(self.used) != set(self.old)):
             return
-        path = self.out / MEMO
+        path = self.out / self.record
         try:
             if safeio.within(path.parent, self.out) and not path.is_symlink():
                 write_bytes(path, seal(self.used))

@@ -7,7 +7,8 @@ from forge.model import Position
 from forge.render.face import build_face, measure_face
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from forge.render.fit import (Atom, TextStyle, check_text_fit, fit_text, hyphen_split, layout_at, paragraph_groups,
+from forge.render.fitcheck import check_text_fit
+from forge.render.fit import (Atom, TextStyle, fit_text, hyphen_split, layout_at, paragraph_groups,
                               prepare, wrap)
 from forge.render.template import load_template
 

@@ -290,7 +290,7 @@ def test_a_link_in_place_of_the_record_is_neither_read_nor_written_through(tmp_p
 
 def test_a_card_that_fits_at_no_size_is_reported_and_does_not_shrink_its_class():
     """check_text_fit keeps working with classes: the overflowing card is a finding, its class keeps its size."""
-    from forge.render.fit import check_text_fit
+    from forge.render.fitcheck import check_text_fit
 
     fr = {f.id: f for f in FACES["fr"]}
     victim = fr["archon-of-dawn"]
