@@ -12,15 +12,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jsonschema import Draft202012Validator, validators
-from jsonschema.exceptions import ValidationError, best_match
-
-from . import safeio, yamlsrc
+from . import safeio, schemacheck, yamlsrc
 from .findings import Finding
 from .model import Card, CardDatabase, Faction, IconArt, ImageArt, Keywords, Position, TrapSpec, Trigger
 from .schema import SCHEMA_PATH, build_schema
 from .vocabulary import VERBS, EffectLine, Threshold
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 CARDS_DIR = "cards"
 SCHEMA_LINE = f"# yaml-language-server: $schema=../{SCHEMA_PATH}"
@@ -64,13 +65,24 @@ def _is_whole_number(checker, instance) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-_StrictValidator = validators.extend(
-    Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number))
+@lru_cache(maxsize=1)
+def _validator():
+    """jsonschema's validator of the card schema, with forge's integer; imported when a file fails the
+    compiled check (``forge.schemacheck``), which is all a valid project needs."""
+    from jsonschema import Draft202012Validator, validators
+
+    strict = validators.extend(
+        Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number))
+    return strict(build_schema())
 
 
 @lru_cache(maxsize=1)
-def _validator() -> Draft202012Validator:
-    return _StrictValidator(build_schema())
+def _compiled():
+    """The compiled yes/no check of the card schema, or None when the schema uses what it does not know."""
+    try:
+        return schemacheck.compile_schema(build_schema())
+    except schemacheck.Unsupported:
+        return None
 
 
 def unsafe_finding(exc: safeio.UnsafeInput, rel: str) -> Finding:
@@ -180,6 +192,9 @@ def check_schema(rel: str, data: dict, source: yamlsrc.SourceMap) -> tuple[list[
     and columns), and the paths (``("cards", i)``) of the cards and factions that failed."""
     findings: list[Finding] = []
     bad: set[tuple] = set()
+    check = _compiled()
+    if check is not None and schemacheck.is_valid(check, data):
+        return findings, bad
     for error in sorted(_validator().iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         for finding, path in _schema_findings(rel, error, source):
             findings.append(finding)
@@ -236,6 +251,8 @@ _TYPE_WORDS = {"object": "a mapping", "array": "a list", "integer": "a whole num
 
 def _closest_branch(error: ValidationError) -> ValidationError:
     """Of an anyOf's branches, the error of the one whose shape fits the value best."""
+    from jsonschema.exceptions import best_match
+
     branches: dict[int, list[ValidationError]] = {}
     for sub in error.context:
         branches.setdefault(sub.schema_path[0], []).append(sub)

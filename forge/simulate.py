@@ -376,7 +376,26 @@ def smoke(db: CardDatabase, games: int, seed: int = 0, jobs: int = 1) -> tuple[l
     sim = run(db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
     summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
                "seed": seed, "agents": "heuristic"}
-    findings = [Finding(Position("simulate"), "simulate", f"game {o.index} (seed {o.seed}, {o.factions[0]} vs "
-                        f"{o.factions[1]}) failed: {o.error}", "replay it with `forge simulate --save-replays`")
-                for o in sim.errors]
+    positions = {c.id: c.position for c in db.cards}
+    factions = {f.id: f.position for f in db.factions}
+    findings = []
+    for o in sim.errors:
+        last = _last_card(o.record or [], positions)
+        # at the card last named, else (a failure before any card moved) where the first faction is defined
+        where = positions[last] if last else factions.get(o.factions[0], Position("simulate"))
+        findings.append(Finding(
+            where, "simulate",
+            f"game {o.index} (seed {o.seed}, {o.factions[0]} vs {o.factions[1]}) failed: {o.error}"
+            + (f" (the last card the game's log names before the failure is `{last}`)" if last else ""),
+            "replay it with `forge simulate --save-replays`"))
     return findings, summary
+
+
+def _last_card(record: list[dict], positions: dict) -> str | None:
+    """The card the failed game's log names last: where the finding points (a card file, line and
+    column), as the card most likely being played or resolved when the game failed."""
+    for entry in reversed(record):
+        card = entry.get("card") if isinstance(entry, dict) else None
+        if isinstance(card, str) and card in positions:
+            return card
+    return None

@@ -87,23 +87,40 @@ class PhraseError(Exception):
 class Phrasebook:
     """The phrase templates of one language, and the compiler that uses them."""
 
-    def __init__(self, lang: str, data: dict, source: str = ""):
+    def __init__(self, lang: str, data: dict, source: str = "", where=None):
         self.lang = lang
         self.data = data
         self.source = source
+        self.where = where  # the file's yamlsrc.SourceMap: a missing phrase is reported at its table
+
+    def _error(self, reason: str, path: tuple = ()) -> PhraseError:
+        """A phrase problem at the nearest place ``path`` leads to in the locale file (its top without one)."""
+        line, col = self.where.at(path, key=True) if self.where is not None and self.source else (0, 0)
+        return PhraseError(f"{self.source}: {reason}", self.source, line, col, reason=reason)
+
+    def _path_of(self, text: str) -> tuple:
+        """Where a phrase is written in the file (the first place that holds exactly ``text``), or ()."""
+        todo: list[tuple[tuple, object]] = [((), self.data)]
+        while todo:
+            path, value = todo.pop(0)
+            if value == text:
+                return path
+            if isinstance(value, dict):
+                todo += [(path + (k,), v) for k, v in value.items()]
+        return ()
 
     # -- lookups -----------------------------------------------------------
     def section(self, name: str) -> dict:
         value = self.data.get(name)
         if not isinstance(value, dict):
-            raise PhraseError(f"{self.source}: missing `{name}:` table")
+            raise self._error(f"missing `{name}:` table", (name,))
         return value
 
     def label(self, table: str, key: str) -> str:
         try:
             return str(self.section(table)[key])
         except KeyError:
-            raise PhraseError(f"{self.source}: `{table}.{key}` is missing") from None
+            raise self._error(f"`{table}.{key}` is missing", (table, key)) from None
 
     def faction_name(self, faction: str) -> str:
         return self.label("factions", faction)
@@ -182,17 +199,17 @@ class Phrasebook:
         """The template for a line's verb and variant; True when it is already a "you may" form."""
         entry = self.section("phrases").get(line.verb)
         if entry is None:
-            raise PhraseError(f"{self.source}: no phrase for verb `{line.verb}`")
+            raise self._error(f"no phrase for verb `{line.verb}`", ("phrases", line.verb))
         if isinstance(entry, dict) and not set(entry) <= {"do", "may"}:
             key = variant_key(line)
             if key not in entry:
-                raise PhraseError(f"{self.source}: phrase `{line.verb}` has no `{key}` variant")
+                raise self._error(f"phrase `{line.verb}` has no `{key}` variant", ("phrases", line.verb, key))
             entry = entry[key]
         if isinstance(entry, dict):
             if line.may and "may" in entry:
                 return str(entry["may"]), True
             if "do" not in entry:
-                raise PhraseError(f"{self.source}: phrase for `{line.verb}` has no `do:` form")
+                raise self._error(f"phrase for `{line.verb}` has no `do:` form", ("phrases", line.verb))
             return str(entry["do"]), False
         return str(entry), False
 
@@ -202,7 +219,7 @@ class Phrasebook:
     def event(self, event: str | None, actor: str) -> str:
         entry = self.section("events").get(event)
         if not isinstance(entry, dict) or actor not in entry:
-            raise PhraseError(f"{self.source}: `events.{event}.{actor}` is missing")
+            raise self._error(f"`events.{event}.{actor}` is missing", ("events", event, actor))
         return str(entry[actor])
 
     def fill(self, template: str, line: EffectLine | None, **values) -> str:
@@ -218,7 +235,7 @@ class Phrasebook:
         def sub(m: re.Match) -> str:
             name, singular, plural = m.groups()
             if name not in values:
-                raise PhraseError(f"{self.source}: unknown placeholder {{{name}}} in {template!r}")
+                raise self._error(f"unknown placeholder {{{name}}} in {template!r}", self._path_of(template))
             if singular is not None:
                 return singular if int(values[name]) <= 1 else plural
             return str(values[name])
@@ -364,7 +381,7 @@ def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:
         path = Path(root) / "locales" / f"{lang}.yaml"
         rel = f"locales/{lang}.yaml"
         try:
-            data, _ = yamlsrc.load(safeio.read_text(path, root))
+            data, where = yamlsrc.load(safeio.read_text(path, root))
         except safeio.UnsafeInput as exc:
             raise PhraseError(f"{rel}: {exc.message}", rel, rule=exc.rule, hint=exc.hint,
                               reason=exc.message) from None
@@ -378,7 +395,7 @@ def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:
             raise PhraseError(f"{rel}: the top level must be a mapping", rel, 1, 1,
                               hint="start the file with the phrase tables, e.g. `factions:`",
                               reason="the top level must be a mapping")
-        books[lang] = Phrasebook(lang, data, rel)
+        books[lang] = Phrasebook(lang, data, rel, where)
     return books
 
 

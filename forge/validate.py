@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable
 
-from . import rulebook, safeio
+from . import rulebook
 from .art import MAX_ART_PIXELS, PRINT_DPI, ArtError, art_bytes, art_dpi, is_svg, read_art, read_svg
 from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
@@ -87,12 +87,13 @@ def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
 
     The card template is loaded first so that a template that cannot be read
     (a pipe, a link out of the project, bad YAML) is one finding at its place. What the
-    layout learns is kept in the render's text-fit record under ROOT/output (when that folder
-    stays inside the project), so a re-validate lays out only the texts that changed.
+    layout learns is kept in validate's record (``fitmemo.validate_memo``, outside the project),
+    so a re-validate lays out only the texts that changed.
     """
     if not books:
         return []
     from .render.fitcheck import check_text_fit as fit
+    from .render.fitmemo import validate_memo
     from .render.template import TEMPLATE_FILE, TemplateError, load_template
 
     try:
@@ -100,8 +101,7 @@ def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
     except TemplateError as exc:
         return [Finding(Position(TEMPLATE_FILE.as_posix(), exc.line, exc.col), exc.rule, exc.reason,
                         exc.hint or "fix the card template, or delete it to use forge's own")]
-    out = Path(load.root) / "output"
-    return fit(load.db, books, load.root, out if safeio.within(out, load.root) else None)
+    return fit(load.db, books, load.root, validate_memo(load.root))
 
 
 #: The checks that need the engine or the layout; `forge validate --quick` skips them.

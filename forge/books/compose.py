@@ -773,7 +773,9 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
                          "close every {{ }}, {% %}, ** and ::: of the prose",
                          where=book.find_line(token.group(0)) if token else (rel, 0))
     except PhraseError as exc:
-        result.findings.append(Finding(Position("locales"), "locale", str(exc), "restore the locale file"))
+        where = Position(exc.file, exc.line, exc.col) if exc.file else Position("locales")
+        result.findings.append(Finding(where, exc.rule, exc.reason if exc.file else str(exc),
+                                       exc.hint or "restore the phrase in the locale file"))
     except BookIOError:
         raise
     except Exception as exc:  # noqa: BLE001 - whatever a template's code raises is a finding at its line

@@ -11,17 +11,17 @@ from pathlib import Path
 from ..findings import Finding
 from ..model import CardDatabase, Position
 from .face import build_face, face_problems, with_text_classes
-from .fitmemo import VALIDATE_MEMO, FitMemo
+from .fitmemo import FitMemo
 from .template import TEMPLATE_FILE, TemplateError, load_template
 
 
-def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path, out: Path | None = None) -> list[Finding]:
+def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path, memo: FitMemo | None = None) -> list[Finding]:
     """Every card and language whose name or rules text cannot fit at the minimum size.
 
     The faces get their text classes first, as when they are rendered: each text is measured
-    at the size of its type and class, the size it prints at. With ``out`` (the project's output
-    folder) the facts learned about each text are read from and kept in validate's text-fit
-    record (``FitMemo``, ``VALIDATE_MEMO``), so a re-validate lays out only the texts that changed.
+    at the size of its type and class, the size it prints at. With a ``memo`` (validate's record,
+    ``fitmemo.validate_memo``) what is known of each text is read from it and what is learned kept in it,
+    so a re-validate lays out only the texts that changed.
     """
     try:
         tpl = load_template(Path(root))
@@ -40,7 +40,7 @@ def check_text_fit(db: CardDatabase, phrasebooks: dict, root: Path, out: Path | 
                                         f"{lang}: the text of `{card.id}` could not be laid out ({exc})",
                                         severity="warning"))
     positions = {card.id: card.position for card in db.cards}
-    memo = FitMemo(out, VALIDATE_MEMO)
+    memo = memo or FitMemo()
     for lang, lang_faces in with_text_classes(faces, tpl, memo).items():
         for face in lang_faces:
             for problem in face_problems(face, tpl, memo):

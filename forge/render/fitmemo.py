@@ -1,5 +1,5 @@
 """What the text classes learned about each text, kept between renders in ``<out>/.cache/text-fit.json``
-(and between validations in ``<out>/.cache/validate-fit.json``).
+(and between validations of a project, outside it: see ``validate_memo``).
 
 A text class's size depends on every card of the class, so every render decides the classes
 of all the cards, in every language. Re-measuring every text each time would cost the parent
@@ -18,12 +18,11 @@ from pathlib import Path
 
 from .. import safeio
 from ..atomic import write_bytes
-from .seal import seal, unseal
+from .seal import key_path, seal, unseal
 
 MEMO = Path(".cache") / "text-fit.json"
-#: ``forge validate``'s own record (the same facts, and whether each name and type line fits its bar):
-#: each command keeps the entries it used, so two records keep both commands' re-runs fast.
-VALIDATE_MEMO = Path(".cache") / "validate-fit.json"
+#: How many projects' validate records are kept (the least recently written are removed).
+VALIDATE_RECORDS = 32
 #: No record of 64 cards is near this; a bigger file is not read.
 MAX_MEMO = 8 * 1024 * 1024
 
@@ -31,9 +30,10 @@ MAX_MEMO = 8 * 1024 * 1024
 class FitMemo:
     """Per-text facts by key; ``save()`` writes the entries used in this run (if anything changed)."""
 
-    def __init__(self, out: Path | None = None, record: Path = MEMO):
+    def __init__(self, out: Path | None = None, record: Path = MEMO, keep: int = 0):
         self.out = Path(out) if out is not None else None
         self.record = record
+        self.keep = keep  # with keep, the folder holds records of several projects: at most this many
         self.old: dict = self._load()
         self.used: dict = {}
         self.changed = False
@@ -73,5 +73,27 @@ class FitMemo:
         try:
             if safeio.within(path.parent, self.out) and not path.is_symlink():
                 write_bytes(path, seal(self.used))
+                if self.keep:
+                    _prune(self.out, self.keep)
         except OSError:
             pass
+
+
+def validate_memo(root: Path) -> FitMemo:
+    """``forge validate``'s record for the project at ``root``: the texts' facts and whether each name and
+    type line fits its bar.
+
+    It lives beside this machine's seal key (``$XDG_CACHE_HOME/forge/validate/``), one file per project
+    folder, not in the project: validate writes nothing into the project it checks (a refused database
+    leaves no ``output/`` behind), and a re-validate is fast from the first run on, build or no build.
+    """
+    name = hashlib.sha256(str(Path(root).resolve()).encode("utf-8")).hexdigest()[:32] + ".json"
+    return FitMemo(key_path().parent / "validate", Path(name), keep=VALIDATE_RECORDS)
+
+
+def _prune(folder: Path, keep: int) -> None:
+    """Remove the least recently written records past ``keep`` (a cache: its files' times are its order)."""
+    records = sorted((p for p in folder.glob("*.json") if p.is_file() and not p.is_symlink()),
+                     key=lambda p: (p.stat().st_mtime_ns, p.name))
+    for old in records[:-keep]:
+        old.unlink(missing_ok=True)

@@ -1,6 +1,6 @@
-"""`forge validate` keeps what its text-fit pass learned in output/.cache/validate-fit.json (issue 9, Fast to
-start): a re-validate gives the same findings without laying out a text it already knows, a changed text is
-measured again, and a record this machine did not seal, or a link in its place, is not trusted."""
+"""`forge validate` keeps what its text-fit pass learned in a record of its own, outside the project (issue 9,
+Fast to start): a re-validate gives the same findings without laying out a text it already knows, a changed
+text is measured again, and a record this machine did not seal, or a link in its place, is not trusted."""
 from __future__ import annotations
 
 import json
@@ -16,6 +16,7 @@ import forge.render.face as face_module
 import forge.render.fit as fit_module
 from forge.cli import app
 from forge.database import load_database
+from forge.render import fitmemo
 from forge.render.face import build_face, measure_face, with_text_classes
 from forge.render.template import load_template
 from forge.text import load_phrasebooks
@@ -36,8 +37,17 @@ def overflows(root) -> list[dict]:
     return [f for f in findings(root) if f["rule"] == "text-overflow"]
 
 
+@pytest.fixture(autouse=True)
+def cache_home(tmp_path_factory, monkeypatch):
+    """Records (and a seal key) in a folder of this test's own."""
+    home = tmp_path_factory.mktemp("cache-home")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home
+
+
 def record(root):
-    return root / "output" / ".cache" / "validate-fit.json"
+    memo = fitmemo.validate_memo(root)
+    return memo.out / memo.record
 
 
 def edit(root, name: str, change) -> None:
@@ -65,12 +75,12 @@ def crowded(shipped):
     return shipped
 
 
-def forbid_measuring(monkeypatch) -> None:
+def forbid_measuring(patch) -> None:
     def measured(*args, **kwargs):
         raise AssertionError("a text was laid out again although the record knew it")
 
     for name in MEASURES:
-        monkeypatch.setattr(face_module, name, measured)
+        patch.setattr(face_module, name, measured)
 
 
 def test_a_revalidate_reads_the_record_and_reports_exactly_what_a_fresh_one_does(crowded, monkeypatch):
@@ -80,9 +90,9 @@ def test_a_revalidate_reads_the_record_and_reports_exactly_what_a_fresh_one_does
     assert any("the rules text" in m and m.startswith("fr:") for m in kinds)
     assert record(crowded).is_file()
 
-    forbid_measuring(monkeypatch)
-    assert findings(crowded) == fresh  # same files, lines, columns, rules, messages and hints
-    monkeypatch.undo()
+    with monkeypatch.context() as patch:
+        forbid_measuring(patch)
+        assert findings(crowded) == fresh  # same files, lines, columns, rules, messages and hints
     record(crowded).unlink()
     assert findings(crowded) == fresh  # and without the record again
 
@@ -93,9 +103,8 @@ def test_the_fit_pass_agrees_with_the_renderers_own_measure(crowded):
 
     load = load_database(crowded)
     books = load_phrasebooks(crowded)
-    out = crowded / "output"
-    first = check_text_fit(load.db, books, crowded, out)
-    again = check_text_fit(load.db, books, crowded, out)
+    first = check_text_fit(load.db, books, crowded, fitmemo.validate_memo(crowded))
+    again = check_text_fit(load.db, books, crowded, fitmemo.validate_memo(crowded))
     tpl = load_template(crowded)
     faces = with_text_classes({lang: [build_face(c, load.db, books[lang], lang, crowded) for c in load.db.cards]
                                for lang in sorted(books)}, tpl)
@@ -161,18 +170,52 @@ def test_a_record_this_machine_did_not_write_is_ignored(crowded, damage):
     assert findings(crowded) == fresh
 
 
-def test_a_link_in_place_of_the_output_folder_is_not_written_through(crowded, tmp_path_factory):
-    elsewhere = tmp_path_factory.mktemp("elsewhere")
-    (crowded / "output").symlink_to(elsewhere, target_is_directory=True)
+def test_validate_writes_nothing_into_the_project(crowded):
+    def files():
+        return sorted(str(p.relative_to(crowded)) for p in crowded.rglob("*"))
+
+    before = files()
+    assert findings(crowded)
+    assert files() == before and not (crowded / "output").exists()
+    assert record(crowded).is_file()
+
+
+def test_a_link_in_place_of_the_record_is_neither_read_nor_written_through(crowded, tmp_path_factory):
+    from forge.render.seal import seal
+
     fresh = findings(crowded)
-    assert fresh and os.listdir(elsewhere) == []
+    target = tmp_path_factory.mktemp("elsewhere") / "facts.json"
+    facts = json.loads(record(crowded).read_text(encoding="utf-8"))["data"]
+    for entry in facts.values():  # sealed here, and saying that every text fits: read, it would hide the findings
+        entry.update(fill=0.1, best=9.0, lines=[True, True], fits={k: True for k in entry.get("fits", {})})
+    target.write_bytes(seal(facts))
+    record(crowded).unlink()
+    record(crowded).symlink_to(target)
+    target_bytes = target.read_bytes()
+    assert findings(crowded) == fresh
+    assert target.read_bytes() == target_bytes and record(crowded).is_symlink()
 
 
-def test_a_revalidate_does_not_load_the_fitter_nor_reportlabs_fonts(shipped):
+def test_the_records_of_the_least_recently_validated_projects_are_removed(shipped, tmp_path_factory, monkeypatch):
+    import shutil
+
+    monkeypatch.setattr(fitmemo, "VALIDATE_RECORDS", 2)
+    roots = []
+    for name in ("one", "two", "three"):
+        root = tmp_path_factory.mktemp(name)
+        for part in ("cards", "locales", "templates"):
+            shutil.copytree(shipped / part, root / part)
+        roots.append(root)
+        findings(root)
+    kept = sorted(p.name for p in record(roots[0]).parent.glob("*.json"))
+    assert kept == sorted(record(r).name for r in roots[1:])
+
+
+def test_a_revalidate_does_not_load_the_fitter_nor_reportlabs_fonts(shipped, cache_home):
     """What makes the re-run fast: with every text known, neither the fitter nor the font metrics load."""
     code = ("import sys; from forge.validate import validate; r = validate(sys.argv[1]); "
             "print(len(r.findings), 'forge.render.fit' in sys.modules, 'reportlab.pdfbase.pdfmetrics' in sys.modules)")
-    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    env = {**os.environ, "PYTHONPATH": str(REPO)}  # XDG_CACHE_HOME: this test's (cache_home)
     runs = [subprocess.run([sys.executable, "-c", code, str(shipped)], env=env, capture_output=True, text=True,
                            check=True).stdout.split() for _ in range(2)]
     assert runs[0] == ["0", "True", "True"]  # the first run measures

@@ -52,24 +52,31 @@ def _paths(value, prefix=()):
             yield from _paths(v, prefix + (i,))
 
 
-@st.composite
-def mutated_card_files(draw):
-    data = {"cards": copy.deepcopy(CARDS[: draw(st.integers(1, 4))])}
-    for _ in range(draw(st.integers(1, 4))):
+def places(draw, data, times: int):
+    """``times`` places in ``data`` to mutate, drawn one after the other (each after the last one's change):
+    (the mapping or list that holds it, its key)."""
+    for _ in range(times):
         paths = [p for p in _paths(data) if p]
         if not paths:
-            break
+            return
         path = draw(st.sampled_from(paths))
         parent = data
         for key in path[:-1]:
             parent = parent[key]
+        yield parent, path[-1]
+
+
+@st.composite
+def mutated_card_files(draw):
+    data = {"cards": copy.deepcopy(CARDS[: draw(st.integers(1, 4))])}
+    for parent, last in places(draw, data, draw(st.integers(1, 4))):
         action = draw(st.sampled_from(["replace", "delete", "rename"]))
         if action == "replace":
-            parent[path[-1]] = draw(junk)
+            parent[last] = draw(junk)
         elif action == "delete" and isinstance(parent, dict):
-            del parent[path[-1]]
+            del parent[last]
         elif action == "rename" and isinstance(parent, dict):
-            parent[draw(st.text(min_size=1, max_size=6))] = parent.pop(path[-1])
+            parent[draw(st.text(min_size=1, max_size=6))] = parent.pop(last)
     return SCHEMA_LINE + yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
 
 
