@@ -7,8 +7,9 @@ checking cards/*.yaml against schema/cards.schema.json. Each round runs the thre
 once, in turn (so a load spike on this shared machine touches all three alike), as whole
 processes started the way a user starts them; the medians over the rounds are printed with
 the load average. One warm-up round comes first (it writes Python's bytecode and forge's
-text-fit record, as any second run on a machine finds them). ``--cold`` deletes forge's
-text-fit record before every full run, to show the cost of a re-validate whose texts all changed.
+text-fit record, as any second run on a machine finds them). ``--cold`` deletes validate's
+text-fit record (``forge.render.fitmemo.validate_memo``) before every full run: the cost of a
+validate whose texts all changed.
 """
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--root", type=Path, default=REPO)
     parser.add_argument("--check-jsonschema", dest="cj")
-    parser.add_argument("--cold", action="store_true", help="delete the text-fit record before each full run")
+    parser.add_argument("--cold", action="store_true", help="delete validate's text-fit record before each full run")
     args = parser.parse_args()
     root = args.root.resolve()
     files = sorted(str(p.relative_to(root)) for p in (root / "cards").glob("*.yaml"))
@@ -63,7 +64,10 @@ def main() -> None:
         "forge validate --quick": _forge() + ["validate", "--quick", "--root", "."],
         "check-jsonschema": [_check_jsonschema(args.cj), "--schemafile", "schema/cards.schema.json", *files],
     }
-    record = root / "output" / ".cache" / "text-fit.json"
+    from forge.render.fitmemo import validate_memo
+
+    memo = validate_memo(root)
+    record = memo.out / memo.record
     times: dict[str, list[float]] = {name: [] for name in commands}
     for round_ in range(args.runs + 1):
         for name, cmd in commands.items():
