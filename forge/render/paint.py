@@ -16,6 +16,7 @@ from functools import lru_cache
 
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
+from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 from reportlab.pdfgen.pathobject import PDFPathObject
 
 from .assets import icon_path
@@ -119,6 +120,16 @@ def _icon_pdf_path(name: str) -> tuple[PDFPathObject, bool]:
         else:
             p.close()
     return p, even_odd
+
+
+def fill_mode(even_odd: bool) -> int:
+    """reportlab's fill mode for an SVG fill rule: its ``FILL_EVEN_ODD`` is 0 (``f*``), ``FILL_NON_ZERO`` 1 (``f``).
+
+    SVG's default rule is nonzero; an icon with ``fill-rule="evenodd"`` (forge's tombstone
+    with its cross cut out) fills even-odd, so a subpath inside another is a hole whichever
+    way it winds.
+    """
+    return FILL_EVEN_ODD if even_odd else FILL_NON_ZERO
 
 
 @dataclass
@@ -240,7 +251,7 @@ class Painter:
             c.saveState()
             self.fill(color, alpha, text=True)
             c.transform(size / 512, 0, 0, size / 512, x, y)
-            c.drawPath(path, stroke=0, fill=1, fillMode=1 if even_odd else 0)
+            c.drawPath(path, stroke=0, fill=1, fillMode=fill_mode(even_odd))
             c.restoreState()
         if record:
             self.record("icon", label or name, (x, y, x + size, y + size))
