@@ -33,7 +33,10 @@ PAPER_MARGIN = 10 * mm
 FRONTS: dict[str, str] = {"turn": "wound", "health": "back", "allegiance": "back"}
 SKULL, POISON_ICON = "death-skull", "drop"
 #: Bump when the drawing of an aid, the mat, the tokens or their TTS images changes: every key derives from it.
-AIDS_VERSION = "2"
+AIDS_VERSION = "3"
+#: The smallest text the aids print (points): print shops advise at least 7 pt for text meant to be read
+#: at the table; the card footers' 6 pt is for reference marks only.
+AID_MIN_TEXT = 7.0
 
 
 @dataclass(frozen=True)
@@ -231,7 +234,7 @@ def _para_height(para: Para, fonts, size: float, width: float) -> float:
 
 
 def fit_paragraphs(paras: list[Para], fonts, width: float, height: float,
-                   max_size: float = 8.0, min_size: float = 5.5) -> tuple[float, bool]:
+                   max_size: float = 9.0, min_size: float = AID_MIN_TEXT) -> tuple[float, bool]:
     """The largest size (by quarter points) at which the paragraphs fill at most ``height``."""
     size = max_size
     while size >= min_size:
@@ -338,7 +341,7 @@ def allegiance_track(p: Painter, tpl: Template, aids: AidSet, faction, x: float,
     gap = 0.8 * mm
     cw = (x + w - left - (cells - 1) * gap) / cells
     ch = h - label_h
-    size = min(ch * 0.55, cw * 0.5)
+    size = max(AID_MIN_TEXT, min(ch * 0.55, cw * 0.5))  # one digit: at 7 pt it still fits a narrow cell
     for v in range(cells):
         cx = left + v * (cw + gap)
         if v == n:
@@ -348,6 +351,17 @@ def allegiance_track(p: Painter, tpl: Template, aids: AidSet, faction, x: float,
 
 
 # -- card-size aids ---------------------------------------------------------------------
+#: The aid cards' gold rule, this far inside the safe zone.
+AID_RULE_INSET = 0.6 * mm
+
+
+def _content_box(tpl: Template) -> tuple[float, float, float, float]:
+    """The box inside a card-size aid's gold rule, with its padding (x, y, w, h)."""
+    sx, sy, sw, sh = tpl.safe_rect()
+    pad = AID_RULE_INSET + 2.0 * mm
+    return (sx + pad, sy + pad, sw - 2 * pad, sh - 2 * pad)
+
+
 def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
     """Parchment to the bleed edge, a gold rule inside the safe zone; returns the content box."""
     c = p.canvas
@@ -360,56 +374,74 @@ def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
         p.linear(0, tpl.full_h, 0, 0, [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)])
         c.restoreState()
     sx, sy, sw, sh = tpl.safe_rect()
-    inset = 0.6 * mm
+    inset = AID_RULE_INSET
     p.stroke(tpl.color("gold_dark"), 0.6)
     c.roundRect(sx + inset, sy + inset, sw - 2 * inset, sh - 2 * inset, 2 * mm, stroke=1, fill=0)
     p.record("rule", "aid frame", (sx + inset, sy + inset, sx + sw - inset, sy + sh - inset))
-    pad = inset + 2.0 * mm
-    return (sx + pad, sy + pad, sw - 2 * pad, sh - 2 * pad)
+    return _content_box(tpl)
+
+
+def _title_size(tpl: Template, text: str, width: float) -> float:
+    from .fit import fit_line
+
+    return fit_line(plain(text), tpl.font("title"), width, 13, 7)[0]
+
+
+def _title_height(size: float) -> float:
+    """How far below the content box's top the text starts, under a title of ``size``."""
+    return size * 1.15 + 1.2 * mm
 
 
 def _card_title(p: Painter, tpl: Template, text: str, x: float, top: float, w: float) -> float:
-    from .fit import fit_line
-
-    text = plain(text)
-    size, _ = fit_line(text, tpl.font("title"), w, 13, 7)
-    p.text(x + w / 2, top - size * 0.8, text, tpl.font("title"), size, tpl.color("ink"), anchor="middle",
+    size = _title_size(tpl, text, w)
+    p.text(x + w / 2, top - size * 0.8, plain(text), tpl.font("title"), size, tpl.color("ink"), anchor="middle",
            label="aid title")
     y = top - size * 1.15
     p.stroke(tpl.color("gold_dark"), 0.5)
     p.canvas.line(x + w * 0.2, y, x + w * 0.8, y)
-    return y - 1.2 * mm
-
-
-def _text_card(p: Painter, tpl: Template, title: str, paras: list[Para]) -> list[str]:
-    x, y, w, h = _card_base(p, tpl)
-    top = _card_title(p, tpl, title, x, y + h, w)
-    fonts = (tpl.font("text"), tpl.font("keyword"))
-    size, ok = fit_paragraphs(paras, fonts, w, top - y)
-    draw_paragraphs(p, tpl, paras, x, top, w, size, tpl.color("ink"), tpl.color("gold_dark"))
-    return [] if ok else [f"the text of the aid `{title}` does not fit its card even at {size} pt"]
+    return top - _title_height(size)
 
 
 def _steps(items, numbered: bool) -> list[Para]:
     return [Para("step", t, f"{i}." if numbered else "•") for i, t in enumerate(items, 1)]
 
 
+def turn_sides(a: AidSet) -> dict[str, list[Para]]:
+    """The turn summary's two sides: the first two phases on the front; Cleanup and the Wound
+    protection order on the back. All of it on one side only fitted at 6.25 pt."""
+    front = [Para("heading", a.word("initiation")), *_steps(a.word("initiation_steps"), True),
+             Para("heading", a.word("strategy")), Para("note", a.word("strategy_steps")[0]),
+             *_steps(a.word("strategy_steps")[1:], False)]
+    back = [Para("heading", a.word("cleanup")), *_steps(a.word("cleanup_steps"), True),
+            Para("heading", a.word("wound")), *_steps(a.word("wound_steps"), True),
+            *[Para("note", t, "•") for t in a.word("wound_note")]]
+    return {"turn": front, "wound": back}
+
+
+def turn_text_size(tpl: Template, a: AidSet) -> tuple[float, bool]:
+    """One text size for both sides of the turn summary: the largest at which each side fits (and
+    whether they fit at ``AID_MIN_TEXT``)."""
+    x, y, w, h = _content_box(tpl)
+    room = h - _title_height(_title_size(tpl, a.word("turn"), w))
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    fits = [fit_paragraphs(paras, fonts, w, room) for paras in turn_sides(a).values()]
+    return min(size for size, _ in fits), all(ok for _, ok in fits)
+
+
 def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
     """Draw one side of a card-size aid at the origin of its bleed box; returns what did not fit."""
     a, kind = aid.aids, aid.kind
-    if kind == "turn":
-        paras = [Para("heading", a.word("initiation")), *_steps(a.word("initiation_steps"), True),
-                 Para("heading", a.word("strategy")), Para("note", a.word("strategy_steps")[0]),
-                 *_steps(a.word("strategy_steps")[1:], False),
-                 Para("heading", a.word("cleanup")), *_steps(a.word("cleanup_steps"), True)]
-        return _text_card(p, tpl, a.word("turn"), paras)
-    if kind == "wound":
-        paras = [*_steps(a.word("wound_steps"), True), *[Para("note", t, "•") for t in a.word("wound_note")]]
-        return _text_card(p, tpl, a.word("wound"), paras)
+    if kind in ("turn", "wound"):  # both sides of the turn summary carry its title
+        x, y, w, h = _card_base(p, tpl)
+        top = _card_title(p, tpl, a.word("turn"), x, y + h, w)
+        size, ok = turn_text_size(tpl, a)
+        draw_paragraphs(p, tpl, turn_sides(a)[kind], x, top, w, size, tpl.color("ink"), tpl.color("gold_dark"))
+        return [] if ok else [f"the text of the aid `{plain(a.word('turn'))}` does not fit its card "
+                              f"even at {size} pt"]
     if kind == "health":
         x, y, w, h = _card_base(p, tpl)
         top = _card_title(p, tpl, a.word("health"), x, y + h, w)
-        note_size = 6.5
+        note_size = AID_MIN_TEXT
         p.text(x + w / 2, y + 0.5 * mm, plain(a.word("health_note")), tpl.font("text"), note_size,
                tpl.color("muted_ink"), anchor="middle", label="aid note")
         health_track(p, tpl, a, x, y + note_size * 1.6, w, top - y - note_size * 1.6, cols=6)
@@ -419,7 +451,7 @@ def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
         top = _card_title(p, tpl, a.word("allegiance"), x, y + h, w)
         note = [Para("note", a.word("allegiance_note"))]
         fonts = (tpl.font("text"), tpl.font("keyword"))
-        nsize, _ = fit_paragraphs(note, fonts, w, 14 * mm, 7, 5.5)
+        nsize, _ = fit_paragraphs(note, fonts, w, 14 * mm, 7.5)
         note_h = _para_height(note[0], fonts, nsize, w)
         draw_paragraphs(p, tpl, note, x, y + note_h, w, nsize, tpl.color("muted_ink"), tpl.color("gold_dark"))
         n = max(1, len(a.factions))
@@ -427,7 +459,7 @@ def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
         row = min(room / n, 17 * mm)
         for i, faction in enumerate(a.factions):
             ry = top - (i + 1) * row
-            allegiance_track(p, tpl, a, faction, x, ry + row * 0.12, w, row * 0.8, 6.5)
+            allegiance_track(p, tpl, a, faction, x, ry + row * 0.12, w, row * 0.8, AID_MIN_TEXT)
         return []
     draw_aid_back(p, tpl, a)
     return []
@@ -542,7 +574,7 @@ def _zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, icon: st
     p.text(x + w / 2, y + h + 3.5, title, tpl.font("keyword"), 8.5, tpl.color("ink"), anchor="middle",
            label=f"zone {title}")
     if note:
-        _centred_lines(p, tpl, note, x + w / 2, y + h / 2 - (w * 0.45) / 2 - 10, w - 6 * mm, 6.5)
+        _centred_lines(p, tpl, note, x + w / 2, y + h / 2 - (w * 0.45) / 2 - 10, w - 6 * mm, AID_MIN_TEXT)
 
 
 def _centred_lines(p: Painter, tpl: Template, text: str, cx: float, top: float, width: float, size: float) -> None:
@@ -563,7 +595,7 @@ def _token_zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, di
     p.text(x + 5 * mm + 2 * r, y + h - 3 * mm - r - 3, title, tpl.font("keyword"), 8.5, tpl.color("ink"),
            label=f"zone {title}")
     if note:
-        _centred_lines(p, tpl, note, x + w / 2, y + 4 * mm, w - 4 * mm, 6.5)
+        _centred_lines(p, tpl, note, x + w / 2, y + 4 * mm, w - 4 * mm, AID_MIN_TEXT)
 
 
 def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:

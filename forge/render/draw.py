@@ -20,6 +20,7 @@ from .fit import Line, TextLayout, fit_line
 from .illustration import draw_illustration, theme_of
 from .paint import Painter, is_light, mix, shade
 from .template import Template
+from .texture import draw_frame_texture, frame_theme
 
 ART_DPI = 300
 #: Faction icons the markup names: [[red]] etc. Other markup icons are symbols.
@@ -63,8 +64,10 @@ def _shape_path(canvas, shape: str, x: float, y: float, w: float, h: float):
     return p
 
 
-def _background(p: Painter, tpl: Template, base: str, second: str | None = None) -> None:
-    """Full-bleed frame colour with a soft vertical light; two-faction cards blend both colours across.
+def _background(p: Painter, tpl: Template, base: str, second: str | None = None, texture: str | None = None,
+                covered: tuple = ()) -> None:
+    """Full-bleed frame colour with a soft vertical light, then the frame's texture (``texture``: a
+    faction id or "neutral"); two-faction cards blend both colours across under their main faction's texture.
 
     Declared full-bleed: it runs past the cut on purpose, so the safe-zone check lets it.
     """
@@ -79,6 +82,8 @@ def _background(p: Painter, tpl: Template, base: str, second: str | None = None)
                      [0, 0.4, 0.6, 1])
         else:
             p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
+        if texture:
+            draw_frame_texture(p, texture, base, tpl.full_w, tpl.full_h, covered)
         c.restoreState()
 
 
@@ -331,10 +336,14 @@ def _allegiance(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
                    label="allegiance")
 
 
+def _type_bar_color(tpl: Template, face: CardFace) -> str:
+    """The dark plate of the type bar (and the footer): the frame colour, darkened."""
+    return mix(shade(_frame_color(tpl, face), 0.55), "#1a1510", 0.35)
+
+
 def _type_bar(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
     bar = tpl.box(lay["type_bar"])
-    base = _frame_color(tpl, face)
-    dark = mix(shade(base, 0.55), "#1a1510", 0.35)
+    dark = _type_bar_color(tpl, face)
     _panel(p, bar, shade(dark, -0.12), dark, tpl.color("gold"), 1.0 * mm, 0.6)
     x, y, w, h = bar
     baseline = y + h / 2 - m.type_size * 0.34
@@ -431,28 +440,34 @@ def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: di
 
 
 def _footer(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
-    """The set mark and the collector number ("12/64"), and "Starter" on starter cards.
+    """The set mark and the collector number ("12/64"), and "Starter" on starter cards, on a dark plate
+    like the type bar's, so they read over any frame texture.
 
     Neither the internal id nor the credits are printed: the books carry the credits.
     """
     spec = lay["footer"]
     size = float(spec["size"])
+    font = tpl.font("footer_id")
     labels = tpl.labels(face.lang)
     safe_x0, _, _, _ = tpl.safe_rect()
-    baseline = tpl.y(spec["y"]) - size * 1.6
-    under = _frame_color(tpl, face)
-    ink = tpl.color("ink") if is_light(under) else tpl.color("footer_ink")
-    mark = spec.get("icon") or "back-recruit"  # the set mark
-    s = size * 1.5
-    x = safe_x0 + 0.5
-    p.icon(SYMBOL_ICONS.get(mark, mark), x, baseline - size * 0.3, s, tpl.color("gold"), label="set mark")
-    x += s + 0.9
-    if face.number:
-        x += p.text(x, baseline, f"{face.number}/{face.total}", tpl.font("footer_id"), size, ink,
-                    label="collector number")
+    baseline = tpl.y(spec["y"]) - size * 1.2
+    words = [(f"{face.number}/{face.total}", "collector number")] if face.number else []
     if face.set == "starter":
-        p.text(x + 1.6, baseline, "· " + labels.get("starter", "Starter"), tpl.font("footer_id"), size, ink,
-               label="starter")
+        words.append(("· " + labels.get("starter", "Starter"), "starter"))
+    s = size * 1.4  # the set mark
+    gap = size * 0.3
+    width = s + sum(gap + stringWidth(w, font, size) for w, _ in words)
+    pad = size * 0.45
+    x0 = safe_x0 + 0.5
+    _panel(p, (x0, baseline - size * 0.45, width + 2 * pad, size * 1.5), shade(_type_bar_color(tpl, face), -0.1),
+           _type_bar_color(tpl, face), tpl.color("gold_dark"), size * 0.5, 0.4)
+    x = x0 + pad
+    mark = spec.get("icon") or "back-recruit"
+    p.icon(SYMBOL_ICONS.get(mark, mark), x, baseline - size * 0.3, s, tpl.color("gold"), label="set mark")
+    x += s
+    for w, label in words:
+        x += gap
+        x += p.text(x, baseline, w, font, size, tpl.color("footer_ink"), label=label)
 
 
 # -- public --------------------------------------------------------------------------
@@ -462,7 +477,8 @@ def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = Non
     m = measure or measure_face(face, tpl)
     lay = tpl.layout(face.type)
     base = _frame_color(tpl, face)
-    _background(p, tpl, base, _second_color(face))
+    covered = tuple(tpl.box(lay[k]) for k in ("art", "title_bar", "type_bar", "text_box"))
+    _background(p, tpl, base, _second_color(face), frame_theme(face.faction), covered)
     _inner_border(p, tpl, float(lay["frame_inset"]))
     sections = (("art", _draw_art, (face, root, lay)), ("title", _title, (face, m, lay)),
                 ("allegiance", _allegiance, (face, lay)), ("type bar", _type_bar, (face, m, lay)),

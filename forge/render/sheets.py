@@ -327,7 +327,7 @@ def _ruler(p: Painter, tpl: Template, x: float, y: float, length_mm: int, vertic
         t = 3 * mm if k % 10 == 0 else (2 * mm if k % 5 == 0 else 1 * mm)
         c.line(k * mm, 0, k * mm, t)
     for k in range(0, length_mm + 1, 10):
-        p.text(k * mm, 3.6 * mm, str(k), tpl.font("text"), 5.5, ink, anchor="middle", label="ruler")
+        p.text(k * mm, 3.6 * mm, str(k), tpl.font("text"), 6.0, ink, anchor="middle", label="ruler")
     p.text(length_mm * mm / 2, -2.6 * mm, f"{length_mm} mm", tpl.font("text"), 6.5, ink, anchor="middle", label="ruler")
     c.restoreState()
 

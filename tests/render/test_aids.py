@@ -146,12 +146,15 @@ def test_the_print_on_demand_file_ends_with_the_aids_both_sides(rendered, lang):
         front, back = aid_pages[i], aid_pages[i + 1]
         if label["turn"] in front:
             kw = FakeBook(lang).keyword
-            assert label["initiation"] in front and label["strategy"] in front and label["cleanup"] in front
-            # the Wound protection order on the back: Aegis, then Divine Shield, then Guard
+            # the phases in order: Initiation and Strategy on the front, Cleanup on the back
+            assert label["initiation"] in front and label["strategy"] in front and label["cleanup"] not in front
+            assert label["turn"] in back and label["cleanup"] in back
+            # then the Wound protection order: Aegis, then Divine Shield, then Guard
             flat = " ".join(back.split())
-            order = [flat.index(kw(k)) for k in ("aegis", "divine_shield", "guard")]
-            assert order == sorted(order), flat
-            assert str(state.KEEP_AT_CLEANUP) in front and str(state.HAND_SIZE) in front
+            wound = flat[flat.index(kw("aegis")):]  # ("Gardez 2 cartes" in the Cleanup is no Guard)
+            order = [wound.index(kw(k)) for k in ("aegis", "divine_shield", "guard")]
+            assert flat.index(label["cleanup"]) < flat.index(kw("aegis")) and order == sorted(order), flat
+            assert str(state.KEEP_AT_CLEANUP) in back and str(state.HAND_SIZE) in back
         elif label["health"] in front:
             assert set(range(state.START_HEALTH + 1)) <= numbers(front)
             assert label["player_aid"].upper() in back
@@ -194,8 +197,8 @@ def test_the_numbers_come_from_the_engine(monkeypatch):
     monkeypatch.setattr(state, "HAND_SIZE", 7)
     assert numbers(_aid_text("health")) == set(range(31))
     assert numbers(_aid_text("allegiance")) == set(range(6))
-    turn = " ".join(_aid_text("turn").split())
-    assert "up to 3 cards" in turn and "up to 7 cards" in turn
+    cleanup = " ".join(_aid_text("wound").split())
+    assert "up to 3 cards" in cleanup and "up to 7 cards" in cleanup
     tpl = load_template(REPO)
     a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
     mat = PdfReader(__import__("io").BytesIO(mat_pdf(tpl, a, "a4", PAPERS["a4"]))).pages[0].extract_text()
@@ -240,3 +243,40 @@ def test_a_card_change_does_not_redraw_the_mat_or_the_tokens(tmp_path):
     assert "pnp/rift-commanders-en-a4.pdf" in written
     assert not {"pnp/player-mat-en-a4.pdf", "pnp/tokens-en-a4.pdf", "tts/en/rift-commanders-en-mat.jpg",
                 "tts/en/rift-commanders-en-aid-turn.png"} & written
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_aid_text_is_at_least_7_pt_and_card_footers_at_least_5(rendered, lang):
+    """Print shops advise 7 pt for text read at the table and 5 pt for fine print: the aids' smallest
+    text (the turn summary once fitted at 6.25 pt) and the cards' (the footer, once 4.1 pt), read back."""
+    from forge.render.aids import AID_MIN_TEXT
+    from forge.render.pdfscan import scan
+
+    out, _ = rendered
+    texts = scan(PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")).texts
+    card_pages = 2 * physical_count(mini_db())
+    aid_sizes = [t.size for t in texts if t.page > card_pages]
+    card_sizes = [t.size for t in texts if t.page <= card_pages]
+    assert AID_MIN_TEXT >= 7.0 and aid_sizes and min(aid_sizes) >= AID_MIN_TEXT - 0.01
+    assert card_sizes and min(card_sizes) >= 5.0
+    for doc in ("player-mat", "tokens"):
+        sizes = [t.size for t in scan(PdfReader(out / f"pnp/{doc}-{lang}-a4.pdf")).texts]
+        assert min(sizes) >= AID_MIN_TEXT - 0.01, doc
+
+
+def test_both_sides_of_the_turn_summary_share_one_size_and_fit():
+    from forge.render import aids
+
+    tpl = load_template(REPO)
+    for lang in ("en", "fr"):
+        a = aid_set(tpl, FakeBook(lang), lang, mini_db().factions)
+        size, ok = aids.turn_text_size(tpl, a)
+        assert ok and size >= aids.AID_MIN_TEXT
+    # a summary too long for its card at 7 pt is reported, not shrunk below it
+    long = ["A step far too long to fit, said again and again and again and again and again."] * 12
+    a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
+    a = aids.AidSet(a.lang, a.game, tuple((k, tuple(long) if k == "strategy_steps" else v) for k, v in a.words),
+                    a.numbers, a.factions)
+    doc = PdfBuffer((tpl.full_w, tpl.full_h), "aid", "en")
+    problems = draw_aid(Painter(doc.canvas), tpl, aids.Aid("turn", a))
+    assert problems and "7.0 pt" in problems[0]

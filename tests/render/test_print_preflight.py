@@ -14,7 +14,8 @@ from forge.render import colour, paint
 from forge.render.cards import RenderOptions, render_cards
 from forge.render.paint import Painter
 from forge.render.pdf import PdfBuffer
-from forge.render.preflight import SHOP_RULES, check_pdf, measure_pdf, print_problems, shop_verdict
+from forge.render.preflight import SHOP_RULES, check_pdf, measure_pdf, print_advice, print_problems, shop_verdict
+from forge.render.template import load_template
 
 from .helpers import books, mini_db, physical_count
 
@@ -41,7 +42,9 @@ def test_the_pod_report_has_every_figure(rendered):
     f = entry["figures"]
     assert f["colour_spaces"] == ["DeviceCMYK"]
     assert 200 < f["tac_max_percent"] <= 300 and f["tac_where"].startswith("page ")
-    assert f["min_text_pt"] == pytest.approx(4.1, abs=0.01)  # the footer's collector number
+    footer = load_template(REPO).layout("creature")["footer"]["size"]
+    assert footer >= POD["advised_min_text_pt"]
+    assert f["min_text_pt"] == pytest.approx(footer, abs=0.01)  # the footer's collector number, the smallest
     assert f["black_text_k_only"] and f["rich_black_text_under_12pt"] == []
     assert f["fonts_embedded"] == f"{len(entry['fonts'])}/{len(entry['fonts'])}"
     assert f["min_bleed_mm"] == pytest.approx(3.175, abs=0.01) and f["pages_without_trim_or_bleed_box"] == []
@@ -51,7 +54,12 @@ def test_the_pod_report_has_every_figure(rendered):
     # every card page uses transparency; the text-only player aids (turn summary, Wound order) need none
     assert 2 * physical_count(mini_db()) <= f["transparent_pages"] <= entry["pages"]
     assert f["transparent_pages_without_cmyk_group"] == []
-    assert any("4.1 pt" in a for a in saved["shop"]["advice"])  # small type is advice, not a refusal
+    assert saved["shop"]["advice"] == []  # no text under the size that reads comfortably
+
+
+def test_small_type_is_advice_not_a_refusal():
+    assert print_advice({"min_text_pt": 4.1}, POD) == ["has text of 4.1 pt, under the 6 pt that reads comfortably"]
+    assert print_advice({"min_text_pt": 6.0}, POD) == []
 
 
 def test_the_measured_ink_is_the_highest_colour_of_the_file(rendered):
