@@ -46,7 +46,7 @@ from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .seal import key as seal_key, seal, unseal
 from .sheets import PAPERS, SHEET_BLEED, Back, back_of, sheet_layout
 from .template import Template, load_template
-from .tts import decks_for, saved_object, table_objects, tts_name
+from .tts import decks_for, image_rel, save_rel, saved_object, table_objects
 
 PROFILES: tuple[str, ...] = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
 LANGS: tuple[str, ...] = ("en", "fr")
@@ -208,17 +208,20 @@ class _Plan:
             for si, sheet in enumerate(deck.sheets()):
                 key = _hash("tts", [self.key(f) for f in sheet], self.key(back))
                 job = SheetJob("", tuple(str(self.product(f, THUMB)) for f in sheet), str(self.product(back, THUMB)))
-                self.add(f"tts/{lang}/{tts_name(lang, f'{deck.key}-{si + 1}', 'jpg')}", key, job,
+                self.add(image_rel(lang, f"{deck.key}-{si + 1}", "jpg"), key, job,
                          ("jpeg", None, 4096), phase=2)
         for back in self.backs[lang] + self.aid_sides[lang]:
-            self.add(f"tts/{lang}/{tts_name(lang, back.id, 'png')}", _hash("tts-back", self.key(back)),
+            self.add(image_rel(lang, back.id, "png"), _hash("tts-back", self.key(back)),
+                     CopyJob("", str(self.product(back, TRIM))), ("png", None, 4096), phase=2)
+        for back in self.backs[lang][:1]:  # the saved object's picture in TTS's Objects menu: the first back
+            self.add(save_rel(lang, "png"), _hash("tts-thumb", self.key(back)),
                      CopyJob("", str(self.product(back, TRIM))), ("png", None, 4096), phase=2)
         aids = self.aids[lang]
         aid_keys = [self.key(a) for a in self.aid_sides[lang]]
-        self.add(f"tts/{lang}/{tts_name(lang, 'mat', 'jpg')}", _hash("tts-mat", aid_keys),
+        self.add(image_rel(lang, "mat", "jpg"), _hash("tts-mat", aid_keys),
                  DocJob(str(self.root), "", "tts-mat", lang, (), "a4", aids=aids), ("jpeg", None, 4096))
         for kind in token_kinds(aids):
-            self.add(f"tts/{lang}/{tts_name(lang, kind, 'png')}", _hash("tts-token", kind, aid_keys),
+            self.add(image_rel(lang, kind, "png"), _hash("tts-token", kind, aid_keys),
                      DocJob(str(self.root), "", "tts-token", lang, (), "a4", aids=aids, what=kind),
                      ("png", None, 4096))
 
@@ -550,8 +553,8 @@ def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
             url = tts_url(opts.tts_base_url, lang)
             table = table_objects(plan.aids[lang], {f: f.reverse() for f in plan.aid_fronts[lang]}, lang, url)
             obj = saved_object(decks, lang, url, table)
-            save = f"rift-commanders-{lang}.json"
-            out[f"tts/{lang}/{save}"] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+            out[save_rel(lang)] = (json.dumps(obj, indent=2, ensure_ascii=False) + "\n").encode()
+            save = save_rel(lang).rsplit("/", 1)[1]
             help_lines = [line.replace("{save}", save) for line in labels.get("tts_help", [])]
             out[f"tts/{lang}/README.txt"] = ("\n".join(help_lines) + "\n").encode()
     return out

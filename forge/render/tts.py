@@ -3,6 +3,13 @@
 A TTS custom deck is a grid image of at most 10 × 7 cards and at most 4096 px a
 side; the grid's last slot is the "hidden" image other players see when a card
 is in someone's hand, so a sheet holds at most 69 designs.
+
+The folder of a language mirrors TTS's own data folder (Documents/My Games/Tabletop
+Simulator): the images in ``Mods/Images``, where TTS finds an image named by its file
+name alone, and the saved object in ``Saves/Saved Objects``, where the Objects menu
+lists it. Copying what the folder holds into TTS's data folder installs the game; the
+saved object names every image by its bare file name (or, with ``--tts-url``, by its
+hosted URL), never by a path of the machine that rendered it.
 """
 from __future__ import annotations
 
@@ -77,6 +84,20 @@ def tts_name(lang: str, stem: str, ext: str) -> str:
     return f"rift-commanders-{lang}-{stem}.{ext}"
 
 
+#: Where TTS keeps images and saved objects, under its data folder; the output mirrors both.
+IMAGES_DIR, SAVED_OBJECTS_DIR = "Mods/Images", "Saves/Saved Objects"
+
+
+def image_rel(lang: str, stem: str, ext: str) -> str:
+    """Where an image goes in the output folder (``tts/<lang>/Mods/Images/<name>``)."""
+    return f"tts/{lang}/{IMAGES_DIR}/{tts_name(lang, stem, ext)}"
+
+
+def save_rel(lang: str, ext: str = "json") -> str:
+    """The saved object (``json``) and its thumbnail in the Objects menu (``png``, same name)."""
+    return f"tts/{lang}/{SAVED_OBJECTS_DIR}/rift-commanders-{lang}.{ext}"
+
+
 def _guid(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:6]
 
@@ -137,9 +158,16 @@ def saved_object(decks: list[Deck], lang: str, url, table: list[dict] | None = N
             obj = dict(contained[0], Transform=_transform(di * 3.0))
         states.append(obj)
     states += table or []
-    return {"SaveName": f"Rift Commanders ({lang})", "GameMode": "", "Date": "", "VersionNumber": "",
-            "Table": "", "Sky": "", "Note": "", "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": states}
+    return {**SAVED_OBJECT_FIELDS, "ObjectStates": states}
+
+
+#: A saved object's outer fields, as TTS writes them for one (a saved game fills them; a saved object leaves
+#: them empty or at their defaults): no date nor version, so the file is the same on every run and machine.
+SAVED_OBJECT_FIELDS: dict = {
+    "SaveName": "", "Date": "", "VersionNumber": "", "GameMode": "", "GameType": "", "GameComplexity": "",
+    "Tags": [], "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "", "TabStates": {},
+    "LuaScript": "", "LuaScriptState": "", "XmlUI": "",
+}
 
 
 def _tile(name: str, image: str, transform: dict, guid: str) -> dict:
