@@ -240,9 +240,11 @@ def test_a_card_change_does_not_redraw_the_mat_or_the_tokens(tmp_path):
     db = mini_db()
     db.cards[1] = replace(db.cards[1], flavor={"en": "The sea takes back what it gave."})
     written = set(render_cards(db, books(), REPO, opts).written)
-    assert "pnp/rift-commanders-en-a4.pdf" in written
-    assert not {"pnp/player-mat-en-a4.pdf", "pnp/tokens-en-a4.pdf", "tts/en/rift-commanders-en-mat.jpg",
-                "tts/en/rift-commanders-en-aid-turn.png"} & written
+    from forge.render.tts import image_rel
+
+    assert "pnp/rift-commanders-en-a4.pdf" in written and image_rel("en", "recruit-1", "jpg") in written
+    assert not {"pnp/player-mat-en-a4.pdf", "pnp/tokens-en-a4.pdf", image_rel("en", "mat", "jpg"),
+                image_rel("en", "aid-turn", "png")} & written
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -118,7 +118,7 @@ def test_tts_sheets_and_saved_object(rendered):
     from PIL import Image
 
     out, _ = rendered
-    saved = json.loads((out / "tts/fr/rift-commanders-fr.json").read_text())
+    saved = json.loads((out / "tts/fr/Saves/Saved Objects/rift-commanders-fr.json").read_text())
     decks = {o["Nickname"]: o for o in saved["ObjectStates"] if o["Name"] == "DeckCustom"}
     recruit = decks["Recrutement"]
     assert [c["Nickname"] for c in recruit["ContainedObjects"]].count("Dragonnet des Braises") == 3
@@ -127,7 +127,8 @@ def test_tts_sheets_and_saved_object(rendered):
         for custom in deck["CustomDeck"].values():
             assert custom["NumWidth"] <= 10 and custom["NumHeight"] <= 7 and not custom["BackIsHidden"]
             assert custom["FaceURL"].startswith(TTS_URL)
-            sheet = out / "tts" / custom["FaceURL"][len(TTS_URL) + 1:]
+            lang, name = custom["FaceURL"][len(TTS_URL) + 1:].split("/")
+            sheet = out / "tts" / lang / "Mods" / "Images" / name
             with Image.open(sheet) as im:
                 assert max(im.size) <= 4096 and im.mode == "RGB"
                 assert im.size == (custom["NumWidth"] * 409, custom["NumHeight"] * 573)
