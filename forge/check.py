@@ -15,7 +15,7 @@ from .database import unsafe_finding
 from .findings import ERROR, WARNING, Finding
 from .limits import SMOKE_GAMES_CHECK
 from .model import Position
-from .parity import parity
+from .i18n.parity import parity
 from .schema import SCHEMA_PATH, schema_text
 from .simulate import smoke
 from .validate import Report, validate
@@ -63,7 +63,7 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
     report.io_error = checked.io_error
     report.checks.append(_result("validate", checked.findings, strict, checked.summary(), started))
     started = time.perf_counter()
-    matched = parity(root)
+    matched = parity(root, layout=False)  # validate above measured the text fit
     report.io_error |= matched.io_error
     report.checks.append(_result("parity", matched.findings, strict, matched.summary(), started))
     report.checks.append(_timed("schema", lambda: _schema_findings(root), strict))

@@ -10,6 +10,7 @@ from .build import build
 from .check import check
 from .diff import diff
 from .docs import docs
+from .i18n import i18n
 from .parity import parity
 from .schema import schema
 from .simulate import replay, simulate
@@ -67,6 +68,7 @@ app.add_typer(cards.app, name="cards")
 app.command()(docs)
 app.command()(schema)
 app.command()(parity)
+app.add_typer(i18n, name="i18n")
 app.command()(check)
 app.command()(diff)
 app.command()(watch)

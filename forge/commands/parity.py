@@ -1,39 +1,47 @@
-"""``forge parity``: the French and English of everything the game prints, compared for translators."""
+"""``forge parity``: the French and English of everything translated, compared for translators."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
-from typing import TYPE_CHECKING
-
 from ..findings import exit_status
-from .common import ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural, render_findings
-
+from .common import ReportFormat, ReportFormatOption, RootOption, check_root, echo_report, emit_ci, emit_json, plural, render_findings
 
 if TYPE_CHECKING:
-    from ..parity import ParityReport
+    from ..i18n.parity import ParityReport
 
 
 def parity(
     root: RootOption = Path("."),
     format: ReportFormatOption = ReportFormat.text,
+    fix: bool = typer.Option(False, "--fix", help="Correct the typography (spaces, no-break spaces, apostrophes) "
+                             "in place, keeping comments and layout, then report what is left."),
 ) -> None:
-    """Compare the English and French locales, cards and books: keys, placeholders, markup, typography.
+    """Compare English and French: keys, numbers, placeholders, markup, terms, plurals, typography, structure, fit.
 
-    Example: forge parity --format junit > parity.xml
+    Example: forge parity --fix
     """
     check_root(root)
-    from ..parity import parity as run_parity
+    from ..i18n.parity import parity as run_parity
 
     report = run_parity(root)
+    fixed = {}
+    if fix and report.fixes:
+        from ..i18n.fix import apply
+
+        fixed = apply(root, report.fixes)
+        report = run_parity(root)
     if format is ReportFormat.json:
-        emit_json(to_json(report))
+        emit_json({**to_json(report), "fixed": fixed})
     elif format is not ReportFormat.text:
         from ..reports import Suite
 
         emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1])
     else:
+        for rel, n in fixed.items():
+            echo_report(f"fixed {plural(n, 'typography problem')} in {rel}")
         echo_report(to_text(report))
     raise typer.Exit(exit_status(report.findings, report.io_error))
 
@@ -51,7 +59,8 @@ def to_text(report: ParityReport) -> str:
     lines = [render_findings(report.findings)] if report.findings else []
     counts = f"{s['strings']['en']} English and {s['strings']['fr']} French strings checked"
     if s["errors"]:
-        lines.append(f"✗ {plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')} ({counts})")
+        fixable = f"; `forge parity --fix` corrects {s['fixable']}" if s["fixable"] else ""
+        lines.append(f"✗ {plural(s['errors'], 'error')}, {plural(s['warnings'], 'warning')} ({counts}){fixable}")
     else:
         warn = f", {plural(s['warnings'], 'warning')}" if s["warnings"] else ""
         lines.append(f"✓ English and French are in parity{warn} ({counts})")

@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.parity import typography_problems
+from forge.i18n.checks.typography import english, french
 
 runner = CliRunner()
 
@@ -91,48 +91,50 @@ def test_placeholders_and_markup_must_match(project):
     project("red.yaml", card())
     draw, poison = line_of(fr, "Piochez une carte"), line_of(fr, 'poison: "Poison {n}"')
     found = findings(project.root)
-    assert (f"locales/fr.yaml:{draw}:9: [parity-placeholder] `phrases.draw.do`: different placeholders in the "
-            "two locales: en {n|…|…} {n}, fr none") in found
-    assert (f"locales/fr.yaml:{poison}:11: [parity-markup] `phrases.poison`: different markup in the two locales: "
+    assert (f"locales/fr.yaml:{draw}:10: [parity-placeholder] `locales/phrases.draw.do`: different placeholders: "
+            "en {n|…|…} {n}, fr none") in found
+    assert (f"locales/fr.yaml:{poison}:12: [parity-markup] `locales/phrases.poison`: different markup (bold, icons): "
             "en **…**, fr none") in found
 
 
-def test_an_identical_name_is_a_warning_unless_shared(project):
-    project("red.yaml", card(name_fr="Ember Imp", flavor_en="Verdict", flavor_fr="Verdict"))
+def test_an_identical_name_is_an_error_unless_listed(project):
+    project("red.yaml", card(name_fr="Ember Imp", flavor_en="Verdict.", flavor_fr="Verdict."))
     code, out = run(project.root)
-    assert code == 0
-    assert ("cards/red.yaml:9:11: [untranslated] `ember-imp` name is the same in English and French: "
-            "\"Ember Imp\"\n    hint: translate it, or add the word to parity.SHARED_WORDS "
-            "if it is shared on purpose") in out
-    assert "flavor is the same" not in out
+    assert code == 1
+    assert ("cards/red.yaml:9:34: [untranslated] `cards/ember-imp/name` is the same in English and French: "
+            "\"Ember Imp\"\n    hint: translate it, or list it under `identical:` in locales/termbase.yaml if it "
+            "is the same on purpose") in out
+    assert "flavor` is the same" not in out
 
 
 def test_french_typography_in_a_flavour(project):
-    project("red.yaml", card(flavor_fr="Il rit: « fort »"))
+    project("red.yaml", card(flavor_fr="Il rit: « fort »."))
     assert findings(project.root) == [
-        "cards/red.yaml:10:43: [typography] `cards.0.flavor.fr`: no space before `:`; French takes a no-break space",
-        "cards/red.yaml:10:45: [typography] `cards.0.flavor.fr`: no no-break space after `«`",
-        "cards/red.yaml:10:52: [typography] `cards.0.flavor.fr`: no no-break space before `»`",
+        "cards/red.yaml:10:43: [typography] `cards/ember-imp/flavor`: no space before `:`; French takes a no-break space",
+        "cards/red.yaml:10:45: [typography] `cards/ember-imp/flavor`: no no-break space after `«`",
+        "cards/red.yaml:10:52: [typography] `cards/ember-imp/flavor`: no no-break space before `»`",
     ]
 
 
 def test_english_takes_no_space_before_a_colon(project):
     project("red.yaml", card(flavor_en="It laughs : loud."))
     assert findings(project.root) == [
-        "cards/red.yaml:10:28: [typography] `cards.0.flavor.en`: a space before `:` (English takes none)"]
+        "cards/red.yaml:10:28: [typography] `cards/ember-imp/flavor`: a space before `:` (English takes none)"]
 
 
 def test_a_wording_that_changes_a_number_breaks_the_line_parity(project):
     project("red.yaml", card(wording_fr="**Blessures** 3"))
-    assert ("cards/red.yaml:3:5: [parity-text] `ember-imp` line 1: the numbers differ: en 2 (\"⟳ Wound 2\"), "
-            "fr 3 (\"⟳ Blessures 3\")") in findings(project.root)
+    line = line_of(project.root / "cards/red.yaml", "**Blessures** 3")
+    assert findings(project.root) == [
+        f"cards/red.yaml:{line}:54: [parity-number] `cards/ember-imp/activate.0.text`: the numbers differ: en 2, fr 3"]
 
 
 def test_typography_rules():
-    assert typography_problems("Vous pouvez\u00a0: piocher\u202f!", "fr") == []
-    assert [p[0] for p in typography_problems('Il dit "oui" ?', "fr")] == [7, 11, 13]
-    assert typography_problems("10:30 http://x", "fr") == []
-    assert typography_problems("Note: fine", "en") == []
+    assert french("Vous pouvez\u00a0: piocher\u202f!") == []
+    assert [p[0] for p in french('Il dit "oui" ?')] == [7, 11, 13]
+    assert french("10:30 http://x") == []
+    assert english("Note: fine") == []
+    assert [p[4] for p in french("l'aube")] == [(1, 2, "’")]
 
 
 def write_books(root: Path, en: str, fr: str, strings: str = "en: {a: A}\nfr: {a: B}\n") -> None:
@@ -147,15 +149,14 @@ def test_books_have_the_same_headings_and_blocks(project):
     project("red.yaml", card())
     write_books(project.root,
                 "# Title\n\n## Goal\n\n{{ factions_table() }}\n\nUse {{ kw('wound') }} now.\n",
-                "# Titre\n\n### But\n\nUtilisez les blessures.\n",
-                "en: {a: A, b: B}\nfr: {a: A2}\n")
-    assert findings(project.root) == [
-        "templates/books/guide.fr.md:1:1: [parity-jinja] Jinja block or macro calls differ from the English: "
-        "en has {{ factions_table() }}, {{ kw('wound') }} (at templates/books/guide.en.md:5), fr has nothing",
-        "templates/books/guide.fr.md:3:1: [parity-heading] headings differ from the English: en has ## "
-        "(at templates/books/guide.en.md:3), fr has ###",
-        "templates/books/strings.yaml:1:12: [parity-key] `b` has no `fr` version in strings.yaml",
-    ]
+                "# Titre\n\n### But\n\nUtilisez les blessures maintenant.\n",
+                "en: {a: Ay, b: Bee}\nfr: {a: Aïe}\n")
+    found = findings(project.root)
+    assert ("templates/books/guide.fr.md:3:1: [parity-structure] the French has a heading ### where the English has "
+            "a heading ## at templates/books/guide.en.md:3") in found
+    assert any(f.startswith("templates/books/guide.fr.md:") and "[parity-structure] the French has nothing where "
+               "the English has a paragraph" in f for f in found)
+    assert any("[parity-key] `b` has no `fr` version in strings.yaml" in f for f in found)
     assert run(project.root)[0] == 1
 
 
@@ -163,7 +164,7 @@ def test_json_summary(project):
     project("red.yaml", card(name_fr="Ember Imp"))
     code, out = run(project.root, "json")
     report = json.loads(out)
-    assert code == 0 and report["ok"]
+    assert code == 1 and not report["ok"]
     assert report["summary"]["by_rule"] == {"untranslated": 1}
     assert report["summary"]["strings"]["en"] == report["summary"]["strings"]["fr"] > 100
 

@@ -32,7 +32,7 @@ def printed(card_id: str, lang: str) -> list[str]:
                                   "Poison 1"]),
     ("void-archivist", "en", ["End of your turn: Exile up to 1 card from your opponent's discard pile.",
                               "⟳ Draw 1 card.", "Wound 2"]),
-    ("void-archivist", "fr", ["Fin de votre tour\u00a0: Exil\u00a0: exilez jusqu'à 1 carte de la défausse adverse.",
+    ("void-archivist", "fr", ["Fin de votre tour\u00a0: Exil\u00a0: exilez jusqu’à 1 carte de la défausse adverse.",
                               "⟳ Piochez 1 carte.", "Blessures 2"]),
 ])
 def test_the_three_cards_print_their_trigger_before_the_activation(card_id, lang, expected):

@@ -1,0 +1,30 @@
+"""How long `forge parity` takes on a project (target: ≤ 1 s on the shipped game).
+
+Usage: python benchmarks/parity_bench.py [ROOT] [RUNS]; prints the best and median wall times
+of the whole check (inventory, every check family, compiled card texts and the text fit).
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from pathlib import Path
+
+
+def main() -> None:
+    root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1]
+    runs = int(sys.argv[2]) if len(sys.argv) > 2 else 5
+    from forge.i18n.parity import parity
+
+    parity(root)  # imports and font registration, as a CLI start pays once
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        report = parity(root)
+        times.append(time.perf_counter() - start)
+    print(f"forge parity on {root}: best {min(times):.3f} s, median {statistics.median(times):.3f} s "
+          f"over {runs} runs ({sum(report.strings.values())} strings, {len(report.findings)} findings)")
+
+
+if __name__ == "__main__":
+    main()

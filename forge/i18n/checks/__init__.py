@@ -1,0 +1,52 @@
+"""The parity check families, one module each; every check reads the inventory and returns findings.
+
+Helpers shared by the families: a finding at a character of a string, and the string
+with its code (Jinja, placeholders, markup) masked so that words and numbers are read
+from the prose only, at unchanged offsets.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...findings import ERROR, Finding
+from ..inventory import Entry, Pair
+
+#: Jinja (comments, statements, expressions), ``{n|a|b}`` and ``{kw:x}`` placeholders, icons, ``card('id')``.
+CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|\{\w+(?::\w+|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]", re.S)
+#: Kinds of pair that hold no words of their own (a line of Jinja statements).
+CODE_ONLY = ("prose-jinja",)
+
+
+@dataclass(frozen=True)
+class Fix:
+    """Replace ``file[start:end]`` (character offsets) by ``text``: a typography correction."""
+
+    file: str
+    start: int
+    end: int
+    text: str
+
+
+def at(entry: Entry, rule: str, message: str, hint: str = "", index: int = 0, severity: str = ERROR) -> Finding:
+    """A finding at character ``index`` of ``entry`` (its start when the string is not written verbatim)."""
+    return Finding(entry.position(index), rule, message, hint, severity)
+
+
+def masked(text: str, fill: str = " ") -> str:
+    """``text`` with its code replaced by ``fill`` (same length): what a reader reads as words.
+
+    Spaces for reading words and numbers; a letter for typography, so that code glued to a
+    colon reads as a word glued to it, not as a space before it.
+    """
+    return CODE.sub(lambda m: fill * len(m.group(0)), text)
+
+
+def label(pair: Pair) -> str:
+    """How a finding names the string: its id."""
+    return f"`{pair.id}`"
+
+
+def both(pairs: list[Pair]) -> list[Pair]:
+    """The pairs that exist in both languages."""
+    return [p for p in pairs if p.en is not None and p.fr is not None]

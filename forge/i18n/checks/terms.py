@@ -1,0 +1,107 @@
+"""Terminology as the termbase says: locale labels print the term, texts translate it one way, names are unique.
+
+- a locale key the termbase names (``keywords.wound``) prints the term exactly;
+- an English string that uses a term (any of its forms) uses the French term in French;
+- two cards never share a name in one language.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ...findings import Finding
+from ..inventory import Inventory, dotted
+from ..termbase import Term, Termbase
+from . import CODE_ONLY, at, both, label, masked
+
+
+def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
+    found = _locale_labels(inv, termbase) + _unique_names(inv)
+    text_terms = [t for t in termbase.terms if t.en_forms or t.fr_forms]
+    for pair in both(inv.pairs):
+        if pair.kind in CODE_ONLY or pair.kind in _FREE:
+            continue
+        en, fr = _norm(masked(pair.en.text)), _norm(masked(pair.fr.text))
+        for term in _used(en, text_terms, termbase):
+            if not _pattern(term, "fr").search(fr):
+                found.append(at(pair.fr, "terminology",
+                                f"{label(pair)}: the English says `{term.en}`; the French does not use "
+                                f"the termbase's `{term.fr}`",
+                                f"write `{term.fr}` (or one of its forms: {', '.join(term.written('fr'))}) "
+                                f"as locales/termbase.yaml says"))
+    return found
+
+
+#: Names, titles and fiction: coined or worded freely (a flavour line uses words as a story does, not as rules).
+_FREE = ("card-name", "card-flavor", "faction-name", "prose-heading")
+
+
+def _used(en: str, terms: list[Term], termbase: Termbase) -> list[Term]:
+    """The terms an English text uses, longest match first ("exile pile" is not the keyword Exile)."""
+    for phrase in termbase.identical:
+        if " " in phrase:
+            en = re.sub(re.escape(phrase), lambda m: " " * len(m.group(0)), en, flags=re.I)
+    matches = sorted(((m.start(), m.end(), t) for t in terms for m in _pattern(t, "en").finditer(en)),
+                     key=lambda x: (x[0] - x[1], x[0]))
+    taken: list[tuple[int, int]] = []
+    used: dict[str, Term] = {}
+    for start, end, term in matches:
+        if all(end <= a or start >= b for a, b in taken):
+            taken.append((start, end))
+            used.setdefault(term.id, term)
+    return list(used.values())
+
+
+def _norm(text: str) -> str:
+    return text.replace("\u00a0", " ").replace("\u202f", " ").replace("’", "'").replace("**", "")
+
+
+@lru_cache(maxsize=None)
+def _pattern(term: Term, lang: str) -> re.Pattern:
+    """A term's forms as whole words; capitalised forms (keywords) match their case, the others any case."""
+    parts = []
+    for form in term.forms(lang):
+        body = re.escape(_norm(form))
+        parts.append(body if form[:1].isupper() else f"(?i:{body})")
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)")
+
+
+def _locale_labels(inv: Inventory, termbase: Termbase) -> list[Finding]:
+    pairs = {p.id: p for p in inv.by_kind("locale")}
+    found: list[Finding] = []
+    for term in termbase.terms:
+        for key in term.locale:
+            pair = pairs.get(f"locales/{key}")
+            if pair is None:
+                continue
+            for lang, entry in (("en", pair.en), ("fr", pair.fr)):
+                want = getattr(term, lang)
+                if entry is not None and entry.text != want:
+                    found.append(at(entry, "terminology", f"`{key}` prints \"{entry.text}\"; the termbase's "
+                                    f"{lang} term for `{term.en}` is \"{want}\"",
+                                    f"write \"{want}\", or change the term in locales/termbase.yaml "
+                                    f"(line {term.line}) for every text at once"))
+    return found
+
+
+def _unique_names(inv: Inventory) -> list[Finding]:
+    found: list[Finding] = []
+    for lang in ("en", "fr"):
+        seen: dict[str, object] = {}
+        for pair in inv.by_kind("card-name"):
+            entry = pair.side(lang)
+            if entry is None or not entry.text.strip():
+                continue
+            key = " ".join(entry.text.casefold().split())
+            first = seen.get(key)
+            if first is not None:
+                found.append(at(entry, "duplicate-name",
+                                f"{label(pair)}: two cards are called \"{entry.text}\" in `{lang}` "
+                                f"(also {first.id}, {first.side(lang).file}:{first.side(lang).line})",
+                                "give each card its own name"))
+            else:
+                seen[key] = pair
+    return found
+
+
+__all__ = ["check", "dotted"]

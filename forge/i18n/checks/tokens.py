@@ -1,0 +1,95 @@
+"""What a translation copies, never translates: placeholders, Jinja, markup, card references.
+
+Each is compared as a multiset between the two languages of a string (Jinja expressions
+in prose as a set: a sentence may name a keyword twice in one language and once in the
+other). The finding is at the French string, the one a translator edits.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from ...findings import Finding
+from ..inventory import Inventory, Pair
+from . import at, both, label
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:(:\w+)|\|[^|{}]*\|[^{}]*)?\}")
+_JINJA = re.compile(r"\{%-?(.*?)-?%\}|\{\{-?(.*?)-?\}\}", re.S)
+_COMMENT = re.compile(r"\{#.*?#\}", re.S)
+_CARD_REF = re.compile(r"""\bcard\(\s*(['"][^'"]*['"]|[\w.]+)\s*\)""")
+_BOLD = re.compile(r"\*\*(.+?)\*\*")
+_ICON = re.compile(r"\[\[([a-z_]+)\]\]")
+
+
+def placeholders(text: str) -> Counter:
+    """``{n}``, ``{n|…|…}`` and ``{kw:demise}``, outside Jinja; the words of a plural are not compared."""
+    text = _JINJA.sub(" ", _COMMENT.sub(" ", text))
+    return Counter("{%s|…|…}" % m.group(1) if "|" in m.group(0) else m.group(0) for m in _PLACEHOLDER.finditer(text))
+
+
+def jinja(text: str) -> Counter:
+    """Jinja statements and expressions, whitespace normalised; card references apart (see ``card_refs``)."""
+    out: Counter = Counter()
+    for m in _JINJA.finditer(_COMMENT.sub(" ", text)):
+        body = " ".join((m.group(1) if m.group(1) is not None else m.group(2)).split())
+        if _CARD_REF.fullmatch(body):
+            continue
+        out["{% " + body + " %}" if m.group(1) is not None else "{{ " + body + " }}"] += 1
+    return out
+
+
+def card_refs(text: str) -> Counter:
+    return Counter(f"card({m.group(1)})" for m in _CARD_REF.finditer(_COMMENT.sub(" ", text)))
+
+
+def markup(text: str) -> Counter:
+    """The emphasis count and the icons."""
+    text = _JINJA.sub(" ", text)
+    marks = Counter(f"[[{k}]]" for k in _ICON.findall(text))
+    bold = len(_BOLD.findall(text))
+    if bold:
+        marks["**…**"] = bold
+    return marks
+
+
+MEASURES = (("parity-placeholder", "placeholders", placeholders),
+            ("parity-jinja", "Jinja expressions", jinja),
+            ("parity-card-ref", "card references", card_refs),
+            ("parity-markup", "markup (bold, icons)", markup))
+
+
+def check(inv: Inventory) -> list[Finding]:
+    found: list[Finding] = []
+    for pair in both(inv.pairs):
+        found += compare(pair)
+    return found
+
+
+def compare(pair: Pair) -> list[Finding]:
+    found = []
+    prose = pair.kind.startswith("prose")
+    for rule, what, measure in MEASURES:
+        a, b = measure(pair.en.text), measure(pair.fr.text)
+        if prose and rule != "parity-markup":
+            a, b = Counter(set(a)), Counter(set(b))
+        if a != b:
+            found.append(at(pair.fr, rule, f"{label(pair)}: different {what}: en {show(a)}, fr {show(b)}",
+                            f"copy them from the English as they are: {show(a)}" if a else f"remove {show(b - a)}",
+                            index=_first_difference(pair.fr.text, a, b, measure)))
+    return found
+
+
+def _first_difference(text: str, a: Counter, b: Counter, measure) -> int:
+    """The offset of the first token the French has and the English has not (0 when one is missing)."""
+    extra = b - a
+    for token in extra:
+        plain = token.strip("{}%").strip().split("(")[0]
+        i = text.find(plain) if plain else -1
+        if i >= 0:
+            return max(text.rfind("{", 0, i + 1), 0) if token.startswith("{") else i
+    return 0
+
+
+def show(counter: Counter) -> str:
+    items = [f"{k}×{v}" if v > 1 else k for k, v in sorted(counter.items())]
+    return " ".join(items) if items else "none"

@@ -1,0 +1,283 @@
+"""Every translatable string of a project, with a stable id, its file:line and its context.
+
+The inventory is what a translator works through: card names, flavour and wording
+overrides, faction names and identities, the locale phrase templates, the books' labels
+(``strings.yaml``) and prose. Strings come in pairs (English, French) under one id; a
+string missing in one language is a pair with one side empty. Ids are stable while the
+text changes: ``cards/<id>/name``, ``locales/phrases.wound``, ``strings/anatomy.cost.text``,
+``books/rulebook/<section>/<n>`` (the section is the English heading's slug).
+
+Checks (``forge.i18n.checks``), exports and stale tracking all read this one inventory.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .prose import Unit, align, units
+from .sources import Doc, Sources
+
+LANGS = ("en", "fr")
+BOOKS_DIR = "templates/books"
+CARDS_DIR = "cards"
+#: Locale keys that are not a translation of each other (each language's own name).
+LOCALE_SKIP = {("language",)}
+#: The sections of a card whose effect lines may carry a hand-written ``text:``.
+_SECTIONS = ("effects", "activate", "demise", "end_of_turn")
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One string in one language, where it is written."""
+
+    lang: str
+    text: str
+    doc: Doc
+    line: int
+    col: int
+    offset: int | None  # where ``text`` starts in the file when written verbatim (columns, --fix)
+
+    @property
+    def file(self) -> str:
+        return self.doc.rel
+
+    def position(self, index: int = 0):
+        """The position of character ``index`` of the string (its start when not verbatim)."""
+        from ..model import Position
+
+        if self.offset is None:
+            return Position(self.doc.rel, self.line, self.col)
+        return self.doc.position(self.offset + index)
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A translatable string: its stable id, what it is, and its English and French entries."""
+
+    id: str
+    kind: str  # locale, card-name, card-flavor, card-wording, faction-name, faction-identity, label, prose-…
+    context: str
+    en: Entry | None
+    fr: Entry | None
+    meta: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def side(self, lang: str) -> Entry | None:
+        return self.en if lang == "en" else self.fr
+
+
+@dataclass
+class Inventory:
+    """All the pairs, the files they came from, and what could not be read."""
+
+    sources: Sources
+    pairs: list[Pair] = field(default_factory=list)
+    #: The books' prose units, per book and language, for the structure check.
+    prose: dict[str, dict[str, tuple[Doc, list[Unit]]]] = field(default_factory=dict)
+
+    def by_kind(self, *kinds: str) -> list[Pair]:
+        return [p for p in self.pairs if p.kind in kinds]
+
+
+def build(root: Path | str, sources: Sources | None = None) -> Inventory:
+    """Read every translated file of the project at ``root`` into an inventory."""
+    inv = Inventory(sources or Sources(Path(root)))
+    _locales(inv)
+    _cards(inv)
+    _strings(inv)
+    _books(inv)
+    return inv
+
+
+# -- YAML ---------------------------------------------------------------------------------
+def leaves(data: object, path: tuple = ()) -> dict[tuple, str]:
+    """Every text of a nested mapping, by its path of keys."""
+    if isinstance(data, dict):
+        out: dict[tuple, str] = {}
+        for key, value in data.items():
+            out.update(leaves(value, path + (key,)))
+        return out
+    if isinstance(data, list):
+        out = {}
+        for i, value in enumerate(data):
+            out.update(leaves(value, path + (i,)))
+        return out
+    return {path: "" if data is None else str(data)}
+
+
+def dotted(path: tuple) -> str:
+    return ".".join(map(str, path))
+
+
+def entry(doc: Doc, path: tuple, lang: str, value: object) -> Entry:
+    text = "" if value is None else str(value)
+    line, col = doc.source.at(path) if doc.source else (1, 1)
+    return Entry(lang, text, doc, line, col, doc.verbatim(path, text) if isinstance(value, str) else None)
+
+
+def _locales(inv: Inventory) -> None:
+    docs = {lang: inv.sources.yaml(f"locales/{lang}.yaml") for lang in LANGS}
+    en, fr = docs["en"], docs["fr"]
+    if en is None or fr is None:
+        return
+    _pair_trees(inv, "locales", "locale", en, (), fr, (), _locale_context)
+
+
+def _locale_context(path: tuple) -> str:
+    table = str(path[0])
+    what = {"keywords": "a keyword's name, printed in bold on cards", "types": "a card type on the type line",
+            "factions": "a faction's short name on the type line", "phrases": "a card text template",
+            "frames": "a frame around card text", "events": "an event in a triggered ability",
+            "trap_kinds": "a trap kind on the type line", "sets": "a set name"}.get(table, "a printed label")
+    return f"locale `{dotted(path)}`: {what}"
+
+
+def _pair_trees(inv: Inventory, prefix: str, kind: str, en: Doc, en_base: tuple, fr: Doc, fr_base: tuple,
+                context) -> None:
+    """Pair the leaves of two trees (the two locale files, or the two halves of strings.yaml)."""
+    en_tree, fr_tree = en.data, fr.data
+    for key in en_base:
+        en_tree = en_tree.get(key) if isinstance(en_tree, dict) else None
+    for key in fr_base:
+        fr_tree = fr_tree.get(key) if isinstance(fr_tree, dict) else None
+    a, b = leaves(en_tree or {}), leaves(fr_tree or {})
+    for path in list(a) + [p for p in b if p not in a]:
+        if path in LOCALE_SKIP and prefix == "locales":
+            continue
+        inv.pairs.append(Pair(
+            f"{prefix}/{dotted(path)}", kind, context(path),
+            entry(en, en_base + path, "en", _raw(en_tree, path)) if path in a else None,
+            entry(fr, fr_base + path, "fr", _raw(fr_tree, path)) if path in b else None,
+            {"path": path}))
+
+
+def _raw(tree: object, path: tuple) -> object:
+    for key in path:
+        tree = tree[key]
+    return tree
+
+
+def _cards(inv: Inventory) -> None:
+    folder = inv.sources.root / CARDS_DIR
+    try:
+        files = sorted(p.name for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
+    except OSError:
+        return  # the card loader reports a missing or unreadable folder
+    for name in files:
+        doc = inv.sources.yaml(f"{CARDS_DIR}/{name}")
+        if doc is None:
+            continue
+        for i, raw in enumerate(_items(doc.data.get("factions"))):
+            fid = str(raw.get("id", f"#{i}"))
+            base = ("factions", i)
+            _lang_pair(inv, doc, base + ("name",), f"factions/{fid}/name", "faction-name", f"faction `{fid}`: its name")
+            _lang_pair(inv, doc, base + ("identity",), f"factions/{fid}/identity", "faction-identity",
+                       f"faction `{fid}`: its identity paragraph (rulebook, factions table)")
+        for i, raw in enumerate(_items(doc.data.get("cards"))):
+            _card(inv, doc, ("cards", i), raw)
+
+
+def _items(value: object) -> list[dict]:
+    return [v if isinstance(v, dict) else {} for v in value] if isinstance(value, list) else []
+
+
+def _card(inv: Inventory, doc: Doc, base: tuple, raw: dict) -> None:
+    cid = str(raw.get("id", f"{doc.rel}#{base[1]}"))
+    what = f"card `{cid}` ({raw.get('type', '?')})"
+    meta = {"card": cid, "type": raw.get("type")}
+    _lang_pair(inv, doc, base + ("name",), f"cards/{cid}/name", "card-name", f"{what}: its name", meta)
+    _lang_pair(inv, doc, base + ("flavor",), f"cards/{cid}/flavor", "card-flavor", f"{what}: its flavour text", meta)
+    lines = [((s,), raw.get(s)) for s in _SECTIONS]
+    lines += [(("triggers", t, "effects"), trig.get("effects"))
+              for t, trig in enumerate(_items(raw.get("triggers")))]
+    for path, items in lines:
+        for i, line in enumerate(_items(items)):
+            if "text" in line:
+                where = dotted(path + (i,))
+                _lang_pair(inv, doc, base + path + (i, "text"), f"cards/{cid}/{where}.text", "card-wording",
+                           f"{what}: the printed wording of {where}", meta)
+
+
+def _lang_pair(inv: Inventory, doc: Doc, path: tuple, pid: str, kind: str, context: str,
+               meta: dict | None = None) -> None:
+    """A ``{en: …, fr: …}`` mapping as a pair (nothing when the field is absent)."""
+    value = _get(doc.data, path)
+    if value is None:
+        return
+    sides: dict[str, Entry | None] = {lang: None for lang in LANGS}
+    if isinstance(value, dict):
+        for lang in LANGS:
+            if lang in value:
+                sides[lang] = entry(doc, path + (lang,), lang, value[lang])
+    inv.pairs.append(Pair(pid, kind, context, sides["en"], sides["fr"], {**(meta or {}), "path": path}))
+
+
+def _get(data: object, path: tuple) -> object:
+    for key in path:
+        if isinstance(data, dict):
+            data = data.get(key)
+        elif isinstance(data, list) and isinstance(key, int) and key < len(data):
+            data = data[key]
+        else:
+            return None
+    return data
+
+
+def _strings(inv: Inventory) -> None:
+    rel = f"{BOOKS_DIR}/strings.yaml"
+    if not (inv.sources.root / rel).exists() and not (inv.sources.root / rel).is_symlink():
+        return
+    doc = inv.sources.yaml(rel)
+    if doc is None:
+        return
+    _pair_trees(inv, "strings", "label", doc, ("en",), doc, ("fr",),
+                lambda path: f"book label `{dotted(path)}` (strings.yaml)")
+
+
+# -- prose ----------------------------------------------------------------------------------
+def _books(inv: Inventory) -> None:
+    folder = inv.sources.root / BOOKS_DIR
+    if not folder.is_dir():
+        return
+    names = sorted({p.name.rsplit(".", 2)[0] for p in folder.glob("*.*.md") if p.name.count(".") == 2})
+    for book in names:
+        for lang in LANGS:
+            rel = f"{BOOKS_DIR}/{book}.{lang}.md"
+            if (folder / f"{book}.{lang}.md").exists() or (folder / f"{book}.{lang}.md").is_symlink():
+                doc = inv.sources.text(rel)
+                if doc is not None:
+                    inv.prose.setdefault(book, {})[lang] = (doc, units(doc.text))
+        sides = inv.prose.get(book, {})
+        if set(sides) == set(LANGS):
+            _pair_prose(inv, book, sides["en"], sides["fr"])
+
+
+_TEXT_UNITS = ("heading", "paragraph", "item", "meta")
+
+
+def _pair_prose(inv: Inventory, book: str, en: tuple[Doc, list[Unit]], fr: tuple[Doc, list[Unit]]) -> None:
+    """Pair the units of the two languages where their structures agree (the structure check reports the rest)."""
+    (en_doc, a), (fr_doc, b) = en, fr
+    section, count = "intro", 0
+    for op, i1, i2, j1, j2 in align(a, b):
+        if op != "equal":
+            continue
+        for ua, ub in zip(a[i1:i2], b[j1:j2]):
+            if ua.kind == "heading":
+                section, count = _slug(ua.text), 0
+            if ua.kind not in _TEXT_UNITS:
+                continue
+            count += 1
+            pid = f"books/{book}/{ua.key}" if ua.kind == "meta" else f"books/{book}/{section}/{count}"
+            inv.pairs.append(Pair(pid, f"prose-{ua.kind}", f"book `{book}`, {ua.kind} in section `{section}`",
+                                  _prose_entry(en_doc, ua, "en"), _prose_entry(fr_doc, ub, "fr"),
+                                  {"book": book}))
+
+
+def _prose_entry(doc: Doc, unit: Unit, lang: str) -> Entry:
+    pos = doc.position(unit.offset)
+    return Entry(lang, unit.text, doc, pos.line, pos.col, unit.offset)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"\{\{.*?\}\}|\{#.*?\}", "", text).casefold()).strip("-") or "section"

@@ -1,0 +1,259 @@
+"""Each realistic translator mistake, made once in a copy of the shipped game, is found at the line to edit.
+
+Issue 11, section 1: every test edits one French (or English) string the way a translator
+might get it wrong, then asserts the finding's file, line and rule, and that parity fails.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+
+runner = CliRunner()
+
+
+def report(root: Path, *args: str) -> tuple[int, list[dict]]:
+    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json", *args])
+    return result.exit_code, json.loads(result.stdout)["findings"]
+
+
+def mistake(root: Path, rel: str, old: str, new: str) -> int:
+    """Replace ``old`` by ``new`` in one file; return the line ``new`` starts on."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) >= 1, old
+    at = text.index(old)
+    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    return text.count("\n", 0, at) + 1
+
+
+def found(root: Path, rule: str) -> set[tuple[str, int]]:
+    code, findings = report(root)
+    assert code == 1, findings
+    return {(f["file"], f["line"]) for f in findings if f["rule"] == rule}
+
+
+def test_the_shipped_game_is_clean(shipped):
+    code, findings = report(shipped)
+    assert (code, findings) == (0, [])
+
+
+# -- numbers ---------------------------------------------------------------------------------------
+def test_a_number_changed_in_a_phrase_template(shipped):
+    line = mistake(shipped, "locales/fr.yaml", "est réduit de 1.", "est réduit de 2.")
+    assert found(shipped, "parity-number") >= {("locales/fr.yaml", line)}
+
+
+def test_a_spelled_out_number_changed_in_book_prose(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "Chaque tour comporte trois phases",
+                   "Chaque tour comporte quatre phases")
+    assert found(shipped, "parity-number") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_digit_for_a_spelled_out_number_is_the_same_number(shipped):
+    mistake(shipped, "templates/books/rulebook.fr.md", "Chaque tour comporte trois phases",
+            "Chaque tour comporte 3 phases")
+    assert report(shipped) == (0, [])
+
+
+def test_a_number_changed_in_a_flavour(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Déjà loin. Déjà en flammes."',
+                   'fr: "Déjà loin. Déjà deux fois en flammes."')
+    assert found(shipped, "parity-number") == {("cards/red.yaml", line)}
+
+
+# -- what is copied, never translated --------------------------------------------------------------
+def test_a_placeholder_dropped(shipped):
+    line = mistake(shipped, "locales/fr.yaml", 'do: "Piochez {n} {n|carte|cartes}."', 'do: "Piochez une carte."')
+    assert ("locales/fr.yaml", line) in found(shipped, "parity-placeholder")
+
+
+def test_a_jinja_expression_changed(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "commence avec {{ n.health }} points",
+                   "commence avec {{ n.hand }} points")
+    assert found(shipped, "parity-jinja") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_card_reference_changed(shipped):
+    line = mistake(shipped, "templates/books/reference.fr.md", "Imprimé sur le piège {{ card('divine-shield') }}",
+                   "Imprimé sur le piège {{ card('divine-shell') }}")
+    assert found(shipped, "parity-card-ref") == {("templates/books/reference.fr.md", line)}
+
+
+def test_bold_dropped(shipped):
+    line = mistake(shipped, "locales/fr.yaml", 'poison: "**Poison** {n}"', 'poison: "Poison {n}"')
+    assert ("locales/fr.yaml", line) in found(shipped, "parity-markup")
+
+
+def test_an_icon_dropped_in_prose(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "- [[demise]] {{ kw('demise') }} (pierre tombale)",
+                   "- {{ kw('demise') }} (pierre tombale)")
+    assert found(shipped, "parity-markup") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_block_key_translated(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "\n::: example\n", "\n::: exemple\n") + 1
+    assert ("templates/books/rulebook.fr.md", line) in found(shipped, "parity-structure")
+
+
+# -- English left in the French, and the reverse ------------------------------------------------------
+def test_a_name_left_in_english(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"', 'fr: "Ash Runner"')
+    assert found(shipped, "untranslated") == {("cards/red.yaml", line)}
+
+
+def test_half_a_flavour_left_in_english(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Déjà loin. Déjà en flammes."', 'fr: "Déjà loin. Already burning."')
+    # "Already burning" has no function word: a whole sentence does
+    line2 = mistake(shipped, "cards/red.yaml", 'fr: "Le claquement, c’est la dernière chose qu’on entend."',
+                    'fr: "The crack is the last thing they hear."')
+    assert ("cards/red.yaml", line2) in found(shipped, "untranslated")
+    assert line
+
+
+def test_english_left_in_a_phrase_template(shipped):
+    line = mistake(shipped, "locales/fr.yaml", "protect_creatures: \"Jusqu’à la fin du tour, vos créatures ne peuvent "
+                   "pas être détruites.\"", "protect_creatures: \"Until the end of the turn, vos créatures ne peuvent "
+                   "pas être détruites.\"")
+    assert ("locales/fr.yaml", line) in found(shipped, "untranslated")
+
+
+def test_french_left_in_the_english_prose(shipped):
+    line = mistake(shipped, "templates/books/rulebook.en.md", "Each turn has three phases, always in this order",
+                   "Chaque tour comporte trois phases, toujours dans cet ordre")
+    assert ("templates/books/rulebook.en.md", line) in found(shipped, "untranslated")
+
+
+def test_an_identical_string_listed_in_the_termbase_is_fine(shipped):
+    mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"', 'fr: "Ash Runner"')
+    mistake(shipped, "locales/termbase.yaml", "  - Verdict\n", "  - Verdict\n  - Ash Runner\n")
+    assert report(shipped) == (0, [])
+
+
+# -- terminology ----------------------------------------------------------------------------------------
+def test_a_keyword_label_not_as_the_termbase_says(shipped):
+    line = mistake(shipped, "locales/fr.yaml", "  rush: Ruée\n", "  rush: Charge\n")
+    assert ("locales/fr.yaml", line) in found(shipped, "terminology")
+
+
+def test_a_core_term_translated_another_way(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "Une carte exilée va sur la pile d'exil commune",
+                   "Une carte exilée va sur la pile de bannissement commune")
+    assert found(shipped, "terminology") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_one_french_term_for_two_english_ones(shipped):
+    line = mistake(shipped, "locales/termbase.yaml", "en: Rush, fr: Ruée,", "en: Rush, fr: Garde,")
+    assert ("locales/termbase.yaml", line) in found(shipped, "terminology")
+
+
+def test_two_cards_with_one_french_name(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"', 'fr: "Étincelle"')
+    assert found(shipped, "duplicate-name") == {("cards/red.yaml", line)}
+
+
+# -- plurals --------------------------------------------------------------------------------------------
+def test_plural_forms_in_the_wrong_slots(shipped):
+    line = mistake(shipped, "locales/fr.yaml", 'do: "Piochez {n} {n|carte|cartes}."',
+                   'do: "Piochez {n} {n|cartes|carte}."')
+    assert found(shipped, "plural") == {("locales/fr.yaml", line)}
+
+
+def test_a_plural_slot_left_singular(shipped):
+    line = mistake(shipped, "locales/fr.yaml", 'do: "Piochez {n} {n|carte|cartes}."',
+                   'do: "Piochez {n} {n|carte|carte}."')
+    assert found(shipped, "plural") == {("locales/fr.yaml", line)}
+
+
+# -- whitespace, punctuation, typography --------------------------------------------------------------
+def test_a_trailing_space_is_found_and_fixed(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"', 'fr: "Coureur des Cendres "')
+    assert found(shipped, "whitespace") == {("cards/red.yaml", line)}
+    assert report(shipped, "--fix") == (0, [])
+    assert 'fr: "Coureur des Cendres"' in (shipped / "cards/red.yaml").read_text(encoding="utf-8")
+
+
+def test_a_double_space_in_prose(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "Chaque tour comporte trois", "Chaque tour  comporte trois")
+    assert found(shipped, "whitespace") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_different_sentence_end(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Déjà loin. Déjà en flammes."', 'fr: "Déjà loin. Déjà en flammes !"')
+    assert found(shipped, "punctuation") == {("cards/red.yaml", line)}
+
+
+def test_french_typography_in_factions_is_fixed_in_place(shipped):
+    path = shipped / "cards/factions.yaml"
+    before = path.read_text(encoding="utf-8")
+    line = mistake(shipped, "cards/factions.yaml", "tempo\u00a0: il doit", "tempo: il doit")
+    mistake(shipped, "cards/factions.yaml", "L’Ost des Braises gagne", "L'Ost des Braises gagne")
+    assert found(shipped, "typography") == {("cards/factions.yaml", line)}
+    code, left = report(shipped, "--fix")
+    assert (code, left) == (0, [])
+    assert path.read_text(encoding="utf-8") == before  # comments, quoting and layout kept, byte for byte
+
+
+def test_fix_leaves_what_it_cannot_fix(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Déjà loin. Déjà en flammes."', 'fr: "Déjà \\"loin\\". Déjà en flammes."')
+    code, left = report(shipped, "--fix")
+    assert code == 1 and {(f["file"], f["line"], f["rule"]) for f in left} == {("cards/red.yaml", line, "typography")}
+
+
+# -- structure of the books -----------------------------------------------------------------------------
+def test_a_list_item_dropped(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md",
+                   "6. Choisissez le premier joueur au hasard, ou, pour une revanche, le perdant de la partie précédente.\n",
+                   "")
+    # reported at the item after which the missing one goes
+    assert ("templates/books/rulebook.fr.md", line - 1) in found(shipped, "parity-structure")
+
+
+def test_two_paragraphs_merged(shipped):
+    text = (shipped / "templates/books/rulebook.fr.md").read_text(encoding="utf-8")
+    assert "{{ n.factions }} factions s'affrontent :\n\n{{ factions_table() }}" in text
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "partie.\n\n{{ n.factions }} factions s'affrontent",
+                   "partie. {{ n.factions }} factions s'affrontent")
+    assert ("templates/books/rulebook.fr.md", line) in found(shipped, "parity-structure")
+
+
+# -- length ----------------------------------------------------------------------------------------------
+def test_a_name_that_does_not_fit_in_french(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"',
+                   'fr: "Coureur Infatigable des Cendres Rougeoyantes du Grand Brasier Éternel"')
+    assert found(shipped, "length") == {("cards/red.yaml", line)}
+
+
+# -- nothing silently left out ------------------------------------------------------------------------------
+def test_a_locale_that_does_not_parse(shipped):
+    line = mistake(shipped, "locales/fr.yaml", "  rush: Ruée\n", "  rush: [Ruée\n")
+    code, findings = report(shipped)
+    assert code == 1
+    assert any(f["file"] == "locales/fr.yaml" and f["rule"].startswith("yaml") and abs(f["line"] - line) <= 2
+               for f in findings)
+
+
+def test_a_card_failing_the_schema_is_reported(shipped):
+    line = mistake(shipped, "cards/red.yaml", "    cost: 2\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Ash Runner\"",
+                   "    cost: two\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Ash Runner\"")
+    code, findings = report(shipped)
+    assert code == 1
+    assert any(f["file"] == "cards/red.yaml" and f["line"] == line for f in findings)
+
+
+def test_a_card_failing_the_schema_still_has_its_strings_compared(shipped):
+    mistake(shipped, "cards/red.yaml", "    cost: 2\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Ash Runner\"",
+            "    cost: two\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Ash Runner\"")
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"', 'fr: "Ash Runner"')
+    assert ("cards/red.yaml", line) in found(shipped, "untranslated")
+
+
+@pytest.mark.parametrize("rel", ["cards/factions.yaml", "templates/books/strings.yaml"])
+def test_a_translated_file_that_does_not_parse(shipped, rel):
+    (shipped / rel).write_text("a: [unclosed\n", encoding="utf-8")
+    code, findings = report(shipped)
+    assert code == 1 and any(f["file"] == rel for f in findings)
