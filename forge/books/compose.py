@@ -489,10 +489,20 @@ class Book:
         return self.render_macro("art_credits", [r for r in rows if r["parts"]], self.s.get("by", "by"))
 
     def glossary(self) -> Markup:
-        """Every keyword, type, trap kind, faction and set, in this language and the other."""
+        """Every term of the termbase (locales/termbase.yaml) and every faction's name, in this language and the other.
+
+        A project without a termbase gets the locales' keywords, types, trap kinds, factions and sets.
+        """
+        from ..i18n import termbase
+        from ..i18n.sources import Sources
+
         this, other = self.L.book, self.L.other
-        rows = []
-        for table in ("keywords", "types", "trap_kinds", "factions", "sets"):
+        sources = Sources(self.project.root)
+        tb = termbase.load(sources)
+        for f in (sources.findings + tb.findings)[:1]:  # `forge parity` lists them all
+            self.problem(f"the glossary's termbase: {f.message}", f.hint, where=(f.position.file, f.position.line))
+        rows = termbase.glossary_rows(tb, self.lang) if tb.terms else []
+        for table in () if tb.terms else ("keywords", "types", "trap_kinds", "factions", "sets"):
             mine, theirs = this.section(table), other.section(table)
             for key, word in mine.items():
                 rows.append({"term": str(word), "other": str(theirs.get(key, "")), "table": table})

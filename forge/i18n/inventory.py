@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..findings import Finding
 from .prose import Unit, align, units
 from .sources import Doc, Sources
 
@@ -230,6 +231,12 @@ def _strings(inv: Inventory) -> None:
     doc = inv.sources.yaml(rel)
     if doc is None:
         return
+    for lang in LANGS:
+        if not isinstance(doc.data.get(lang), dict):
+            inv.sources.failed.add(rel)
+            inv.sources.findings.append(Finding(doc.at((lang,) if lang in doc.data else ()), "parity-key",
+                                                f"strings.yaml has no `{lang}:` table of labels",
+                                                f"add `{lang}:` with the same keys as the other language"))
     _pair_trees(inv, "strings", "label", doc, ("en",), doc, ("fr",),
                 lambda path: f"book label `{dotted(path)}` (strings.yaml)")
 

@@ -102,6 +102,10 @@ def units(text: str) -> list[Unit]:
     return out
 
 
+#: The longest run of same-kind units a gap is slid through (the cost is quadratic in it).
+_MAX_SLIDE = 200
+
+
 def align(a: list[Unit], b: list[Unit]) -> list[tuple[str, int, int, int, int]]:
     """The two languages' units aligned by kind (difflib opcodes), a one-sided gap slid to its likeliest place.
 
@@ -141,6 +145,8 @@ def _slide(before: list, gap: list, after: list, a: list[Unit], b: list[Unit]) -
         return total
 
     span = hi_s - lo_s
+    if span > _MAX_SLIDE:
+        return  # a run that long is not prose a person wrote; difflib's placement stands
     options = [g for g in range(span + 1)
                if kinds(longer, lo_l, lo_l + g) + kinds(longer, lo_l + g + size, lo_l + span + size)
                == kinds(shorter, lo_s, hi_s)]

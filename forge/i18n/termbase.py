@@ -193,5 +193,5 @@ def to_tbx(tb: Termbase) -> str:
 def glossary_rows(tb: Termbase, lang: str) -> list[dict]:
     """The glossary of the reference booklet: each term in ``lang`` and in the other language."""
     other = "fr" if lang == "en" else "en"
-    return [{"term": getattr(t, lang), "other": getattr(t, other), "table": t.category,
+    return [{"term": getattr(t, lang), "other": getattr(t, other), "table": t.category.replace(" ", "-"),
              "gender": t.gender if lang == "fr" else ""} for t in tb.terms]

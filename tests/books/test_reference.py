@@ -61,3 +61,23 @@ def test_the_entry_examples_are_real_cards_with_their_printed_text(shipped_root,
     entry = entry[:entry.find("</section>")]
     assert card.name["fr"].replace("'", "\u2019") in entry
     assert 'class="line hl"' in entry  # the line showing Poison is highlighted
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_is_made_from_the_termbase(tmp_path, lang):
+    """Issue 11 §4: a term added to locales/termbase.yaml is in both glossaries, with its gender kept in the data."""
+    from forge.books.compose import compose
+
+    from .conftest import copy_project
+
+    root = copy_project(tmp_path)
+    path = root / "locales/termbase.yaml"
+    path.write_text(path.read_text(encoding="utf-8")
+                    + "  - {id: battlefield, category: zone, en: battlefield, fr: champ de bataille, gender: m}\n",
+                    encoding="utf-8")
+    html = compose(project_of(root), "reference", lang).html
+    glossary = html[html.find('<table class="glossary">'):]
+    glossary = glossary[:glossary.find("</table>")]
+    this, other = ("battlefield", "champ de bataille") if lang == "en" else ("champ de bataille", "battlefield")
+    assert f'<td>{this}</td><td lang="{"fr" if lang == "en" else "en"}">{other}</td>' in glossary.replace("\u00a0", " ")
+    assert "<td>pile d’exil</td>" in glossary or "<td>exile pile</td>" in glossary

@@ -257,3 +257,22 @@ def test_a_translated_file_that_does_not_parse(shipped, rel):
     (shipped / rel).write_text("a: [unclosed\n", encoding="utf-8")
     code, findings = report(shipped)
     assert code == 1 and any(f["file"] == rel for f in findings)
+
+
+def test_a_label_table_missing(shipped):
+    path = shipped / "templates/books/strings.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text[:text.index("\nfr:")] + "\n", encoding="utf-8")
+    code, findings = report(shipped)
+    assert code == 1
+    assert any(f["file"] == "templates/books/strings.yaml" and f["rule"] == "parity-key" and "`fr:`" in f["message"]
+               for f in findings)
+
+
+def test_a_french_wording_without_an_english_one(shipped):
+    line = mistake(shipped, "cards/red.yaml", "    effects:\n      - wound: 3\n",
+                   "    effects:\n      - wound: 3\n        text: {fr: \"**Blessures** 4\"}\n") + 2
+    code, findings = report(shipped)
+    assert code == 1
+    assert {("cards/red.yaml", line, "parity-language"), ("cards/red.yaml", line, "schema")} <= \
+        {(f["file"], f["line"], f["rule"]) for f in findings}

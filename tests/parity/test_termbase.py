@@ -1,0 +1,65 @@
+"""The termbase (issue 11 §4): exported as TBX and CSV that read back to the same terms; kept consistent."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from xml.etree import ElementTree as ET
+
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.i18n import termbase
+from forge.i18n.sources import Sources
+
+runner = CliRunner()
+NS = {"t": "urn:iso:std:iso:30042:ed-2"}
+LANG = "{http://www.w3.org/XML/1998/namespace}lang"
+
+
+def shipped_terms(root):
+    return termbase.load(Sources(root)).terms
+
+
+def test_tbx_reads_back_to_the_termbase(shipped):
+    result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped), "--format", "tbx"])
+    assert result.exit_code == 0, result.output
+    tree = ET.fromstring(result.stdout.encode("utf-8"))
+    entries = tree.findall(".//t:conceptEntry", NS)
+    terms = shipped_terms(shipped)
+    assert len(entries) == len(terms) > 30
+    by_id = {e.get("id"): e for e in entries}
+    exile = by_id["exile-pile"]
+    fr = exile.find("t:langSec[@{http://www.w3.org/XML/1998/namespace}lang='fr']", NS)
+    assert fr.find("t:termSec/t:term", NS).text == "pile d’exil"
+    assert fr.find("t:termSec/t:termNote[@type='grammaticalGender']", NS).text == "feminine"
+    for entry, term in zip(entries, terms):
+        heads = {sec.get(LANG): sec.find("t:termSec/t:term", NS).text for sec in entry.findall("t:langSec", NS)}
+        assert heads == {"en": term.en, "fr": term.fr}
+
+
+def test_csv_reads_back_to_the_termbase(shipped, tmp_path):
+    out = tmp_path / "terms.csv"
+    result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped), "--format", "csv", "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    rows = list(csv.DictReader(io.StringIO(out.read_text(encoding="utf-8"))))
+    terms = shipped_terms(shipped)
+    assert [(r["en"], r["fr"], r["fr_gender"]) for r in rows] == [(t.en, t.fr, t.gender) for t in terms]
+    assert next(r for r in rows if r["id"] == "exhaust")["fr_forms"].split("|")[:2] == ["épuiser", "épuise"]
+
+
+def test_an_english_term_with_two_french_terms(shipped):
+    path = shipped / "locales/termbase.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text + "  - {id: rush-again, en: Rush, fr: Charge}\n", encoding="utf-8")
+    line = text.count("\n") + 1
+    result = runner.invoke(app, ["parity", "--root", str(shipped), "--format", "json"])
+    found = json.loads(result.stdout)["findings"]
+    assert result.exit_code == 1
+    assert ("locales/termbase.yaml", line, "terminology") in {(f["file"], f["line"], f["rule"]) for f in found}
+
+
+def test_a_broken_termbase_is_not_exported(shipped):
+    (shipped / "locales/termbase.yaml").write_text("terms: [\n", encoding="utf-8")
+    result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped)])
+    assert result.exit_code == 2 and "cannot export the termbase" in result.output
