@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..database import load_database
 from ..findings import WARNING, Finding
-from ..text import PhraseError, load_phrasebooks
+from ..text import Phrasebook
 from . import inventory, termbase
 from .checks import Fix, cards, length, numbers, plurals, presence, structure, terms, tokens, typography, untranslated
 
@@ -66,10 +66,8 @@ def _cards(inv: inventory.Inventory, root: Path, layout: bool, report: ParityRep
     found = [f for f in load.findings if f.severity != WARNING]
     if load.io_error or not ({"locales/en.yaml", "locales/fr.yaml"} <= set(inv.sources.docs)):
         return found
-    try:
-        books = load_phrasebooks(root)
-    except PhraseError:
-        return found  # the locale's own finding is in the inventory's sources
+    books = {lang: Phrasebook(lang, inv.sources.docs[f"locales/{lang}.yaml"].data, f"locales/{lang}.yaml")
+             for lang in LANGS}  # read once, by the inventory
     found += cards.check(inv, load, books)
     if layout:
         found += length.check(inv, load, books)

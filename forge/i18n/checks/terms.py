@@ -38,18 +38,32 @@ _FREE = ("card-name", "card-flavor", "faction-name", "prose-heading")
 
 def _used(en: str, terms: list[Term], termbase: Termbase) -> list[Term]:
     """The terms an English text uses, longest match first ("exile pile" is not the keyword Exile)."""
-    for phrase in termbase.identical:
-        if " " in phrase:
-            en = re.sub(re.escape(phrase), lambda m: " " * len(m.group(0)), en, flags=re.I)
-    matches = sorted(((m.start(), m.end(), t) for t in terms for m in _pattern(t, "en").finditer(en)),
-                     key=lambda x: (x[0] - x[1], x[0]))
-    taken: list[tuple[int, int]] = []
+    pattern, owner = _matcher(tuple(terms), termbase.identical)
     used: dict[str, Term] = {}
-    for start, end, term in matches:
-        if all(end <= a or start >= b for a, b in taken):
-            taken.append((start, end))
+    for m in pattern.finditer(en):
+        term = owner.get(m.lastgroup or "")
+        if term is not None:
             used.setdefault(term.id, term)
     return list(used.values())
+
+
+@lru_cache(maxsize=8)
+def _matcher(terms: tuple[Term, ...], identical: frozenset[str]) -> tuple[re.Pattern, dict[str, Term]]:
+    """One regex for every English form (longest first, so a longer term wins), and the term of each group.
+
+    Multi-word strings listed as identical ("Rift Commanders") come first and belong to no term.
+    """
+    forms = [(p, None) for p in identical if " " in p]
+    forms += [(f, t) for t in terms for f in t.forms("en")]
+    forms.sort(key=lambda ft: -len(ft[0]))
+    parts, owner = [], {}
+    for i, (form, term) in enumerate(forms):
+        body = re.escape(_norm(form))
+        name = f"g{i}"
+        parts.append(f"(?P<{name}>{body})" if term is not None and form[:1].isupper() else f"(?P<{name}>(?i:{body}))")
+        if term is not None:
+            owner[name] = term
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)"), owner
 
 
 def _norm(text: str) -> str:
