@@ -31,7 +31,7 @@ def test_the_shipped_project_passes(gated):
     code, out = run(gated)
     lines = [line.rsplit(" (", 1)[0] for line in out.splitlines() if line[:1] in "✓✗–"]
     assert code == 0, out
-    assert lines == ["✓ validate: 0 errors, 0 warnings", "✓ parity: 0 errors, 1 warning", "✓ schema: up to date",
+    assert lines == ["✓ validate: 0 errors, 0 warnings", "✓ parity: 0 errors, 0 warnings", "✓ schema: up to date",
                      "✓ docs: up to date", "✓ simulate: 4 games (heuristic agents, seed 0), 0 errors",
                      "✓ all checks passed"]
 
@@ -57,10 +57,12 @@ def test_a_stale_design_doc_fails_the_gate(gated):
 
 
 def test_warnings_fail_only_with_strict(gated):
+    red = gated / "cards/red.yaml"
+    red.write_text(red.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")  # no schema line: a warning
     assert run(gated)[0] == 0
     code, out = run(gated, "--strict")
     assert code == 1
-    assert out.splitlines()[-1] == "✗ check failed: parity"
+    assert out.splitlines()[-1] == "✗ check failed: validate"
 
 
 def test_an_invalid_database_skips_the_simulation(gated):
@@ -70,9 +72,11 @@ def test_an_invalid_database_skips_the_simulation(gated):
     report = json.loads(out)
     assert code == 1 and not report["ok"]
     status = {c["name"]: c["status"] for c in report["checks"]}
-    assert status == {"validate": "failed", "parity": "ok", "schema": "ok", "docs": "skipped", "simulate": "skipped"}
-    validate = report["checks"][0]
+    # parity too: a card that fails the schema is never silently left out of the comparison (issue 11)
+    assert status == {"validate": "failed", "parity": "failed", "schema": "ok", "docs": "skipped", "simulate": "skipped"}
+    validate, parity = report["checks"][0], report["checks"][1]
     assert "cost: -1 is less than the minimum of 0" in [f["message"] for f in validate["findings"]]
+    assert "cost: -1 is less than the minimum of 0" in [f["message"] for f in parity["findings"]]
 
 
 def test_no_cards_folder_is_an_io_error(tmp_path):
