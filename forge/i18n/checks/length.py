@@ -1,6 +1,6 @@
 """Text that does not fit its card in one language, reported at the string to shorten.
 
-The renderer's own fit (``render.fit.check_text_fit``) measures each face as it prints; a
+The renderer's own fit (``render.fitcheck.check_text_fit``) measures each face as it prints; a
 name that overflows is reported at the name, a rules text at the card's French (or
 English) wording or flavour, the strings a translator can shorten.
 """
@@ -12,7 +12,7 @@ from ..inventory import Inventory
 
 
 def check(inv: Inventory, load: LoadResult, books: dict) -> list[Finding]:
-    from ...render.fit import check_text_fit
+    from ...render.fitcheck import check_text_fit
 
     pairs = {}
     for pair in inv.pairs:
