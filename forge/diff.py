@@ -19,7 +19,7 @@ from .model import CardDatabase
 from .text import Phrasebook, PhraseError, load_phrasebooks
 
 WORKTREE = None  #: REV2 when comparing with the files on disk
-FOLDERS = ("cards", "locales")
+FOLDERS = ("cards", "locales", "templates/books")  # the books' prose and labels: for the French to review
 
 
 class DiffError(Exception):
@@ -45,6 +45,15 @@ class CardChange:
 
 
 @dataclass
+class StaleFrench:
+    id: str
+    where: str  # file:line:col of the French to review
+    en_before: str | None  # the English at ``old`` (None when the string is new there)
+    en_now: str
+    fr: str
+
+
+@dataclass
 class DiffReport:
     old: str
     new: str
@@ -52,6 +61,8 @@ class DiffReport:
     removed: list[str] = field(default_factory=list)
     changed: list[CardChange] = field(default_factory=list)
     counts: dict[str, tuple] = field(default_factory=dict)  # name -> (before, after)
+    #: The French whose English changed since it was translated (in ``new``), with the English before and now.
+    stale: list[StaleFrench] = field(default_factory=list)
 
     def to_json(self) -> dict:
         return {
@@ -61,6 +72,8 @@ class DiffReport:
                          "text": {lang: {"before": b, "after": a} for lang, (b, a) in c.text.items()}}
                         for c in self.changed],
             "summary": {name: {"before": b, "after": a} for name, (b, a) in self.counts.items()},
+            "french_to_review": [{"id": s.id, "where": s.where, "english_before": s.en_before,
+                                  "english_now": s.en_now, "french": s.fr} for s in self.stale],
         }
 
 
@@ -71,7 +84,8 @@ def diff(root: Path | str, old: str, new: str | None = WORKTREE) -> DiffReport:
     with tempfile.TemporaryDirectory(prefix="forge-diff-") as tmp:
         before = _side(root, prefix, old, Path(tmp) / "old")
         after = _side(root, prefix, new, Path(tmp) / "new")
-    report = DiffReport(before.label, after.label)
+        stale = _stale_french(Path(tmp) / "old", Path(tmp) / "new")
+    report = DiffReport(before.label, after.label, stale=stale)
     report.added = sorted(set(after.raw) - set(before.raw))
     report.removed = sorted(set(before.raw) - set(after.raw))
     for cid in sorted(set(before.raw) & set(after.raw)):
@@ -116,7 +130,9 @@ def _side(root: Path, prefix: str, rev: str | None, dest: Path) -> Side:
 
 
 def _wanted(rel: str) -> bool:
-    """The files a side is made of: the YAML files directly inside cards/ and locales/."""
+    """The files a side is made of: the YAML files directly inside cards/ and locales/, the books' sources."""
+    if rel.startswith("templates/books/"):
+        return rel.endswith((".md", ".yaml")) and rel.count("/") == 2
     return rel.endswith((".yaml", ".yml")) and rel.count("/") == 1
 
 
@@ -181,6 +197,18 @@ def _plain_text(book: Phrasebook, card) -> list[str]:
         return [f"(cannot print: {exc})"]
 
 
+def _stale_french(old: Path, new: Path) -> list[StaleFrench]:
+    """The French of ``new`` to review (its English changed since translated), with the English at ``old``."""
+    from .i18n import fingerprints, inventory
+
+    after = inventory.build(new)
+    stale = fingerprints.stale(after, fingerprints.load(after.sources))
+    if not stale:
+        return []
+    before = {p.id: p.en.text for p in inventory.build(old).pairs if p.en is not None}
+    return [StaleFrench(p.id, str(p.fr.position()), before.get(p.id), p.en.text, p.fr.text) for p in stale]
+
+
 # -- comparing ------------------------------------------------------------------------------
 def _card_change(cid: str, before: Side, after: Side) -> CardChange | None:
     a, b = before.raw[cid], after.raw[cid]
@@ -213,4 +241,4 @@ def summary_counts(db: CardDatabase) -> dict[str, object]:
     }
 
 
-__all__ = ["DiffError", "DiffReport", "CardChange", "diff", "summary_counts"]
+__all__ = ["DiffError", "DiffReport", "StaleFrench", "CardChange", "diff", "summary_counts"]

@@ -51,7 +51,37 @@ def to_text(report: DiffReport) -> str:
             lines.append(f"    {lang}: {' / '.join(before) or '(nothing)'} → {' / '.join(after) or '(nothing)'}")
     moved = [_count_line(name, b, a) for name, (b, a) in report.counts.items() if b != a]
     lines.append("counts: " + ("; ".join(moved) if moved else "unchanged"))
+    if report.stale:
+        lines.append(f"French to review (the English changed since it was translated): {len(report.stale)}")
+        for s in report.stale:
+            before, now = ("(new)", _quote(s.en_now)) if s.en_before is None else _changed(s.en_before, s.en_now)
+            lines.append(f"! {s.where}: {s.id}: English {before} → {now}")
+        lines.append("  (once checked: forge i18n reviewed ID, or translate them in `forge i18n export` and import)")
     return "\n".join(lines)
+
+
+def _changed(before: str, now: str, context: int = 4) -> tuple[str, str]:
+    """The two Englishes cut to the words that differ, with a few words around them."""
+    a, b = before.split(), now.split()
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    start = max(head - context, 0)
+
+    def cut(words: list[str]) -> str:
+        end = len(words) - max(tail - context, 0)
+        text = " ".join(words[start:end])
+        return _quote(("… " if start else "") + text + (" …" if end < len(words) else ""), 200)
+
+    return cut(a), cut(b)
+
+
+def _quote(text: str, width: int = 70) -> str:
+    flat = " ".join(text.split())
+    return f"“{flat if len(flat) <= width else flat[:width - 1] + '…'}”"
 
 
 def _field(name: str, before, after) -> str:

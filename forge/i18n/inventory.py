@@ -202,7 +202,7 @@ def _card(inv: Inventory, doc: Doc, base: tuple, raw: dict) -> None:
 def _lang_pair(inv: Inventory, doc: Doc, path: tuple, pid: str, kind: str, context: str,
                meta: dict | None = None) -> None:
     """A ``{en: …, fr: …}`` mapping as a pair (nothing when the field is absent)."""
-    value = _get(doc.data, path)
+    value = get_path(doc.data, path)
     if value is None:
         return
     sides: dict[str, Entry | None] = {lang: None for lang in LANGS}
@@ -213,7 +213,8 @@ def _lang_pair(inv: Inventory, doc: Doc, path: tuple, pid: str, kind: str, conte
     inv.pairs.append(Pair(pid, kind, context, sides["en"], sides["fr"], {**(meta or {}), "path": path}))
 
 
-def _get(data: object, path: tuple) -> object:
+def get_path(data: object, path: tuple) -> object:
+    """The value at a path of keys and list indexes, or None."""
     for key in path:
         if isinstance(data, dict):
             data = data.get(key)

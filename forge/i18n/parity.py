@@ -14,7 +14,7 @@ from pathlib import Path
 from ..database import load_database
 from ..findings import WARNING, Finding
 from ..text import Phrasebook
-from . import inventory, termbase
+from . import fingerprints, inventory, termbase
 from .checks import Fix, cards, length, numbers, plurals, presence, structure, terms, tokens, typography, untranslated
 
 LANGS = inventory.LANGS
@@ -52,6 +52,7 @@ def parity(root: Path | str, layout: bool = True) -> ParityReport:
     found += untranslated.check(inv, tb) + terms.check(inv, tb) + plurals.check(inv, tb)
     typo, report.fixes = typography.check(inv)
     found += typo + tb.findings
+    found += fingerprints.findings(inv, fingerprints.load(inv.sources))
     found += _cards(inv, root, layout, report)
     found += inv.sources.findings
     report.io_error |= inv.sources.io_error

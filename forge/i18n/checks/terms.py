@@ -119,3 +119,8 @@ def _unique_names(inv: Inventory) -> list[Finding]:
 
 
 __all__ = ["check", "dotted"]
+
+
+def used_terms(en: str, termbase: Termbase) -> list[Term]:
+    """The termbase terms an English text uses (for the translators' notes in an export)."""
+    return _used(_norm(masked(en)), [t for t in termbase.terms if t.en_forms or t.fr_forms or t.en], termbase)

@@ -1,0 +1,147 @@
+"""The translators' files: every translatable string as a .po (gettext) or an XLIFF 2.0 document.
+
+Each string goes out with its English source, its stable id (the .po's ``msgctxt``, the
+XLIFF unit's ``name``), where it is written in both languages, what it is (the card, its
+type, where it prints), a link to the card's image, the termbase terms it contains, and
+whether its French is stale (fuzzy in the .po, ``subState="forge:needs-review"`` in XLIFF).
+The .po is written by polib; XLIFF 2.0 is built with lxml (no maintained Python library
+writes 2.0 with notes and states: translate-toolkit's reader/writer is GPL and 1.2-first).
+Output is byte-identical run to run: no dates, the inventory's order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from . import fingerprints, inventory, termbase
+from .checks.terms import used_terms
+
+PO_HEADER = "Rift Commanders: the French of every translatable string. Made by `forge i18n export`;\n" \
+            "translate, then `forge i18n import FILE`. msgctxt is the string's stable id: leave it."
+XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0"
+NEEDS_REVIEW = "forge:needs-review"
+TARGET = "fr"
+
+
+@dataclass
+class Item:
+    """One string to translate: its id, the English, today's French, the notes for the translator."""
+
+    id: str
+    en: str
+    fr: str
+    stale: bool
+    notes: list[str] = field(default_factory=list)
+    where: list[tuple[str, str]] = field(default_factory=list)  # (file, line) of the English, then the French
+
+
+def catalog(root) -> list[Item]:
+    """Every pair of the project that has an English text, in the inventory's order."""
+    inv = inventory.build(root)
+    tb = termbase.load(inv.sources)
+    record = fingerprints.load(inv.sources)
+    items = []
+    for pair in inv.pairs:
+        if pair.en is None or not pair.en.text.strip():
+            continue
+        items.append(Item(pair.id, pair.en.text, pair.fr.text if pair.fr else "",
+                          fingerprints.is_stale(pair, record), _notes(pair, tb),
+                          list(dict.fromkeys((e.file, str(e.line)) for e in (pair.en, pair.fr) if e is not None))))
+    return items
+
+
+def _notes(pair: inventory.Pair, tb: termbase.Termbase) -> list[str]:
+    notes = [pair.context[:1].upper() + pair.context[1:] + "."]
+    if "card" in pair.meta:
+        notes.append(f"Card image: output/gamecrafter/{TARGET}/{pair.meta['card']}.png (after `forge render cards`).")
+    terms = used_terms(pair.en.text, tb) if pair.kind not in ("card-name", "faction-name") else []
+    if terms:
+        notes.append("Terms: " + "; ".join(_term(t) for t in terms) + ".")
+    return notes
+
+
+def _term(t: termbase.Term) -> str:
+    gender = f" ({t.gender}.)" if t.gender else ""
+    return f"{t.en} = {t.fr}{gender}"
+
+
+# -- gettext ----------------------------------------------------------------------------------
+def to_po(items: list[Item], stale_note: str = "The English changed since this French was written: review it.") -> str:
+    import polib
+
+    po = polib.POFile(wrapwidth=78)
+    po.header = PO_HEADER
+    po.metadata = {
+        "Project-Id-Version": "Rift Commanders",
+        "Language": TARGET,
+        "PO-Revision-Date": _revision_date(),
+        "Last-Translator": "forge i18n export",
+        "Language-Team": "French",
+        "MIME-Version": "1.0",
+        "Content-Type": "text/plain; charset=UTF-8",
+        "Content-Transfer-Encoding": "8bit",
+        "Plural-Forms": "nplurals=2; plural=(n > 1);",
+        "X-Generator": "forge i18n export",
+    }
+    for item in items:
+        notes = item.notes + ([stale_note] if item.stale else [])
+        po.append(polib.POEntry(msgctxt=item.id, msgid=item.en, msgstr=item.fr, comment="\n".join(notes),
+                                occurrences=item.where, flags=["fuzzy"] if item.stale and item.fr else []))
+    return str(po) + "\n"
+
+
+def _revision_date() -> str:
+    """SOURCE_DATE_EPOCH when set (reproducible builds), else the epoch: never the wall clock."""
+    import os
+    from datetime import datetime, timezone
+
+    try:
+        stamp = int(os.environ.get("SOURCE_DATE_EPOCH", "0"))
+    except ValueError:
+        stamp = 0
+    return datetime.fromtimestamp(max(stamp, 0), timezone.utc).strftime("%Y-%m-%d %H:%M+0000")
+
+
+# -- XLIFF 2.0 --------------------------------------------------------------------------------
+_NOT_NMTOKEN = re.compile(r"[^\w.:-]", re.UNICODE)
+
+
+def unit_id(stable: str) -> str:
+    """An XML NMTOKEN for a stable id (``/`` becomes ``:``); the exact id is the unit's ``name``."""
+    return _NOT_NMTOKEN.sub("_", stable.replace("/", ":")) or "_"
+
+
+def to_xliff(items: list[Item]) -> bytes:
+    from lxml import etree
+
+    q = lambda tag: f"{{{XLIFF_NS}}}{tag}"  # noqa: E731
+    root = etree.Element(q("xliff"), nsmap={None: XLIFF_NS}, version="2.0", srcLang="en", trgLang=TARGET)
+    root.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")  # line breaks in prose are the text
+    file_el = etree.SubElement(root, q("file"), id="rift-commanders", original="forge i18n export")
+    seen: set[str] = set()
+    for item in items:
+        uid = unit_id(item.id)
+        n = 2
+        while uid in seen:
+            uid, n = f"{unit_id(item.id)}-{n}", n + 1
+        seen.add(uid)
+        unit = etree.SubElement(file_el, q("unit"), id=uid, name=item.id)
+        notes = etree.SubElement(unit, q("notes"))
+        for text in item.notes:
+            etree.SubElement(notes, q("note"), category="context").text = text
+        for file, line in item.where:
+            etree.SubElement(notes, q("note"), category="location").text = f"{file}:{line}"
+        if item.stale:
+            etree.SubElement(notes, q("note"), category="review").text = \
+                "The English changed since this French was written: review it."
+        state = {"state": "initial"} if not item.fr else \
+            {"state": "translated", "subState": NEEDS_REVIEW} if item.stale else {"state": "reviewed"}
+        segment = etree.SubElement(unit, q("segment"), **state)
+        etree.SubElement(segment, q("source")).text = item.en
+        if item.fr:
+            etree.SubElement(segment, q("target")).text = item.fr
+    etree.indent(root, space="  ")
+    return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
+
+
+__all__ = ["Item", "catalog", "to_po", "to_xliff", "unit_id", "NEEDS_REVIEW", "XLIFF_NS"]

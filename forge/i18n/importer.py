@@ -1,0 +1,367 @@
+"""``forge i18n import``: a translator's .po or XLIFF file written back into the sources.
+
+The file is hostile until proven otherwise: it is read with a size limit, an XML
+document type (entities, the "billion laughs") is refused before parsing, lxml never
+resolves entities nor reaches the network, and ids are looked up in the inventory (an
+id never becomes a path). Every problem is a finding at the file's line; when there is
+an error nothing is written. Otherwise each changed French string is edited in place
+(``yamledit`` for YAML, the prose unit's own characters for Markdown), the whole project
+is read back to prove each string now holds what was imported and every other string is
+unchanged, and only then are the files written, each atomically, with the fingerprints of
+the English the strings were translated from (``fingerprints``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .. import atomic, safeio
+from ..findings import WARNING, Finding
+from ..model import Position
+from . import fingerprints, inventory, yamledit
+from .exchange import NEEDS_REVIEW, TARGET, XLIFF_NS
+from .sources import Doc, Sources
+
+#: A translation file larger than this is refused (the shipped game's .po is ~0.3 MB).
+MAX_IMPORT_BYTES = 20 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Incoming:
+    """One translated string read from the file: its id, English, French, whether it awaits review."""
+
+    id: str
+    en: str
+    fr: str
+    fuzzy: bool
+    line: int
+
+
+@dataclass
+class ImportResult:
+    findings: list[Finding] = field(default_factory=list)
+    io_error: bool = False
+    strings: int = 0  # read from the file
+    changed: list[str] = field(default_factory=list)  # ids whose French was written
+    reviewed: list[str] = field(default_factory=list)  # ids whose fingerprint was recorded
+    files: list[str] = field(default_factory=list)  # sources written
+
+
+# -- reading ----------------------------------------------------------------------------------
+def read(path: Path) -> tuple[list[Incoming], list[Finding], bool]:
+    """The strings of a .po or XLIFF file; findings (and an I/O flag) instead of exceptions."""
+    shown = str(path)
+    try:
+        with safeio.open_input(path, None, MAX_IMPORT_BYTES) as fh:
+            data = fh.read(MAX_IMPORT_BYTES + 1)
+    except safeio.UnsafeInput as exc:
+        return [], [Finding(Position(shown), exc.rule, exc.message, exc.hint)], exc.rule == "io"
+    if len(data) > MAX_IMPORT_BYTES:
+        return [], [Finding(Position(shown), "too-large", "the file grew past the limit while being read")], False
+    head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
+    if path.suffix.lower() in (".xlf", ".xliff", ".xml") or head == b"<":
+        return _read_xliff(shown, data)
+    return _read_po(shown, data)
+
+
+def _read_po(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bool]:
+    import polib
+
+    try:
+        text = data.decode("utf-8").removeprefix("\ufeff")
+    except UnicodeDecodeError as exc:
+        return [], [Finding(Position(shown), "encoding", f"the file is not UTF-8 (byte {exc.start})",
+                            "save it as UTF-8 (Poedit does)")], False
+    if "\n" not in text:
+        text += "\n"  # polib reads a one-line string naming a file as that file: never let it
+    try:
+        po = polib.pofile(text, encoding="utf-8")
+    except (OSError, ValueError, UnicodeError, IndexError, KeyError) as exc:
+        line = re.search(r"line (\d+)", str(exc))
+        return [], [Finding(Position(shown, int(line.group(1)) if line else 0, 1), "po-syntax",
+                            f"not a readable .po file: {exc}",
+                            "open it in Poedit or run `msgfmt --check` on it to find the fault")], False
+    found = []
+    lang = (po.metadata.get("Language") or "").strip()
+    if lang.replace("-", "_").split("_")[0].lower() != TARGET:
+        found.append(Finding(Position(shown, 1, 1), "import-language",
+                             f"the file's Language is `{lang or '(none)'}`, not `{TARGET}`",
+                             "import the French file exported by `forge i18n export --lang fr`"))
+        return [], found, False
+    items = []
+    for entry in po:
+        line = getattr(entry, "linenum", 0) or 0
+        if entry.obsolete:
+            continue
+        if entry.msgid_plural:
+            found.append(Finding(Position(shown, line, 1), "import-plural",
+                                 "a plural entry: forge's strings carry their plurals inside ({n|…|…})",
+                                 "remove the entry; plurals are written inside the one string"))
+            continue
+        if not entry.msgctxt:
+            found.append(Finding(Position(shown, line, 1), "import-unknown-id",
+                                 f"an entry without msgctxt (the string's id): {entry.msgid[:60]!r}",
+                                 "keep the msgctxt lines of the exported file"))
+            continue
+        items.append(Incoming(entry.msgctxt, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, line))
+    return items, found, False
+
+
+def _read_xliff(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bool]:
+    from lxml import etree
+
+    if b"<!DOCTYPE" in data or b"<!ENTITY" in data or b"<!doctype" in data:
+        return [], [Finding(Position(shown, 1, 1), "xliff-doctype",
+                            "the file declares a document type (DTD or entities): refused",
+                            "XLIFF 2 has no DTD; remove the <!DOCTYPE …> declaration")], False
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                             remove_comments=True, remove_pis=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        line = exc.position[0] if exc.position else 1
+        return [], [Finding(Position(shown, line, 1), "xliff-syntax", f"not well-formed XML: {exc.msg}",
+                            "open it in your CAT tool and export it again")], False
+    q = lambda tag: f"{{{XLIFF_NS}}}{tag}"  # noqa: E731
+    if root.tag != q("xliff") or not str(root.get("version", "")).startswith("2."):
+        return [], [Finding(Position(shown, root.sourceline or 1, 1), "xliff-version",
+                            "not an XLIFF 2 document (the root must be <xliff version=\"2.x\"> in the 2.0 "
+                            "namespace)", "export XLIFF 2.0 from your CAT tool")], False
+    if root.get("srcLang", "").split("-")[0] != "en" or root.get("trgLang", "").split("-")[0] != TARGET:
+        return [], [Finding(Position(shown, root.sourceline or 1, 1), "import-language",
+                            f"the file translates {root.get('srcLang')} to {root.get('trgLang')}, not en to {TARGET}",
+                            "import the French file exported by `forge i18n export --lang fr`")], False
+    items, found = [], []
+    for unit in root.iter(q("unit")):
+        line = unit.sourceline or 0
+        segments = unit.findall(q("segment"))
+        sid = unit.get("name") or unit.get("id") or ""
+        if len(segments) != 1:
+            found.append(Finding(Position(shown, line, 1), "xliff-segments",
+                                 f"unit `{sid}` has {len(segments)} segments; forge's units have one",
+                                 "join the segments back into one (most CAT tools do when exporting)"))
+            continue
+        seg = segments[0]
+        source, target = seg.find(q("source")), seg.find(q("target"))
+        if any(len(el) for el in (source, target) if el is not None):
+            found.append(Finding(Position(shown, line, 1), "xliff-markup",
+                                 f"unit `{sid}` holds inline XLIFF markup; forge's strings are plain text",
+                                 "write the markup (** **, [[icon]], {{ }}) as plain text"))
+            continue
+        fuzzy = seg.get("state", "initial") == "initial" or seg.get("subState") == NEEDS_REVIEW
+        items.append(Incoming(sid, source.text or "" if source is not None else "",
+                              (target.text or "") if target is not None else "", fuzzy, line))
+    return items, found, False
+
+
+# -- writing ----------------------------------------------------------------------------------
+def _target(pair: inventory.Pair) -> tuple[str, tuple] | None:
+    """The French source file and the YAML path of a pair's French (prose: the file only)."""
+    path = pair.meta.get("path")
+    if pair.kind == "locale":
+        return "locales/fr.yaml", path
+    if pair.kind == "label":
+        return f"{inventory.BOOKS_DIR}/strings.yaml", ("fr",) + path
+    if path is not None and pair.en is not None:
+        return pair.en.file, path + ("fr",)
+    if pair.fr is not None:
+        return pair.fr.file, ()
+    return None
+
+
+def apply(root: Path, items: list[Incoming], shown: str, dry_run: bool = False) -> ImportResult:
+    """Write the French of ``items`` into the project at ``root`` (nothing at all when there is an error)."""
+    result = ImportResult(strings=len(items))
+    inv = inventory.build(root)
+    if inv.sources.findings:
+        result.findings += inv.sources.findings
+        result.io_error = inv.sources.io_error
+        return result
+    record = fingerprints.load(inv.sources)
+    result.findings += record.findings
+    pairs = {p.id: p for p in inv.pairs}
+    prints = dict(record.prints or {})
+    wanted: dict[str, str] = {}  # id -> the French to write
+    seen: set[str] = set()
+    for item in items:
+        at = Position(shown, item.line, 1)
+        pair = pairs.get(item.id)
+        if item.id in seen:
+            result.findings.append(Finding(at, "import-duplicate", f"`{item.id}` is in the file twice",
+                                           "keep one entry per id"))
+            continue
+        seen.add(item.id)
+        if pair is None or pair.en is None:
+            result.findings.append(Finding(at, "import-unknown-id", f"no translatable string has the id `{item.id}`",
+                                           "export the file again: the English may have been removed or moved"))
+            continue
+        if not item.fr.strip():
+            continue  # untranslated: today's French (if any) stays
+        same_source = item.en == pair.en.text
+        if not same_source:
+            result.findings.append(Finding(at, "import-source-changed",
+                                           f"`{item.id}`: the English changed since this file was exported; "
+                                           "the French is written and left to review",
+                                           "export again to translate against today's English", WARNING))
+        if pair.fr is None or pair.fr.text != item.fr:
+            wanted[item.id] = item.fr
+        if same_source and not item.fuzzy and prints.get(item.id) != fingerprints.fingerprint(pair.en.text):
+            prints[item.id] = fingerprints.fingerprint(pair.en.text)
+            result.reviewed.append(item.id)
+    texts = _edited(inv, pairs, wanted, shown, {i.id: i.line for i in items}, result)
+    if any(f.severity != WARNING for f in result.findings):
+        result.reviewed = []
+        return result
+    _verify(root, inv, texts, wanted, shown, result)
+    if any(f.severity != WARNING for f in result.findings):
+        result.reviewed = []
+        return result
+    result.changed = sorted(wanted)
+    result.files = sorted(texts)
+    if not dry_run:
+        for rel, text in sorted(texts.items()):
+            atomic.write_text(root / rel, ("\ufeff" if _has_bom(root, rel) else "") + text)
+        if record.tracked and prints != record.prints:
+            fingerprints.save(root, prints)  # a project without the sidecar starts with `reviewed --all`
+    return result
+
+
+def _has_bom(root: Path, rel: str) -> bool:
+    try:
+        return safeio.read_bytes(root / rel, root)[:3] == b"\xef\xbb\xbf"
+    except safeio.UnsafeInput:
+        return False
+
+
+def _edited(inv, pairs, wanted: dict[str, str], shown: str, lines: dict[str, int], result: ImportResult) -> dict[str, str]:
+    """The new text of each source file the import changes."""
+    edits: dict[str, list] = {}
+    owner: dict[str, list[str]] = {}
+    for pid, fr in wanted.items():
+        pair = pairs[pid]
+        target = _target(pair)
+        at = Position(shown, lines.get(pid, 0), 1)
+        if target is None:
+            result.findings.append(Finding(at, "import-target", f"`{pid}`: forge does not know where its French goes",
+                                           "add the French by hand in the source"))
+            continue
+        rel, path = target
+        edits.setdefault(rel, []).append((pid, pair, path, fr))
+        owner.setdefault(rel, []).append(pid)
+    texts = {}
+    for rel, todo in edits.items():
+        doc = inv.sources.docs.get(rel) or inv.sources.text(rel)
+        if doc is None:
+            continue
+        problems: list[tuple[str, str]] = []  # (id, why) of each string that cannot be written
+        text = _prose(doc, todo, problems) if rel.endswith(".md") else _yaml_checked(doc, todo, problems)
+        for pid, why in problems:
+            result.findings.append(Finding(Position(shown, lines.get(pid, 0), 1), "import-edit",
+                                           f"`{pid}`: cannot write the French into {rel}: {why}",
+                                           "write this string by hand in the source"))
+        if not problems:
+            texts[rel] = text
+    return texts
+
+
+def _yaml_checked(doc: Doc, todo: list, problems: list) -> str:
+    """The edited YAML, in the old quoting styles when they read back right, else all double-quoted."""
+    text = _yaml(doc, todo, problems)
+    if problems or _reads_back(text, todo):
+        return text
+    return _yaml(doc, todo, problems, quoted_only=True)
+
+
+def _reads_back(text: str, todo: list) -> bool:
+    from .. import yamlsrc
+
+    try:
+        data, _ = yamlsrc.load(text)
+    except yamlsrc.YamlError:
+        return False
+    return all(inventory.get_path(data, path) == fr for _pid, _pair, path, fr in todo)
+
+
+def _yaml(doc: Doc, todo: list, problems: list, quoted_only: bool = False) -> str:
+    import yaml
+
+    try:
+        node = yamledit.compose(doc.text)
+    except yaml.YAMLError:
+        problems.append((todo[0][0], "the file does not parse"))
+        return doc.text
+    edits = []
+    for pid, pair, path, fr in todo:
+        try:
+            if pair.fr is not None:
+                edits.append(yamledit.replace(doc.text, node, path, fr, quoted_only))
+            else:
+                edits.append(yamledit.insert(doc.text, node, path[:-1], str(path[-1]), fr, quoted_only))
+        except yamledit.EditError as exc:
+            problems.append((pid, str(exc)))
+    return yamledit.apply(doc.text, edits)
+
+
+def _prose(doc: Doc, todo: list, problems: list) -> str:
+    edits = []
+    for pid, pair, _path, fr in todo:
+        why = _prose_problem(doc, pair, fr)
+        if why:
+            problems.append((pid, why))
+        else:
+            edits.append((pair.fr.offset, pair.fr.offset + len(pair.fr.text), fr))
+    return yamledit.apply(doc.text, edits)
+
+
+def _prose_problem(doc: Doc, pair: inventory.Pair, fr: str) -> str:
+    """Why ``fr`` cannot replace the pair's French unit in place ("" when it can)."""
+    entry = pair.fr
+    if entry is None or entry.offset is None:
+        return "the French paragraph is missing; add it by hand"
+    if doc.text[entry.offset:entry.offset + len(entry.text)] != entry.text:
+        return "the paragraph holds a {# comment #}; edit it by hand"
+    one_line = pair.kind in ("prose-heading", "prose-meta")
+    if ("\n" in fr and one_line) or "\n\n" in fr or fr != fr.strip("\n") or not fr.strip():
+        return "a heading is one line, and a paragraph has no blank line in it"
+    if pair.kind == "prose-meta" and not _front_matter_safe(fr):
+        return "a front-matter value is read as YAML: it cannot hold `: ` or ` #`, nor start with a quote or a sign"
+    return ""
+
+
+def _front_matter_safe(value: str) -> bool:
+    """Whether ``key: value`` reads back as the text ``value`` (the books read their front matter as YAML)."""
+    from .. import yamlsrc
+
+    if not yamledit.plain_ok(value, False):
+        return False
+    try:
+        data, _ = yamlsrc.load(f"k: {value}\n")
+    except yamlsrc.YamlError:
+        return False
+    return data == {"k": value}
+
+
+def _verify(root: Path, inv, texts: dict[str, str], wanted: dict[str, str], shown: str, result: ImportResult) -> None:
+    """Read the project back with the new texts: each imported string as written, every other one unchanged."""
+    sources = Sources(root)
+    for rel, text in texts.items():
+        sources.docs[rel] = Doc(rel, text)
+    after = inventory.build(root, sources)
+    bad = [f for f in sources.findings if f.position.file in texts]
+    for f in bad:
+        result.findings.append(Finding(Position(shown), "import-verify",
+                                       f"the import would leave {f.position} unreadable: {f.message}",
+                                       "report this as a bug of forge i18n import; nothing was written"))
+    before = {p.id: (p.en.text if p.en else None, p.fr.text if p.fr else None) for p in inv.pairs}
+    now = {p.id: (p.en.text if p.en else None, p.fr.text if p.fr else None) for p in after.pairs}
+    expected = {pid: (en, wanted.get(pid, fr)) for pid, (en, fr) in before.items()}
+    for pid in sorted(set(expected) | set(now)):
+        if expected.get(pid) != now.get(pid):
+            result.findings.append(Finding(Position(shown), "import-verify",
+                                           f"`{pid}` would read {now.get(pid)!r} after the import, "
+                                           f"not {expected.get(pid)!r}",
+                                           "write this string by hand; nothing was written"))
+
+
+__all__ = ["Incoming", "ImportResult", "read", "apply", "MAX_IMPORT_BYTES"]

@@ -1,0 +1,55 @@
+"""Running ``forge i18n`` and reading a project's bytes, for the tests of issue 11 §2 and §3."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from forge.cli import app
+
+runner = CliRunner()
+
+
+def forge(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def snapshot(root: Path) -> dict[str, bytes]:
+    """Every file of a project, by relative path."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def changed(before: dict[str, bytes], after: dict[str, bytes]) -> list[str]:
+    return sorted(k for k in set(before) | set(after) if before.get(k) != after.get(k))
+
+
+def parity(root: Path) -> tuple[int, list[dict]]:
+    result = forge("parity", "--root", str(root), "--format", "json")
+    return result.exit_code, json.loads(result.stdout)["findings"]
+
+
+def edit(root: Path, rel: str, old: str, new: str) -> int:
+    """Replace ``old`` once in a file; the line it was on."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    at = text.index(old)
+    path.write_text(text.replace(old, new), encoding="utf-8")
+    return text.count("\n", 0, at) + 1
+
+
+def line_of(root: Path, rel: str, needle: str) -> int:
+    text = (root / rel).read_text(encoding="utf-8")
+    return text.count("\n", 0, text.index(needle)) + 1
+
+
+def export(root: Path, fmt: str, out: Path) -> Path:
+    result = forge("i18n", "export", "--root", str(root), "--lang", "fr", "--format", fmt, "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return out
+
+
+def run_import(root: Path, file: Path, *args: str) -> tuple[int, dict]:
+    result = forge("i18n", "import", str(file), "--root", str(root), "--format", "json", *args)
+    return result.exit_code, json.loads(result.stdout)

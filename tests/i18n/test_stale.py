@@ -1,0 +1,144 @@
+"""Stale French (issue 11 §3): when the English changes, the French to review is listed everywhere."""
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import polib
+from lxml import etree
+
+from forge.i18n import fingerprints, inventory
+
+from .helpers import changed, edit, forge, line_of, parity, snapshot
+
+NS = {"x": "urn:oasis:names:tc:xliff:document:2.0"}
+STALE = "stale-translation"
+
+
+def stale_at(root: Path) -> set[tuple[str, int]]:
+    code, findings = parity(root)
+    assert code == 0, findings  # a warning: the French may still be right
+    return {(f["file"], f["line"]) for f in findings if f["rule"] == STALE}
+
+
+def english_edits(root: Path) -> None:
+    """The English of one card name and one paragraph of the rulebook change."""
+    edit(root, "cards/red.yaml", 'name: {en: "Kindle"', 'name: {en: "Kindling"')
+    edit(root, "templates/books/rulebook.en.md", "is a deckbuilding game for 2 players",
+         "is a deckbuilding duel for 2 players")
+
+
+def test_the_shipped_game_has_every_french_fingerprinted_and_none_stale(shipped):
+    inv = inventory.build(shipped)
+    record = fingerprints.load(inv.sources)
+    assert record.tracked and not record.findings
+    assert fingerprints.untracked(inv, record) == []
+    assert fingerprints.stale(inv, record) == []
+    assert stale_at(shipped) == set()
+
+
+def test_an_english_edit_makes_its_french_stale_at_the_french_line(shipped):
+    english_edits(shipped)
+    assert stale_at(shipped) == {
+        ("cards/red.yaml", line_of(shipped, "cards/red.yaml", 'fr: "Étincelle"')),
+        ("templates/books/rulebook.fr.md",
+         line_of(shipped, "templates/books/rulebook.fr.md", "{{ game }} est un jeu de deckbuilding")),
+    }
+
+
+def test_rewrapping_the_english_is_not_a_change(shipped):
+    edit(shipped, "templates/books/rulebook.en.md", "is a deckbuilding game for 2 players",
+         "is a deckbuilding game\nfor 2 players")
+    assert stale_at(shipped) == set()
+
+
+def test_stale_french_is_fuzzy_in_the_po_and_needs_review_in_xliff(shipped, tmp_path):
+    english_edits(shipped)
+    assert forge("i18n", "export", "--root", str(shipped), "-o", str(tmp_path / "fr.po")).exit_code == 0
+    po = polib.pofile(str(tmp_path / "fr.po"))
+    assert sorted(e.msgctxt for e in po if "fuzzy" in e.flags) == ["books/rulebook/rules-of-play/2",
+                                                                   "cards/kindle/name"]
+    assert po.find("Kindling", msgctxt="cards/kindle/name").msgstr == "Étincelle"
+    assert forge("i18n", "export", "--root", str(shipped), "--format", "xliff",
+                 "-o", str(tmp_path / "fr.xlf")).exit_code == 0
+    doc = etree.parse(str(tmp_path / "fr.xlf"))
+    review = [u.get("name") for u in doc.iterfind(".//x:unit", NS)
+              if u.find("x:segment", NS).get("subState") == "forge:needs-review"]
+    assert sorted(review) == ["books/rulebook/rules-of-play/2", "cards/kindle/name"]
+
+
+def test_reviewed_marks_named_strings_then_all(shipped):
+    english_edits(shipped)
+    result = forge("i18n", "reviewed", "cards/kindle/name", "--root", str(shipped))
+    assert result.exit_code == 0, result.output
+    assert {f for f, _ in stale_at(shipped)} == {"templates/books/rulebook.fr.md"}
+    assert forge("i18n", "reviewed", "--all", "--root", str(shipped)).exit_code == 0
+    assert stale_at(shipped) == set()
+
+
+def test_reviewed_refuses_an_unknown_id_and_writes_nothing(shipped):
+    english_edits(shipped)
+    before = snapshot(shipped)
+    result = forge("i18n", "reviewed", "cards/kindle/name", "cards/nope/name", "--root", str(shipped))
+    assert result.exit_code == 1 and "cards/nope/name" in result.output
+    assert changed(before, snapshot(shipped)) == []
+    assert forge("i18n", "reviewed", "--root", str(shipped)).exit_code == 2  # neither ids nor --all
+
+
+def test_importing_the_unfuzzied_translation_marks_it_reviewed(shipped, tmp_path):
+    english_edits(shipped)
+    forge("i18n", "export", "--root", str(shipped), "-o", str(tmp_path / "fr.po"))
+    po = polib.pofile(str(tmp_path / "fr.po"))
+    name = po.find("Kindling", msgctxt="cards/kindle/name")
+    name.msgstr, name.flags = "Embrasement", []  # translated anew and no longer fuzzy, as Poedit saves it
+    po.save(str(tmp_path / "fr.po"))
+    result = forge("i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped), "--format", "json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["reviewed"] == ["cards/kindle/name"]
+    assert {f for f, _ in stale_at(shipped)} == {"templates/books/rulebook.fr.md"}  # still fuzzy: still stale
+
+
+def test_an_unchanged_import_of_a_stale_export_keeps_it_stale(shipped, tmp_path):
+    english_edits(shipped)
+    forge("i18n", "export", "--root", str(shipped), "-o", str(tmp_path / "fr.po"))
+    before = snapshot(shipped)
+    assert forge("i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped)).exit_code == 0
+    assert changed(before, snapshot(shipped)) == []
+    assert len(stale_at(shipped)) == 2
+
+
+def test_an_import_against_older_english_writes_but_stays_stale(shipped, tmp_path):
+    forge("i18n", "export", "--root", str(shipped), "-o", str(tmp_path / "fr.po"))
+    edit(shipped, "cards/red.yaml", 'name: {en: "Kindle"', 'name: {en: "Kindling"')
+    po = polib.pofile(str(tmp_path / "fr.po"))
+    po.find("Kindle", msgctxt="cards/kindle/name").msgstr = "Braise"
+    po.save(str(tmp_path / "fr.po"))
+    result = forge("i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped), "--format", "json")
+    report = json.loads(result.stdout)
+    assert result.exit_code == 0 and report["changed"] == ["cards/kindle/name"]
+    assert "import-source-changed" in {f["rule"] for f in report["findings"]}
+    assert len(stale_at(shipped)) == 1
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                   capture_output=True)
+
+
+def test_forge_diff_lists_the_french_to_review(shipped):
+    git(shipped, "init", "-q")
+    git(shipped, "add", "-A")
+    git(shipped, "commit", "-qm", "base")
+    english_edits(shipped)
+    result = forge("diff", "HEAD", "--root", str(shipped))
+    assert result.exit_code == 0, result.output
+    assert "French to review (the English changed since it was translated): 2" in result.output
+    line = line_of(shipped, "cards/red.yaml", 'fr: "Étincelle"')
+    assert f"! cards/red.yaml:{line}:" in result.output and "“Kindle”" in result.output \
+        and "“Kindling”" in result.output
+    data = json.loads(forge("diff", "HEAD", "--root", str(shipped), "--format", "json").stdout)
+    review = {s["id"]: s for s in data["french_to_review"]}
+    assert review["cards/kindle/name"]["english_before"] == "Kindle"
+    assert review["cards/kindle/name"]["english_now"] == "Kindling"
+    assert review["books/rulebook/rules-of-play/2"]["where"].startswith("templates/books/rulebook.fr.md:")
