@@ -109,7 +109,7 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
     from .books.build import build_books
 
     started = time.perf_counter()
-    outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs)
+    outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs, press=True)
     findings = [f for o in outcomes for f in o.findings]
     findings += [Finding(_pos(o.path or "output/books"), "preflight", p, "look at the page in the PDF")
                  for o in outcomes for p in o.problems]

@@ -13,6 +13,8 @@ Modules, in the order a book goes through them:
 - ``icons``: the cards' icons as SVG; ``anatomy``: the card anatomy figure, drawn by the card renderer;
 - ``rulings``: the numbered rulings the FAQ answers;
 - ``pdf``: WeasyPrint, reproducible bytes, booklet page counts, reading a PDF back;
+- ``press`` (with ``cmyk`` and ``pdfobjects``): the print file, from the same layout: bleed, crop
+  marks, press CMYK, PDF/X-4; ``impose``: the booklets for home printing; ``printing``: both, read back;
 - ``build``: every (book, language) on its own core, written atomically.
 
 Public API: ``build_books(root, kinds, langs, out)`` (``forge.books.build``) returns one

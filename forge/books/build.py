@@ -42,6 +42,7 @@ class BookOutcome:
     unchanged: bool = False  # its inputs and its file are as the record says: left as it is
     key: str = ""
     sha256: str = ""
+    files: dict = field(default_factory=dict)  # print files: name -> {"path", "size", "sha256"}
 
     @property
     def ready(self) -> bool:
@@ -52,11 +53,18 @@ class BookOutcome:
         return {"book": self.kind, "lang": self.lang, "path": self.path, "pages": self.pages, "bytes": self.size,
                 "seconds": round(self.seconds, 2), "written": self.written, "unchanged": self.unchanged,
                 "preflight": self.problems,
-                "findings": [f.to_json() for f in self.findings], **({"error": self.io_error} if self.io_error else {})}
+                "findings": [f.to_json() for f in self.findings], **({"error": self.io_error} if self.io_error else {}),
+                **({"print": {name: f["path"] for name, f in self.files.items()}} if self.files else {})}
 
 
 def output_path(out: Path, kind: str, lang: str) -> Path:
     return Path(out) / BOOKS_OUT / f"{kind}-{lang}.pdf"
+
+
+def print_path(out: Path, kind: str, lang: str, name: str) -> Path:
+    """Where a print file goes: ``press`` (the printer's PDF/X) or ``booklet-a4`` / ``booklet-letter``."""
+    folder, _, sheet = name.partition("-")
+    return Path(out) / BOOKS_OUT / folder / (f"{kind}-{lang}-{sheet}.pdf" if sheet else f"{kind}-{lang}.pdf")
 
 
 @lru_cache(maxsize=1)
@@ -69,7 +77,7 @@ def _code_digest() -> str:
     for path in sorted(package.rglob("*")):
         if path.is_file() and not path.is_symlink() and "__pycache__" not in path.parts:
             h.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
-    for lib in ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen", "pillow"):
+    for lib in ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "pyphen", "pillow", "pypdf"):
         try:
             h.update(f"{lib}={version(lib)}\0".encode())
         except PackageNotFoundError:
@@ -109,17 +117,20 @@ def _on_disk(path: Path, known: dict) -> bool:
     return data is not None and len(data) == size and hashlib.sha256(data).hexdigest() == known.get("sha256")
 
 
-def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = None, draft: str = "") -> BookOutcome:
-    """Compose, render, read back and write one book (runs in a worker process).
+def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = None, draft: str = "",
+              press: bool = False) -> BookOutcome:
+    """Compose, render, read back and write one book (runs in a worker process); with ``press``, its
+    print files too (``forge.books.printing``).
 
-    ``known`` is the record of the book's last build; when its key and file still match,
+    ``known`` is the record of the book's last build; when its key and files still match,
     the book is not laid out again."""
     from .. import atomic
     from ..database import load_database
     from ..text import PhraseError, load_phrasebooks
     from .compose import BookIOError, compose, load_project, url_finding
     from .fetch import FetchRefused
-    from .pdf import check_pdf, render_pdf, smuggled
+    from .pdf import check_pdf, read_pdf, render_book, smuggled
+    from .printing import files_on_disk, print_files
 
     start = time.perf_counter()
     outcome = BookOutcome(kind, lang)
@@ -136,14 +147,18 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
         outcome.seconds = time.perf_counter() - start
         return outcome
     outcome.key = book_key(composed, Path(root), draft)
-    if known and known.get("key") == outcome.key and _on_disk(path, known):
+    if (known and known.get("key") == outcome.key and _on_disk(path, known)
+            and (not press or files_on_disk(known.get("files"),
+                                            lambda name, rec: _on_disk(print_path(Path(out), kind, lang, name), rec)))):
         outcome.path, outcome.size, outcome.pages = path.as_posix(), known["size"], known["pages"]
         outcome.sha256, outcome.problems, outcome.unchanged = known["sha256"], list(known["problems"]), True
+        outcome.files = dict(known.get("files") or {})
         outcome.seconds = time.perf_counter() - start
         return outcome
     try:
-        data, outcome.pages = render_pdf(composed.html, composed.tail_html, Path(root).resolve().as_uri() + "/",
-                                         composed.policy)
+        rendered = render_book(composed.html, composed.tail_html, Path(root).resolve().as_uri() + "/",
+                               composed.policy, press=outcome.key if press else None)
+        data, outcome.pages = rendered.screen, rendered.pages
     except FetchRefused as exc:  # what the scan of the HTML missed, the fetcher still refused: nothing written
         outcome.findings += [url_finding(project, f"{kind}.{lang}.md", r.url, r.reason) for r in exc.refused]
         outcome.seconds = time.perf_counter() - start
@@ -152,8 +167,11 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
         from ..draft import stamp_pdf
 
         data = stamp_pdf(data, draft)
-    outcome.problems = check_pdf(data, text=False).problems
-    leaked = smuggled(data)
+    screen = read_pdf(data)
+    outcome.problems = check_pdf(data, text=False, reader=screen).problems
+    printed = print_files(rendered.press, rendered.booklets, draft) if press else {}
+    outcome.problems += [problem for name, file in printed.items() for problem in file.problems]
+    leaked = smuggled(data, reader=screen)
     if leaked:  # never write a book that carries a file or an action out of the project
         outcome.findings += [Finding(Position(f"templates/books/{kind}.{lang}.md"), "url", f"{what}; not written",
                                      "remove attachments and links to local files from the templates")
@@ -162,6 +180,12 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
         return outcome
     try:
         atomic.write_bytes(path, data)
+        for name, file in printed.items():
+            target = print_path(Path(out), kind, lang, name)
+            atomic.write_bytes(target, file.data)
+            outcome.files[name] = {"path": target.as_posix(), **file.record}
+        for stale in (known or {}).get("files", {}) if not press else ():
+            print_path(Path(out), kind, lang, stale).unlink(missing_ok=True)  # an older layout's: never mistaken for it
     except OSError as exc:  # the previous book is kept (atomic write)
         outcome.io_error = atomic.describe(exc)
         return outcome
@@ -172,15 +196,17 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
 
 
 def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
-                workers: int | None = None, draft: str = "") -> list[BookOutcome]:
-    """Every asked book in every asked language, in parallel when there are several cores."""
+                workers: int | None = None, draft: str = "", press: bool = False) -> list[BookOutcome]:
+    """Every asked book in every asked language, in parallel when there are several cores; with
+    ``press``, their print files too."""
     from ..workers import cap, cpus, process_pool
 
     from .. import atomic
 
     atomic.sweep_orphans(Path(out) / BOOKS_OUT)  # what a killed forge was writing
     record = _read_record(Path(out))
-    jobs = [(str(root), kind, lang, str(out), record.get(f"{kind}-{lang}"), draft) for kind in kinds for lang in langs]
+    jobs = [(str(root), kind, lang, str(out), record.get(f"{kind}-{lang}"), draft, press)
+            for kind in kinds for lang in langs]
     workers = cap(workers or cpus(), len(jobs))
     if workers == 1:
         outcomes = [build_one(*job) for job in jobs]
@@ -211,7 +237,7 @@ def _write_record(out: Path, record: dict, outcomes: list[BookOutcome]) -> None:
         name = f"{o.kind}-{o.lang}"
         if o.ready:
             books[name] = {"key": o.key, "size": o.size, "sha256": o.sha256, "pages": o.pages,
-                           "problems": list(o.problems)}
+                           "problems": list(o.problems), "files": o.files}
         else:
             books.pop(name, None)  # not current any more: laid out again next time
     if books != record:

@@ -67,13 +67,33 @@ def _short_assets(markup: str, assets: dict[str, tuple[str, str]]) -> str:
     return _DATA_URI.sub(short, markup)
 
 
+@dataclass
+class Rendered:
+    """A book laid out once, written twice: for the screen and (when asked) for the press."""
+
+    screen: bytes
+    pages: int
+    press: bytes | None = None
+    booklets: dict[str, bytes] = field(default_factory=dict)  # by sheet: "a4", "letter"
+
+
 def render_pdf(main_html: str, tail_html, base_url: str, policy: UrlPolicy) -> tuple[bytes, int]:
-    """The PDF bytes and page count: the main document, blank pages to a multiple of 4, the back cover.
+    """The screen PDF's bytes and page count (see ``render_book``)."""
+    rendered = render_book(main_html, tail_html, base_url, policy)
+    return rendered.screen, rendered.pages
+
+
+def render_book(main_html: str, tail_html, base_url: str, policy: UrlPolicy, press: str | None = None) -> Rendered:
+    """The main document, blank pages to a multiple of 4, the back cover: laid out once, written as the
+    screen PDF and, when ``press`` (the book's identity, e.g. its build key) is given, as its print file
+    and its booklets (``forge.books.press``, ``forge.books.impose``).
 
     WeasyPrint reads files only through ``policy``; raises FetchRefused, and writes nothing, when the
     documents asked for anything it refuses.
     """
     import warnings
+
+    from .press import BLEED_CSS, at_trim, write_all
 
     with warnings.catch_warnings():  # WeasyPrint 70 warns, once, that it subsets fonts with fontTools
         warnings.simplefilter("ignore", DeprecationWarning)
@@ -83,26 +103,35 @@ def render_pdf(main_html: str, tail_html, base_url: str, policy: UrlPolicy) -> t
     assets: dict[str, tuple[str, str]] = {}
     log = FetchLog()
     fetcher = guarded_fetcher(policy, assets, log)
+    bleed = [weasyprint.CSS(string=BLEED_CSS)]
 
-    def html(markup: str):
-        return weasyprint.HTML(string=_short_assets(markup, assets), base_url=base_url, url_fetcher=fetcher)
+    def layout(markup: str):
+        return weasyprint.HTML(string=_short_assets(markup, assets), base_url=base_url,
+                               url_fetcher=fetcher).render(stylesheets=bleed)
 
     with fixed_clock():
-        main = html(main_html).render()
+        main = layout(main_html)
         pages = list(main.pages)
         if tail_html is not None:
             back = 1  # the back cover is one page; checked below, re-rendered if a designer changed that
             for _ in range(PAGES_PER_SHEET):
                 fillers = -(len(pages) + back) % PAGES_PER_SHEET
-                tail = html(tail_html(fillers)).render().pages
+                tail = layout(tail_html(fillers)).pages
                 if (len(pages) + len(tail)) % PAGES_PER_SHEET == 0:
                     break
                 back = len(tail) - fillers
             pages += tail
-        data = main.copy(pages).write_pdf()
+        document = main.copy(pages)
+        if log.refused:
+            raise FetchRefused(log.refused)
+        if press is None:
+            printed, booklets = None, {}
+            screen = document.write_pdf(finisher=at_trim)
+        else:
+            screen, printed, booklets = write_all(document, press)
     if log.refused:
         raise FetchRefused(log.refused)
-    return data, len(pages)
+    return Rendered(screen, len(pages), printed, booklets)
 
 
 # -- reading a book back -------------------------------------------------------------------------
@@ -148,14 +177,12 @@ def _fonts(reader) -> dict[str, tuple[bool, bool]]:
     return out
 
 
-def smuggled(data: bytes) -> list[str]:
+def smuggled(data: bytes, reader=None) -> list[str]:
     """What a book's PDF must never hold: embedded files, file attachments, launch actions, links to local files.
 
     The URL policy keeps them out; this reads the PDF back so that a way around it is caught too.
     """
-    from pypdf import PdfReader
-
-    reader = PdfReader(io.BytesIO(data))
+    reader = reader or read_pdf(data)
     found = []
     names = reader.trailer["/Root"].get("/Names")
     if names is not None and "/EmbeddedFiles" in names.get_object():
@@ -175,12 +202,18 @@ def smuggled(data: bytes) -> list[str]:
     return found
 
 
-def check_pdf(data: bytes, text: bool = True) -> PdfCheck:
-    """Read a book back: page count, fonts embedded and complete, metadata, and (``text``) no template
-    syntax left in its text. Extracting the text is the slow part; the build checks the HTML instead."""
+def read_pdf(data: bytes):
+    """A pypdf reader of a PDF in memory (parsing a book's thousands of small objects takes a while:
+    share one reader between the checks and the imposition)."""
     from pypdf import PdfReader
 
-    reader = PdfReader(io.BytesIO(data))
+    return PdfReader(io.BytesIO(data))
+
+
+def check_pdf(data: bytes, text: bool = True, reader=None) -> PdfCheck:
+    """Read a book back: page count, fonts embedded and complete, metadata, and (``text``) no template
+    syntax left in its text. Extracting the text is the slow part; the build checks the HTML instead."""
+    reader = reader or read_pdf(data)
     result = PdfCheck(pages=len(reader.pages))
     fonts = _fonts(reader)
     result.fonts = {name: emb for name, (emb, _) in fonts.items()}

@@ -18,40 +18,46 @@ WorkersOption = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--wor
 ForceOption = typer.Option(False, "--force", help="Render even when forge validate refuses the cards: every page is "
                                                   "then marked DRAFT, not for print.")
 LangOption = typer.Option(Lang.all, "--lang", help="Language to render: en, fr or all.")
+PrintOption = typer.Option(False, "--print", help="Also write the print files: OUT/books/press/ (PDF/X-4, press "
+                                                  "CMYK, 3 mm bleed, crop marks) and OUT/books/booklet/ (A5 booklets "
+                                                  "two-up on A4 and Letter, for home printing).")
 
 
 @app.command("rulebook")
 def rulebook(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
-             out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption) -> None:
+             out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption,
+             press: bool = PrintOption) -> None:
     """Render the rulebook (A5 booklet): rules text, tables and card anatomy from the cards.
 
     Example: forge render rulebook --lang fr
     """
-    run_books(("rulebook",), root, lang, format, out, workers, force)
+    run_books(("rulebook",), root, lang, format, out, workers, force, press)
 
 
 @app.command("reference")
 def reference(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
-              out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption) -> None:
+              out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption,
+             press: bool = PrintOption) -> None:
     """Render the reference booklet: keywords, trap and Rite clarifications, FAQ, glossary, card list.
 
     Example: forge render reference --lang en
     """
-    run_books(("reference",), root, lang, format, out, workers, force)
+    run_books(("reference",), root, lang, format, out, workers, force, press)
 
 
 @app.command("books")
 def books(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
-          out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption) -> None:
+          out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption,
+          press: bool = PrintOption) -> None:
     """Render both books at once (the rulebook and the reference), sharing the cores.
 
-    Example: forge render books --out dist
+    Example: forge render books --out dist; forge render books --print (for a printer, and booklets to print at home)
     """
-    run_books(("rulebook", "reference"), root, lang, format, out, workers, force)
+    run_books(("rulebook", "reference"), root, lang, format, out, workers, force, press)
 
 
 def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: Optional[Path],
-              workers: int, force: bool = False) -> None:
+              workers: int, force: bool = False, press: bool = False) -> None:
     """Check the project, render the books, report once, exit 0 (clean), 1 (findings) or 2 (I/O).
 
     The gate is `forge validate`'s: a database it refuses is not rendered, unless --force,
@@ -83,7 +89,7 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     target = default_output(root, out, fmt)
     with progress(fmt) as say:
         say(f"laying out {', '.join(f'{kind}-{lang}' for kind in kinds for lang in langs)}")
-        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft)
+        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft, press=press)
     findings = list(checked.findings)
     for o in outcomes:
         findings += o.findings
@@ -124,6 +130,7 @@ def to_text(findings: list[Finding], outcomes: list, message: str = "") -> str:
             mark = "✗" if o.problems else "✓"
             how = "unchanged (its inputs did not change)" if o.unchanged else f"{o.seconds:.1f} s"
             lines.append(f"{mark} {o.path}: {o.pages} pages, {o.size / 1024:.0f} KB, {how}")
+            lines += [f"  {name}: {file['path']} ({file['size'] / 1024:.0f} KB)" for name, file in o.files.items()]
         elif not o.io_error:
             lines.append(f"✗ {o.kind} ({o.lang}): not written, the templates have errors")
     if message:

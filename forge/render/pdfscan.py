@@ -343,6 +343,8 @@ class Scanner:
                     pattern = _resolve(patterns.get(names[-1]))
                     if pattern is not None and "/Shading" in pattern:
                         self._shading(pattern["/Shading"], res, where)
+                    elif pattern is not None and int(pattern.get("/PatternType", 0)) == 1:
+                        self._tile(patterns[names[-1]], where, form)
                 else:
                     colour = Colour(space, tuple(nums))
                     self.out.ink(colour.ink, f"{where}: a colour")
@@ -392,6 +394,16 @@ class Scanner:
             inner.texts = [(s * scale_of(matrix), c) for s, c in inner.texts]  # type: ignore[arg-type]
         placed = scale_of(ctm)
         into.texts += [(s * placed, c) for s, c in inner.texts]
+        into.transparent |= inner.transparent
+
+    def _tile(self, ref, where: str, into: _Form) -> None:
+        """A tiling pattern's cell, read once like a form (WeasyPrint paints SVG gradients through them)."""
+        obj = _resolve(ref)
+        key = ("tile", getattr(ref, "idnum", None) or id(obj))
+        inner = self.forms.get(key)
+        if inner is None:
+            inner = self.forms[key] = _Form()
+            self._run(obj.get_data(), obj.get("/Resources"), where, inner)
         into.transparent |= inner.transparent
 
     def page(self, page, number: int) -> None:

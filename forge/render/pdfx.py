@@ -41,14 +41,15 @@ class _PdfxInfo(pdfdoc.PDFInfo):
 
 
 @lru_cache(maxsize=1)
-def _compressed_profile() -> bytes:
+def compressed_profile() -> bytes:
+    """The press profile, Flate-compressed once per process (it is 1 MB): an output intent's DestOutputProfile."""
     return zlib.compress(colour.press_profile_bytes(), 6)
 
 
 def _icc_stream() -> pdfdoc.PDFStream:
     """The press profile as an ICC stream (compressed once per process: it is 1 MB)."""
     d = pdfdoc.PDFDictionary({"N": 4, "Filter": pdfdoc.PDFName("FlateDecode")})
-    return pdfdoc.PDFStream(d, _compressed_profile(), filters=[])
+    return pdfdoc.PDFStream(d, compressed_profile(), filters=[])
 
 
 def _output_intent(doc) -> pdfdoc.PDFDictionary:
@@ -106,7 +107,18 @@ def _content_digest(doc) -> bytes:
 
 def _xmp(doc, digest: bytes) -> bytes:
     info = doc.info
-    date = _xmp_date(doc._timeStamp)
+    return xmp_packet(title=info.title, author=info.author, subject=info.subject, keywords=info.keywords,
+                      producer=info.producer, creator=info.creator, date=_xmp_date(doc._timeStamp),
+                      digest=digest, trapped=info.trapped)
+
+
+def xmp_packet(*, title, author, subject, keywords, producer, creator, date: str, digest: bytes,
+               trapped: str = "False") -> bytes:
+    """The XMP metadata a PDF/X-4 file carries, from plain values (``date`` in ISO 8601 with an offset).
+
+    The document and instance IDs derive from ``digest``: the same content, the same bytes.
+    Shared by the cards' print-on-demand file and the books' print files.
+    """
     e = escape
     packet = f"""<?xpacket begin="\ufeff" id="W5M0MpCehiHzreSzNTczkc9d"?>
 <x:xmpmeta xmlns:x="adobe:ns:meta/">
@@ -118,13 +130,13 @@ def _xmp(doc, digest: bytes) -> bytes:
     xmlns:xmpMM="http://ns.adobe.com/xap/1.0/mm/"
     xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/">
    <dc:format>application/pdf</dc:format>
-   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{e(str(info.title))}</rdf:li></rdf:Alt></dc:title>
-   <dc:creator><rdf:Seq><rdf:li>{e(str(info.author))}</rdf:li></rdf:Seq></dc:creator>
-   <dc:description><rdf:Alt><rdf:li xml:lang="x-default">{e(str(info.subject))}</rdf:li></rdf:Alt></dc:description>
-   <pdf:Keywords>{e(str(info.keywords))}</pdf:Keywords>
-   <pdf:Producer>{e(str(info.producer))}</pdf:Producer>
-   <pdf:Trapped>{info.trapped}</pdf:Trapped>
-   <xmp:CreatorTool>{e(str(info.creator))}</xmp:CreatorTool>
+   <dc:title><rdf:Alt><rdf:li xml:lang="x-default">{e(str(title))}</rdf:li></rdf:Alt></dc:title>
+   <dc:creator><rdf:Seq><rdf:li>{e(str(author))}</rdf:li></rdf:Seq></dc:creator>
+   <dc:description><rdf:Alt><rdf:li xml:lang="x-default">{e(str(subject))}</rdf:li></rdf:Alt></dc:description>
+   <pdf:Keywords>{e(str(keywords))}</pdf:Keywords>
+   <pdf:Producer>{e(str(producer))}</pdf:Producer>
+   <pdf:Trapped>{trapped}</pdf:Trapped>
+   <xmp:CreatorTool>{e(str(creator))}</xmp:CreatorTool>
    <xmp:CreateDate>{date}</xmp:CreateDate>
    <xmp:ModifyDate>{date}</xmp:ModifyDate>
    <xmp:MetadataDate>{date}</xmp:MetadataDate>

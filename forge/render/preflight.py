@@ -221,7 +221,8 @@ def print_problems(figures: dict, rules: dict) -> list[str]:
     problems = []
     allowed = rules.get("colour_spaces")
     if allowed:
-        other = [s for s in figures["colour_spaces"] if s not in allowed]
+        # a Pattern is no ink of its own: the colours its gradient or cell paints are scanned as well
+        other = [s for s in figures["colour_spaces"] if s not in allowed and s != "Pattern"]
         if other:
             problems.append(f"uses the colour space {', '.join(other)}; the press takes {', '.join(allowed)} only")
     limit = rules.get("max_tac_percent")

@@ -42,9 +42,9 @@ def composed(shipped_root):
 
 @pytest.fixture(scope="session")
 def rendered(shipped_root):
-    """Every book rendered once: (outcomes by (kind, lang), output folder)."""
+    """Every book rendered once, with its print files: (outcomes by (kind, lang), output folder)."""
     out = shipped_root / "output"
-    outcomes = build_books(shipped_root, KINDS, LANGS, out, workers=2)
+    outcomes = build_books(shipped_root, KINDS, LANGS, out, workers=2, press=True)
     return {(o.kind, o.lang): o for o in outcomes}, out
 
 

@@ -5,6 +5,7 @@ import errno
 import json
 import os
 import shutil
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -39,6 +40,26 @@ def test_renders_one_language_and_reports_json(project):
     assert book["pages"] > 0 and book["preflight"] == []
     assert (project / "output/books/rulebook-en.pdf").is_file()
     assert not (project / "output/books/rulebook-fr.pdf").exists()
+
+
+def test_print_writes_the_print_files_and_says_where(project):
+    result = run("rulebook", "--root", str(project), "--lang", "fr", "--print", "--format", "json")
+    assert result.exit_code == 0, result.output
+    (book,) = json.loads(result.output)["books"]
+    assert book["preflight"] == []
+    out = project / "output" / "books"
+    assert book["print"] == {"press": (out / "press/rulebook-fr.pdf").as_posix(),
+                             "booklet-a4": (out / "booklet/rulebook-fr-a4.pdf").as_posix(),
+                             "booklet-letter": (out / "booklet/rulebook-fr-letter.pdf").as_posix()}
+    assert all(Path(p).is_file() for p in book["print"].values())
+    text = run("rulebook", "--root", str(project), "--lang", "fr", "--print")
+    assert text.exit_code == 0 and "unchanged" in text.output and "press/rulebook-fr.pdf" in text.output
+
+
+def test_without_print_no_print_file_is_written(project):
+    assert run("rulebook", "--root", str(project), "--lang", "en").exit_code == 0
+    assert not (project / "output" / "books" / "press").exists()
+    assert not (project / "output" / "books" / "booklet").exists()
 
 
 def test_a_missing_root_or_cards_folder_is_an_io_error(tmp_path):

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.books.build import BOOK_RECORD, build_books, output_path
+from forge.books.build import BOOK_RECORD, build_books, output_path, print_path
+from forge.books.printing import PRINT_FILES
 
 from .conftest import copy_project
 
@@ -107,3 +108,40 @@ def test_a_template_asset_change_counts_too(game):
     css[0].write_text(css[0].read_text(encoding="utf-8") + "\n/* changed */\n", encoding="utf-8")
     again = _again(game)
     assert all(o.written for o in again.values())
+
+
+# -- the print files (issue 10 §1) -------------------------------------------------------------------
+def _print_again(root: Path, press: bool = True) -> dict:
+    return {o.lang: o for o in build_books(root, ("rulebook",), ("en",), root / "output", workers=1, press=press)}
+
+
+def _print_state(root: Path) -> dict:
+    return {name: (path.read_bytes(), path.stat().st_mtime_ns)
+            for name in PRINT_FILES for path in [print_path(root / "output", "rulebook", "en", name)]}
+
+
+def test_print_files_are_made_once_then_left_alone_until_an_input_changes(game):
+    first = _print_again(game)["en"]
+    assert first.written and set(first.files) == set(PRINT_FILES)  # the record had no print files: laid out
+    before = _print_state(game)
+    again = _print_again(game)["en"]
+    assert again.unchanged and not again.written and again.files == first.files
+    assert _print_state(game) == before  # not even rewritten
+    assert _print_again(game, press=False)["en"].unchanged  # a screen-only build needs nothing more
+
+
+def test_a_deleted_or_edited_print_file_is_made_again(game):
+    _print_again(game)
+    press = print_path(game / "output", "rulebook", "en", "press")
+    press.write_bytes(press.read_bytes()[:-10] + b"0123456789")
+    assert _print_again(game)["en"].written
+    print_path(game / "output", "rulebook", "en", "booklet-letter").unlink()
+    assert _print_again(game)["en"].written and print_path(game / "output", "rulebook", "en", "booklet-letter").is_file()
+
+
+def test_a_book_laid_out_anew_without_print_files_removes_its_old_ones(game):
+    _print_again(game)
+    prose = game / "templates" / "books" / "rulebook.en.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    assert _print_again(game, press=False)["en"].written
+    assert not any(print_path(game / "output", "rulebook", "en", name).exists() for name in PRINT_FILES)

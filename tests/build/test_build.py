@@ -23,6 +23,10 @@ def test_build_produces_the_kit_from_the_shipped_game(shipped):
     assert (shipped / "output" / "books" / "rulebook-en.pdf").is_file()
     assert (shipped / "output" / "books" / "reference-en.pdf").is_file()
     assert report["stages"][3]["summary"]["books"] == ["rulebook-en", "reference-en"]
+    for book in ("rulebook-en", "reference-en"):  # the print files too (issue 10 §1)
+        assert (shipped / "output" / "books" / "press" / f"{book}.pdf").is_file()
+        assert (shipped / "output" / "books" / "booklet" / f"{book}-a4.pdf").is_file()
+        assert (shipped / "output" / "books" / "booklet" / f"{book}-letter.pdf").is_file()
 
 
 def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):

@@ -245,3 +245,33 @@ def test_an_inline_rgb_image_is_found():
     assert f["colour_spaces"] == ["DeviceCMYK", "DeviceRGB"]
     assert f["images"] == [{"where": "page 1", "colour_space": "DeviceRGB", "inline": True}]
     assert "uses the colour space DeviceRGB; the press takes DeviceCMYK only" in print_problems(f, POD)
+
+
+def _weasy(svg: str) -> PdfReader:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import weasyprint
+    return PdfReader(io.BytesIO(weasyprint.HTML(string=f'<body style="margin: 0">{svg}</body>').write_pdf()))
+
+
+def test_a_colour_inside_a_tiling_pattern_is_measured():
+    """WeasyPrint paints an SVG gradient through a tiling pattern's cell: its RGB must not hide there."""
+    svg = ('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><linearGradient id="g">'
+           '<stop offset="0" stop-color="#ff0000"/><stop offset="1" stop-color="#0000ff"/></linearGradient></defs>'
+           '<rect width="100" height="100" fill="url(#g)"/></svg>')
+    f = measure_pdf(_weasy(svg))
+    assert f["colour_spaces"] == ["DeviceRGB", "Pattern"]
+    assert print_problems(f, POD)[0] == "uses the colour space DeviceRGB; the press takes DeviceCMYK only"
+
+
+def test_a_pattern_is_no_colour_space_of_its_own_for_the_press():
+    figures = {"colour_spaces": ["DeviceCMYK", "Pattern"], "tac_max_percent": 100.0, "tac_where": "",
+               "black_text_k_only": True, "pages_without_trim_or_bleed_box": [], "min_bleed_mm": 3.0,
+               "pdfx": {"version": "PDF/X-4", "trapped": "False", "document_id": True, "xmp": True,
+                        "output_intent": "FOGRA39", "icc": {"colour_space": "CMYK", "n": 4}},
+               "transparent_pages_without_cmyk_group": []}
+    assert print_problems(figures, POD) == []
+    assert print_problems({**figures, "colour_spaces": ["DeviceCMYK", "DeviceGray"]}, POD) == [
+        "uses the colour space DeviceGray; the press takes DeviceCMYK only"]
