@@ -75,3 +75,15 @@ def test_the_books_show_cards_at_their_printed_text_size():
     printed = {f.id: f for f in build_faces(load.db, books, ["fr"], root)["fr"]}
     for card in load.db.cards[:12]:
         assert classed_face(card, load.db, books, "fr", root).text_size == printed[card.id].text_size
+
+
+def test_a_draft_s_print_files_say_draft_too(duplicated):
+    """A forced render's press file and booklets carry the mark: none goes to a printer as the game."""
+    result = _render(duplicated, "--force", "--print")
+    assert result.exit_code == 1
+    books = duplicated / "output" / "books"
+    for path in (books / "press/rulebook-en.pdf", books / "booklet/rulebook-en-a4.pdf",
+                 books / "booklet/rulebook-en-letter.pdf"):
+        reader = pypdf.PdfReader(path)
+        assert reader.metadata.title.startswith("DRAFT"), path
+        assert all("DRAFT, not for print:" in page.extract_text() for page in reader.pages), path
