@@ -63,3 +63,14 @@ def test_a_broken_termbase_is_not_exported(shipped):
     (shipped / "locales/termbase.yaml").write_text("terms: [\n", encoding="utf-8")
     result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped)])
     assert result.exit_code == 2 and "cannot export the termbase" in result.output
+
+
+def test_a_term_naming_a_locale_key_that_does_not_exist(shipped):
+    path = shipped / "locales/termbase.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("locale: [keywords.rush]", "locale: [keyword.rush]"), encoding="utf-8")
+    line = text[:text.index("{id: rush,")].count("\n") + 1  # the term's line
+    result = runner.invoke(app, ["parity", "--root", str(shipped), "--format", "json"])
+    found = json.loads(result.stdout)["findings"]
+    assert result.exit_code == 1
+    assert [(f["file"], f["line"], f["rule"]) for f in found] == [("locales/termbase.yaml", line, "termbase")]

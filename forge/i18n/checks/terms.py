@@ -10,6 +10,7 @@ import re
 from functools import lru_cache
 
 from ...findings import Finding
+from ...model import Position
 from ..inventory import Inventory, dotted
 from ..termbase import Term, Termbase
 from . import CODE_ONLY, at, both, label, masked
@@ -87,6 +88,10 @@ def _locale_labels(inv: Inventory, termbase: Termbase) -> list[Finding]:
         for key in term.locale:
             pair = pairs.get(f"locales/{key}")
             if pair is None:
+                if pairs:  # the locales were read: the key is a typo or was renamed
+                    found.append(Finding(Position(termbase.doc.rel, term.line, 1), "termbase",
+                                         f"the term `{term.id}` names the locale key `{key}`, which no locale has",
+                                         "write the key as in locales/en.yaml (e.g. keywords.wound), or remove it"))
                 continue
             for lang, entry in (("en", pair.en), ("fr", pair.fr)):
                 want = getattr(term, lang)
