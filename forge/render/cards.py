@@ -39,8 +39,8 @@ from ..workers import cap, cpus, process_pool
 from .aids import aid_cards, aid_set, mat_size, token_kinds
 from .assets import assets_hash, has_icon
 from .face import build_faces
-from .jobs import (CHECK, MASTER, MPC, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob, cache_dir,
-                   check_output, differs, item_key, read_own, run_job, sound_products)
+from .jobs import (CHECK, MASTER, MPC, SCAN_MEMOS, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob,
+                   cache_dir, check_output, differs, item_key, read_own, run_job, scan_memo_name, sound_products)
 from .preflight import shop_verdict
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
 from .seal import key as seal_key, seal, unseal
@@ -142,6 +142,8 @@ class _Plan:
 
     def add(self, rel: str, key: str, job, check: tuple, phase: int = 1, paper: str = "") -> None:
         scope = (rel.split("/", 1)[0], self._lang, paper)
+        if isinstance(job, DocJob):
+            job = replace(job, out=str(self.out))
         if self.opts.draft:  # a draft is another output: rendered, marked, and rendered again once fixed
             key = _hash(key, "draft", self.opts.draft)
             if isinstance(job, DocJob):
@@ -400,7 +402,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     for o in plan.outputs:
         rel = _rel(o.path, out)
         if o.path in todo_paths or "check" not in old.get(rel, {}):
-            check = file_checks.get(str(o.path)) or check_output(o.path, o.check)
+            check = file_checks.get(str(o.path)) or check_output(o.path, o.check, out)
             result.written.append(rel)
             prints[rel] = fingerprint(o.path)
         else:
@@ -426,7 +428,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
         if differs(path, data):
             write_bytes(path, data)
     if set(options.langs) == set(LANGS):  # a partial run keeps the other languages' cache
-        _prune_cache(out, set(plan.keys.values()))
+        _prune_cache(out, set(plan.keys.values()), set(kept) | set(files))
     result.written.sort()
     result.unchanged.sort()
     result.seconds = time.perf_counter() - start
@@ -649,13 +651,17 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
     return reports
 
 
-def _prune_cache(out: Path, keep: set[str]) -> None:
-    """Drop cached face products no current face uses, so the cache does not grow forever."""
+def _prune_cache(out: Path, keep: set[str], outputs: set[str]) -> None:
+    """Drop cached face products no current face uses, and the scan memos of PDFs not among the
+    ``outputs`` the manifest keeps, so the cache does not grow forever."""
     import shutil
 
     base = out / ".cache" / "faces"
-    if not base.is_dir():
-        return
-    for d in sorted(base.glob("*/*")):
+    for d in sorted(base.glob("*/*")) if base.is_dir() else ():
         if d.is_dir() and d.name not in keep and not d.is_symlink() and within(d, out):
             shutil.rmtree(d, ignore_errors=True)
+    memos = out / SCAN_MEMOS
+    wanted = {out / scan_memo_name(rel) for rel in outputs}
+    for f in sorted(memos.rglob("*.json")) if memos.is_dir() and not memos.is_symlink() else ():
+        if f not in wanted and not f.is_symlink() and within(f.parent, out):
+            f.unlink(missing_ok=True)

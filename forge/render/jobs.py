@@ -44,6 +44,15 @@ def cache_dir(out: Path, key: str) -> Path:
     return out / ".cache" / "faces" / key[:2] / key
 
 
+#: Where the preflight scan of each PDF output keeps its forms' records (``pdfscan.ScanMemo``).
+SCAN_MEMOS = Path(".cache") / "preflight"
+
+
+def scan_memo_name(rel: str) -> Path:
+    """The scan memo of output ``rel`` (a path under the output folder), relative to that folder."""
+    return SCAN_MEMOS / f"{rel}.json"
+
+
 #: No file forge keeps under output/ (a face, a sheet, a record of them) is near this size.
 MAX_OWN_FILE = 256 * 1024 * 1024
 
@@ -146,6 +155,7 @@ class DocJob:
     what: str = ""
     layout: str = "gutter"  # print-and-play: gutter | butted
     draft: str = ""  # --force on a refused database: every page is marked DRAFT
+    out: str = ""  # the output folder, where the preflight keeps its scan memo ("": none)
 
 
 @dataclass(frozen=True)
@@ -174,21 +184,25 @@ class JobResult:
     file_checks: dict[str, dict] = field(default_factory=dict)  # output path -> preflight check
 
 
-def check_output(path: Path, spec: tuple) -> dict:
-    """Read an output back and check it against its profile (see ``preflight``)."""
+def check_output(path: Path, spec: tuple, out: Path | None = None) -> dict:
+    """Read an output back and check it against its profile (see ``preflight``); a PDF under ``out``
+    is scanned with the records its forms left in earlier runs (``scan_memo_name``)."""
     from . import preflight
+    from .pdfscan import ScanMemo
 
     if not path.exists():
         return {"path": path.as_posix(), "kind": spec[0], "problems": ["was not written"]}
     if spec[0] in ("png", "jpeg"):
         return preflight.check_png(path, spec[1], max_side=spec[2], kind=spec[0])
     _, size, pages, cmyk, lang = spec
-    return preflight.check_pdf(path, size, pages, cmyk=cmyk, lang=lang)
+    memo = ScanMemo(out, scan_memo_name(path.relative_to(out).as_posix())) if out is not None else None
+    return preflight.check_pdf(path, size, pages, cmyk=cmyk, lang=lang, memo=memo)
 
 
 def _checked(job, result: JobResult) -> JobResult:
     if job.check:
-        result.file_checks[job.path] = check_output(Path(job.path), job.check)
+        out = Path(job.out) if getattr(job, "out", "") else None
+        result.file_checks[job.path] = check_output(Path(job.path), job.check, out)
     return result
 
 

@@ -12,12 +12,26 @@ of the colours it mixes, so this maximum bounds what any spot of the printed pag
 
 The content-stream tokeniser is a small regular-expression one, about ten times faster
 than pypdf's object parser on reportlab's streams (the print-on-demand file has ~100 forms).
+
+Each form (a card, placed on many pages) is scanned once per document into a record of
+what it does to the figures (colour spaces, the ink peaks, its images, its texts), then
+the record is replayed where the form is first placed. With a ``ScanMemo`` the records
+are kept between runs, keyed by a digest of the form's own bytes and of the scanning code,
+and each record lists the resources its scan looked up (by name, with a digest of what
+they were): a record is used only while every one of them is still the same. reportlab
+gives each form every gradient and graphics state the document defined so far, so the
+resources the scan did not use must not count, or one new gradient would change every
+later form's key. After one card changed, only that card's forms are scanned again. A
+record gives exactly the figures a fresh scan gives (see ``_Recording``), and a memo this
+machine did not seal is not read (``fitmemo``).
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 _WS = rb"[\x00\t\n\f\r ]"
 _NUM = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
@@ -174,6 +188,176 @@ class _Form:
     transparent: bool = False
 
 
+@dataclass
+class _Recording(Scan):
+    """A form's scan on its own, as a record to replay into a document's ``Scan``.
+
+    Only the ink values that raise the form's own peak are kept: replayed in order into a
+    document whose peak is at least the form's peak so far, a value that did not raise the
+    latter cannot raise the former. Colour spaces are a set and images are keyed by their
+    object number, so replaying what the document already saw (a nested form or a gradient
+    met before) changes nothing, as a fresh scan that skips them.
+    """
+
+    events: list = field(default_factory=list)  # [ink, where-suffix] in order
+
+    def ink(self, value: float | None, where: str) -> None:
+        if value is not None and value > self.max_ink + 1e-9:
+            self.events.append([value, where])
+        super().ink(value, where)
+
+
+class ScanMemo:
+    """Form records kept between runs in a sealed file under the output folder (see the module doc)."""
+
+    def __init__(self, out: Path, name: Path):
+        from .fitmemo import FitMemo
+
+        self._facts = FitMemo(out, name)
+
+    def get(self, digest: str) -> tuple[dict, dict] | None:
+        """A kept record of the form with this digest and the resources it used ({key: digest})."""
+        entry = self._facts.entry(digest)
+        record, deps = entry.get("record"), entry.get("deps")
+        if not (_sound(record) and isinstance(deps, dict) and all(isinstance(v, str) for v in deps.values())):
+            return None
+        return record, deps
+
+    def put(self, digest: str, record: dict, deps: dict) -> None:
+        self._facts.put(digest, "record", record)
+        self._facts.put(digest, "deps", deps)
+
+    def save(self) -> None:
+        self._facts.save()
+
+
+def _sound(record) -> bool:
+    """Whether a kept record has the shape ``Scanner._record`` gives (a sealed one always has)."""
+    try:
+        return (isinstance(record, dict) and isinstance(record["transparent"], bool)
+                and all(isinstance(s, str) for s in record["spaces"])
+                and all(isinstance(v, (int, float)) and isinstance(w, str) for v, w in record["ink"])
+                and all((k is None or isinstance(k, int)) and isinstance(i, dict) for k, i in record["images"])
+                and all(isinstance(z, (int, float)) and isinstance(sp, str)
+                        and all(isinstance(x, (int, float)) for x in vals) for z, sp, vals in record["texts"]))
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+_CODE: list[bytes] = []
+
+
+def _code_digest() -> bytes:
+    """The scanning code itself: a record made by other code is another record."""
+    if not _CODE:
+        here = Path(__file__).resolve().parent
+        _CODE.append(hashlib.sha256(b"".join((here / f).read_bytes() for f in ("pdfscan.py", "colour.py"))).digest())
+    return _CODE[0]
+
+
+def _number(obj) -> int | None:
+    """The object number of an object read from a file (pypdf resolves references as it reads)."""
+    ref = getattr(obj, "indirect_reference", None)
+    return getattr(ref, "idnum", None)
+
+
+#: Deeper than any resource tree reportlab writes; a deeper one is not memoised.
+_MAX_DEPTH = 32
+_REF = re.compile(rb"(\d+)\s+(\d+)\s+R(?![A-Za-z])")
+_STREAM = re.compile(rb">>\s*stream\r?\n")
+
+
+class _Digests:
+    """Digests of a document's objects, by what they hold and what they refer to (see ``fingerprint``).
+
+    An object referred to is digested from its bytes in the file (between its offset and the
+    next object's, in a file with a plain cross-reference table as reportlab writes), following
+    the references in its dictionary: no parsing, and the 40 gradients a card draws cost a hash
+    each. Elsewhere (object streams), it is read with pypdf.
+    """
+
+    def __init__(self, reader=None):
+        self.reader = reader
+        self.done: dict[int, bytes] = {}
+        self.bounds: dict[int, tuple[int, int]] | None = None
+        self.data = b""
+
+    def _spans(self) -> dict[int, tuple[int, int]]:
+        if self.bounds is None:
+            self.bounds = {}
+            reader = self.reader
+            table = getattr(reader, "xref", None)
+            stream = getattr(reader, "stream", None)
+            if isinstance(table, dict) and list(table) in ([0], [0, 65535], [65535, 0]) \
+                    and not getattr(reader, "xref_objStm", None) and hasattr(stream, "getvalue"):
+                self.data = stream.getvalue()
+                starts = sorted((off, n) for n, off in table.get(0, {}).items() if isinstance(off, int) and off > 0)
+                end = self.data.rfind(b"xref")
+                for (off, n), nxt in zip(starts, [o for o, _ in starts[1:]] + [end]):
+                    if off < nxt and self.data.startswith(b"%d 0 obj" % n, off):
+                        self.bounds[n] = (off, nxt)
+        return self.bounds
+
+    def ref(self, value, depth: int) -> bytes:
+        n = value.idnum
+        if n not in self.done:
+            self.done[n] = b"cycle %d" % n
+            span = self._spans().get(n) if value.generation == 0 else None
+            if span is None and isinstance(value, _Ref):  # no such object in the table: nothing to follow
+                body = b"missing %d %d" % (n, value.generation)
+            elif span is None:
+                body = b"R%d " % n + self.of(value.get_object(), depth + 1)
+            else:
+                raw = self.data[span[0]:span[1]]
+                m = _STREAM.search(raw)
+                head = raw[:m.start() + 2] if m else raw
+                body = b"raw %d " % n + hashlib.sha256(raw).digest() + b"".join(
+                    b"@" + self.ref(_Ref(int(a), int(b)), depth + 1) for a, b in _REF.findall(head))
+            self.done[n] = hashlib.sha256(body).digest()
+        return self.done[n]
+
+    def of(self, value, depth: int = 0, skip: tuple[str, ...] = ("/Font",)) -> bytes:
+        """Canonical bytes of a PDF object and everything it refers to (fonts left out: a scan never reads
+        them; at the top, the keys in ``skip`` too). Referenced objects are named by number too: images
+        are told apart by it."""
+        from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+
+        if depth > _MAX_DEPTH:
+            raise RecursionError("resource tree too deep to memoise")
+        if isinstance(value, (IndirectObject, _Ref)):
+            return b"R" + self.ref(value, depth)
+        if isinstance(value, DictionaryObject):
+            parts = [b"<<"]
+            for k in sorted(value):
+                if k not in skip:
+                    parts += [k.encode("utf-8", "replace"), b" ", self.of(value.raw_get(k), depth + 1), b";"]
+            if isinstance(value, StreamObject):
+                parts += [b"stream ", hashlib.sha256(value._data or b"").digest()]
+            return b"".join(parts) + b">>"
+        if isinstance(value, ArrayObject):
+            return b"[" + b",".join(self.of(v, depth + 1) for v in value) + b"]"
+        return type(value).__name__.encode() + b":" + repr(value).encode("utf-8", "replace")
+
+    def entry(self, resources, category: str, name) -> str:
+        """A digest of what ``name`` is in a form's resource ``category`` ("-" when it is not there);
+        the category "/ColorSpace" with the name "*": the whole table of named colour spaces."""
+        res = _resolve(resources) or {}
+        if name == "*":
+            entry = res.raw_get(category) if hasattr(res, "raw_get") and category in res else None
+        else:
+            table = _resolve(res.get(category)) or {}
+            entry = table.raw_get(name) if hasattr(table, "raw_get") and name in table else None
+        return "-" if entry is None else hashlib.sha256(self.of(entry)).hexdigest()
+
+
+@dataclass(frozen=True)
+class _Ref:
+    """A reference found in an object's bytes, followed through the file's table (``_Digests.ref``)."""
+
+    idnum: int
+    generation: int
+
+
 def _resolve(obj):
     return obj.get_object() if hasattr(obj, "get_object") else obj
 
@@ -227,15 +411,19 @@ def _function_ends(fn) -> list[list[float]]:
 class Scanner:
     """Walks the pages of a pypdf reader, visiting each form and image once (see ``scan``)."""
 
-    def __init__(self):
-        self.out = Scan()
+    def __init__(self, memo: ScanMemo | None = None, out: Scan | None = None, digests: _Digests | None = None,
+                 deps: dict | None = None):
+        self.out = out if out is not None else Scan()
+        self.memo = memo
+        self.digests = digests if digests is not None else _Digests()
+        self.deps = deps  # recording a form for the memo: "category name" -> digest of each resource used
         self.forms: dict = {}
         self.images_seen: set = set()
         self.shadings_seen: set = set()
 
     # -- resources ------------------------------------------------------------------------
     def _shading(self, ref, resources, where: str) -> None:
-        key = getattr(ref, "idnum", None) or id(ref)
+        key = _number(_resolve(ref)) or id(ref)
         if key in self.shadings_seen:
             return
         self.shadings_seen.add(key)
@@ -247,7 +435,7 @@ class Scanner:
 
     def _image(self, obj, ref, where: str) -> bool:
         """Record an image; whether it is transparent (a soft mask)."""
-        key = getattr(ref, "idnum", None) or id(obj)
+        key = _number(obj) or id(obj)
         transparent = "/SMask" in obj
         if key in self.images_seen:
             return transparent
@@ -255,7 +443,8 @@ class Scanner:
         space = _space_name(obj.get("/ColorSpace"), {})
         self.out.colour_spaces.add(space)
         info = {"where": where, "colour_space": space, "size_px": [int(obj.get("/Width", 0)),
-                                                                    int(obj.get("/Height", 0))]}
+                                                                    int(obj.get("/Height", 0))],
+                "object": _number(obj)}
         if space == "DeviceCMYK":
             from .colour import image_max_ink
 
@@ -287,6 +476,16 @@ class Scanner:
         shadings = _resolve(res.get("/Shading")) or {}
         patterns = _resolve(res.get("/Pattern")) or {}
         states = _resolve(res.get("/ExtGState")) or {}
+        if self.deps is not None:  # recording: note each resource looked up, and the named colour spaces
+            used = self.deps
+            self._note("/ColorSpace", "*", res)
+
+            def note(category: str, name) -> None:
+                if isinstance(name, str) and f"{category} {name}" not in used:
+                    self._note(category, name, res)
+        else:
+            def note(category: str, name) -> None:
+                pass
         ctm, stack = IDENTITY, []
         fill_space, stroke_space = "DeviceGray", "DeviceGray"
         fill = Colour("DeviceGray", (0.0,))
@@ -340,6 +539,7 @@ class Scanner:
                 space = fill_space if op.islower() else stroke_space
                 names = [v for v in operands if isinstance(v, str)]
                 if names and space == "Pattern":
+                    note("/Pattern", names[-1])
                     pattern = _resolve(patterns.get(names[-1]))
                     if pattern is not None and "/Shading" in pattern:
                         self._shading(pattern["/Shading"], res, where)
@@ -350,9 +550,10 @@ class Scanner:
                     self.out.ink(colour.ink, f"{where}: a colour")
                     if op.islower():
                         fill = colour
-            elif op == b"sh" and operands and operands[-1] in shadings:
+            elif op == b"sh" and operands and (note("/Shading", operands[-1]) or operands[-1] in shadings):
                 self._shading(shadings[operands[-1]], res, where)
             elif op == b"gs" and operands:
+                note("/ExtGState", operands[-1])
                 form.transparent |= self._gs_transparent(states.get(operands[-1]))
             elif op == b"BT":
                 tm = IDENTITY
@@ -364,7 +565,7 @@ class Scanner:
                 size = nums[-1]
             elif op in _SHOW:
                 form.texts.append((abs(size) * scale_of(_mul(tm, ctm)), fill))
-            elif op == b"Do" and operands and operands[-1] in xobjects:
+            elif op == b"Do" and operands and (note("/XObject", operands[-1]) or operands[-1] in xobjects):
                 self._do(xobjects[operands[-1]], ctm, where, form)
             elif op == b"ID":  # an inline image: BI <key value pairs> ID <data> EI
                 self._inline_image(operands, where)
@@ -385,13 +586,10 @@ class Scanner:
             return
         if subtype != "/Form":
             return
-        key = getattr(ref, "idnum", None) or id(obj)
+        key = _number(obj) or id(obj)
         inner = self.forms.get(key)
         if inner is None:
-            inner = self.forms[key] = _Form()
-            matrix = tuple(float(v) for v in obj.get("/Matrix", IDENTITY))
-            self._run(obj.get_data(), obj.get("/Resources"), where, inner)
-            inner.texts = [(s * scale_of(matrix), c) for s, c in inner.texts]  # type: ignore[arg-type]
+            inner = self.forms[key] = self._replay(self._record(ref, obj), where)
         placed = scale_of(ctm)
         into.texts += [(s * placed, c) for s, c in inner.texts]
         into.transparent |= inner.transparent
@@ -403,8 +601,57 @@ class Scanner:
         inner = self.forms.get(key)
         if inner is None:
             inner = self.forms[key] = _Form()
-            self._run(obj.get_data(), obj.get("/Resources"), where, inner)
+            # a form being recorded depends on the pattern as a whole (``_Digests`` follows its cell's
+            # resources): the cell's own names are not the form's
+            deps, self.deps = self.deps, None
+            try:
+                self._run(obj.get_data(), obj.get("/Resources"), where, inner)
+            finally:
+                self.deps = deps
         into.transparent |= inner.transparent
+
+    def _note(self, category: str, name: str, resources) -> None:
+        self.deps[f"{category} {name}"] = self.digests.entry(resources, category, name)
+
+    def _record(self, ref, obj) -> dict:
+        """What a form does to the figures, scanned on its own or taken from the memo."""
+        digest = None
+        if self.memo is not None:
+            try:
+                own = self.digests.of(obj, skip=("/Font", "/Resources"))
+                digest = hashlib.sha256(_code_digest() + own).hexdigest()
+                found = self.memo.get(digest)
+                if found is not None and all(self.digests.entry(obj.get("/Resources"), *key.split(" ", 1)) == value
+                                             for key, value in found[1].items()):
+                    return found[0]
+            except RecursionError:
+                digest = None
+        sub = Scanner(self.memo, _Recording(), self.digests, {})
+        inner = _Form()
+        matrix = tuple(float(v) for v in obj.get("/Matrix", IDENTITY))
+        sub._run(obj.get_data(), obj.get("/Resources"), "", inner)
+        rec = sub.out
+        images = [[im.pop("object", None), {k: v for k, v in im.items() if k != "where"}] for im in rec.images]
+        record = {"spaces": sorted(rec.colour_spaces), "ink": rec.events, "images": images,
+                  "texts": [[s * scale_of(matrix), c.space, list(c.values)] for s, c in inner.texts],  # type: ignore
+                  "transparent": inner.transparent}
+        if digest:
+            self.memo.put(digest, record, sub.deps)
+        return record
+
+    def _replay(self, record: dict, where: str) -> _Form:
+        """Apply a form's record where it is first placed; its texts, to place at any scale."""
+        out = self.out
+        out.colour_spaces.update(record["spaces"])
+        for value, suffix in record["ink"]:
+            out.ink(value, where + suffix)
+        for key, info in record["images"]:
+            if key is not None and key in self.images_seen:
+                continue
+            self.images_seen.add(key)
+            out.images.append({"where": where, **info})
+        return _Form([(size, Colour(space, tuple(values))) for size, space, values in record["texts"]],
+                     record["transparent"])
 
     def page(self, page, number: int) -> None:
         where = f"page {number}"
@@ -422,9 +669,11 @@ class Scanner:
             self.out.transparent_pages.append(number)
 
 
-def scan(reader) -> Scan:
-    """Scan every page of a pypdf ``PdfReader``."""
-    s = Scanner()
+def scan(reader, memo: ScanMemo | None = None) -> Scan:
+    """Scan every page of a pypdf ``PdfReader`` (with the form records of ``memo``, kept up to date)."""
+    s = Scanner(memo, digests=_Digests(reader))
     for i, page in enumerate(reader.pages, 1):
         s.page(page, i)
+    for im in s.out.images:
+        im.pop("object", None)
     return s.out

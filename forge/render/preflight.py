@@ -69,9 +69,10 @@ def _fonts_of(resources, seen: dict, visited: set | None = None) -> None:
 
 
 def check_pdf(path: Path, page_size: tuple[float, float] | None, pages: int | None, cmyk: bool = False,
-              lang: str | None = None) -> dict:
+              lang: str | None = None, memo=None) -> dict:
     """Pages, size, embedded subset fonts, metadata and the print figures of a PDF (``measure_pdf``);
-    a CMYK one (print-on-demand) is also held to the press's rules (``print_problems``)."""
+    a CMYK one (print-on-demand) is also held to the press's rules (``print_problems``).
+    ``memo``: a ``pdfscan.ScanMemo`` of the forms scanned in earlier runs (saved here)."""
     from pypdf import PdfReader
 
     reader = PdfReader(str(path))
@@ -79,7 +80,9 @@ def check_pdf(path: Path, page_size: tuple[float, float] | None, pages: int | No
     n = len(reader.pages)
     if pages is not None and n != pages:
         problems.append(f"has {n} pages, expected {pages}")
-    figures = measure_pdf(reader)
+    figures = measure_pdf(reader, memo)
+    if memo is not None:
+        memo.save()
     fonts: dict[str, bool] = figures["fonts"]
     sizes = set()
     for page in reader.pages:
@@ -180,11 +183,11 @@ def _pdfx(reader) -> dict:
     return found
 
 
-def measure_pdf(reader) -> dict:
+def measure_pdf(reader, memo=None) -> dict:
     """The print figures of a PDF (a pypdf reader): colour spaces, ink, text, fonts, boxes, PDF/X, transparency."""
     from .pdfscan import scan
 
-    s = scan(reader)
+    s = scan(reader, memo)
     fonts: dict[str, bool] = {}
     visited: set = set()
     grouped = []

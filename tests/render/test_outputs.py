@@ -146,6 +146,30 @@ def test_same_inputs_give_byte_identical_files(rendered, tmp_path):
     assert different == []
 
 
+def _files(out: Path) -> dict[str, bytes]:
+    return {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*"))
+            if p.is_file() and ".cache" not in p.relative_to(out).parts}
+
+
+def test_an_incremental_render_is_byte_identical_to_a_cold_one(tmp_path):
+    """After cards change, what the caches (faces, preflight scans, text fits) let a run skip must not
+    show: every output and preflight report is the same, byte for byte, as a cold render of the
+    same cards in another folder."""
+    out = tmp_path / "incremental" / "output"
+    render(out)
+    db = mini_db()
+    db.cards[0] = replace(db.cards[0], flavor={"en": "It bites (twice).", "fr": "Il mord (deux fois)."})
+    assert render(out, db).written
+    db.cards[2] = replace(db.cards[2], name={**db.cards[2].name, "en": "Snare of Thorns"})
+    result = render(out, db)
+    assert "pod/rift-commanders-en-pod.pdf" in result.written and result.unchanged
+    cold = tmp_path / "cold" / "output"
+    render(cold, db)
+    mine, theirs = _files(out), _files(cold)
+    assert sorted(mine) == sorted(theirs)
+    assert [rel for rel in mine if mine[rel] != theirs[rel]] == []
+
+
 def test_incremental_render_only_redoes_what_changed(tmp_path):
     out = tmp_path / "output"
     render(out)

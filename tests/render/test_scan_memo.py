@@ -1,0 +1,142 @@
+"""The preflight scan's memo of forms (pdfscan.ScanMemo): the figures are those of a fresh scan,
+a kept record is used only while the form and every resource it used are the same, and a memo
+this machine did not seal is not read."""
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from forge.render import pdfscan
+from forge.render.cards import RenderOptions, render_cards
+from forge.render.jobs import scan_memo_name
+from forge.render.pdf import FormCanvas
+from forge.render.pdfscan import ScanMemo
+from forge.render.preflight import measure_pdf
+from forge.render.seal import seal
+
+from .helpers import books, mini_db
+
+REPO = Path(__file__).resolve().parents[2]
+MEMO = Path("memo.json")
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory):
+    out = tmp_path_factory.mktemp("render") / "output"
+    render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=1, profiles=("pnp", "pod"), langs=("en",),
+                                                         papers=("a4",)))
+    return out
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """How many forms were scanned (rather than taken from a memo)."""
+    count = {"forms": 0}
+
+    class Counting(pdfscan._Recording):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            count["forms"] += 1
+
+    monkeypatch.setattr(pdfscan, "_Recording", Counting)
+    return count
+
+
+def _figures(path: Path, memo: ScanMemo | None = None) -> dict:
+    return measure_pdf(PdfReader(path), memo)
+
+
+@pytest.mark.parametrize("rel", ["pod/rift-commanders-en-pod.pdf", "pnp/rift-commanders-en-a4.pdf"])
+def test_a_memo_gives_the_figures_of_a_fresh_scan_and_is_used_the_second_time(rendered, tmp_path, recorded, rel):
+    path = rendered / rel
+    fresh = _figures(path)
+    assert recorded["forms"] > 0
+    memo = ScanMemo(tmp_path, MEMO)
+    assert _figures(path, memo) == fresh
+    memo.save()
+    recorded["forms"] = 0
+    assert _figures(path, ScanMemo(tmp_path, MEMO)) == fresh
+    assert recorded["forms"] == 0  # every form's record came from the memo
+
+
+def test_the_render_keeps_a_memo_per_pdf(rendered):
+    for rel in ("pod/rift-commanders-en-pod.pdf", "pnp/rift-commanders-en-a4.pdf"):
+        assert (rendered / scan_memo_name(rel)).is_file()
+    assert not (rendered / scan_memo_name("pnp/duplex-calibration-en-a4.pdf")).exists()  # no form: nothing kept
+
+
+def _gradient_doc(stop: tuple[float, float, float, float]) -> bytes:
+    """A page placing a form that shades a CMYK gradient: the form's own bytes are the same whatever the stop."""
+    from reportlab.lib.colors import CMYKColor
+
+    buf = io.BytesIO()
+    c = FormCanvas(buf, pagesize=(100, 100), invariant=1)  # a form with its gradients as resources
+    c.beginForm("card")
+    c.linearGradient(0, 0, 100, 0, [CMYKColor(0, 0, 0, 0), CMYKColor(*stop)], extend=False)
+    c.endForm()
+    c.doForm("card")
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def test_a_record_is_not_used_once_a_resource_it_used_changed(tmp_path, recorded):
+    light, heavy = tmp_path / "light.pdf", tmp_path / "heavy.pdf"
+    light.write_bytes(_gradient_doc((0.1, 0.1, 0.1, 0.1)))
+    heavy.write_bytes(_gradient_doc((1, 1, 1, 0.9)))
+    form = [PdfReader(p).pages[0]["/Resources"]["/XObject"]["/FormXob.card"].get_data() for p in (light, heavy)]
+    assert form[0] == form[1]  # only the gradient object differs
+    memo = ScanMemo(tmp_path, MEMO)
+    assert _figures(light, memo)["tac_max_percent"] == pytest.approx(40)
+    memo.save()
+    recorded["forms"] = 0
+    assert _figures(heavy, ScanMemo(tmp_path, MEMO))["tac_max_percent"] == pytest.approx(390)
+    assert recorded["forms"] == 1
+
+
+def test_a_memo_not_sealed_here_is_not_read(rendered, tmp_path, recorded):
+    """A committed output/.cache must not make preflight pass a file that fails: a record edited
+    to hide the ink (its seal no longer matches) is ignored and the form is scanned again."""
+    path = rendered / "pod/rift-commanders-en-pod.pdf"
+    fresh = _figures(path)
+    memo = ScanMemo(tmp_path, MEMO)
+    _figures(path, memo)
+    memo.save()
+    raw = json.loads((tmp_path / MEMO).read_text())
+    for entry in raw["data"].values():
+        entry["record"]["ink"] = []
+        entry["record"]["spaces"] = []
+    (tmp_path / MEMO).write_text(json.dumps(raw))  # the old seal kept: it no longer matches
+    recorded["forms"] = 0
+    assert _figures(path, ScanMemo(tmp_path, MEMO)) == fresh
+    assert recorded["forms"] > 0
+    (tmp_path / MEMO).write_bytes(b"{not json")
+    assert _figures(path, ScanMemo(tmp_path, MEMO)) == fresh
+
+
+def test_a_malformed_record_under_a_good_seal_is_scanned_again(rendered, tmp_path):
+    """Records of another shape (an older forge) are not replayed, even when this machine sealed them."""
+    path = rendered / "pod/rift-commanders-en-pod.pdf"
+    fresh = _figures(path)
+    memo = ScanMemo(tmp_path, MEMO)
+    _figures(path, memo)
+    memo.save()
+    raw = json.loads((tmp_path / MEMO).read_text())["data"]
+    for entry in raw.values():
+        entry["record"]["texts"] = "?"
+    (tmp_path / MEMO).write_bytes(seal(raw))
+    assert _figures(path, ScanMemo(tmp_path, MEMO)) == fresh
+
+
+def test_memos_of_pdfs_no_longer_made_are_dropped(tmp_path):
+    out = tmp_path / "output"
+    stale = out / scan_memo_name("proof/rift-commanders-de-proof.pdf")
+    stale.parent.mkdir(parents=True)
+    stale.write_bytes(b"{}")
+    render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=1, profiles=("proof",)))
+    assert not stale.exists()
+    assert (out / scan_memo_name("proof/rift-commanders-fr-proof.pdf")).is_file()
