@@ -267,7 +267,12 @@ class _Scheduler:
         released = False
         running: dict = {}
         with process_pool(self.workers) as pool:
-            while ready or running:
+            while True:
+                if not released and first_left == 0:  # at once when no face is drawn (outputs made of cached ones)
+                    released = True
+                    ready = sorted(ready + after_first(), key=_weight)
+                if not (ready or running):
+                    break
                 while ready and len(running) < self.workers:
                     job = ready.pop(0)
                     running[pool.submit(run_job, job)] = job
@@ -276,9 +281,6 @@ class _Scheduler:
                     job = running.pop(fut)
                     self._finished(job, fut.result())
                     first_left -= isinstance(job, FaceJob)
-                if not released and first_left == 0:
-                    released = True
-                    ready = sorted(ready + after_first(), key=_weight)
         return self.results
 
 

@@ -60,6 +60,19 @@ def test_outputs_changed_truncated_or_deleted_are_rendered_again_and_reported(re
     assert again.outside == {} and again.written == []
 
 
+def test_images_deleted_alone_are_made_again_on_two_cores(rendered):
+    """Outputs made only of cached faces (no face to draw, no document) were never started when
+    two workers ran: the jobs waiting for the faces were released only after a face job ended."""
+    out, original = rendered
+    gone = ["gamecrafter/en/snare.png", "gamecrafter/en/tide-turn.png"]
+    for rel in gone:
+        (out / rel).unlink()
+    opts = RenderOptions(out=out, workers=2, langs=("en",), papers=("a4",), profiles=PROFILES)
+    result = render_cards(mini_db(), books(), REPO, opts)
+    assert result.findings == [] and sorted(result.outside) == gone
+    assert outputs(out) == original
+
+
 def test_a_link_or_a_fifo_in_place_of_an_output_is_replaced_without_being_read(rendered):
     out, original = rendered
     link, fifo = "gamecrafter/en/snare.png", "gamecrafter/en/lost-wisp.png"
