@@ -127,6 +127,7 @@ class _Plan:
                 key = item_key(item, tpl)
                 self.keys[(lang, item.id)] = _hash(key, "draft", opts.draft) if opts.draft else key
         self.outputs: list[_Planned] = []
+        self._products: dict[str, dict[str, tuple]] = {}
         self._lang = ""
         self.raster = bool({"gamecrafter", "mpc", "tts"} & set(opts.profiles))
 
@@ -139,6 +140,13 @@ class _Plan:
 
     def product(self, item, name: str) -> Path:
         return cache_dir(self.out, self.key(item)) / name
+
+    def products_of(self, lang: str) -> dict[str, tuple]:
+        """Each cached product path of ``lang``'s items -> (item, product name); made once per run."""
+        if lang not in self._products:
+            self._products[lang] = {str(self.product(item, name)): (item, name)
+                                    for item in self.items(lang) for name in (MASTER, MPC, THUMB, TRIM)}
+        return self._products[lang]
 
     def add(self, rel: str, key: str, job, check: tuple, phase: int = 1, paper: str = "") -> None:
         scope = (rel.split("/", 1)[0], self._lang, paper)
@@ -367,8 +375,10 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
 
     # 2. faces (checks and rasters) and the documents that need nothing else; then, once the faces
     #    are done, the outputs made from their products (TTS sheets, copies, the proof with its flags)
+    collected: dict[str, dict] = {}  # the faces' checks: final once every face job is done
+
     def after_faces() -> list:
-        checks = _collect_checks(plan)
+        checks = collected["checks"] = _collect_checks(plan)
         jobs = []
         for o in todo:
             if o.phase != 2:
@@ -386,7 +396,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     file_checks: dict[str, dict] = {}
     for r in results:
         file_checks.update(r.file_checks)
-    checks = _collect_checks(plan)
+    checks = collected["checks"] if "checks" in collected else _collect_checks(plan)
 
     # 3. files computed in this process: TTS saved objects and print-shop quantity lists
     extra = _small_files(plan, options)
@@ -486,11 +496,7 @@ def _rel(path: Path, out: Path) -> str:
 
 def _items_of(plan: _Plan, o: _Planned) -> list[tuple]:
     """The faces and backs a raster output is made from, with the cached product it reads."""
-    lang = o.path.relative_to(plan.out).parts[1]
-    by_product = {}
-    for item in plan.items(lang):
-        for name in (MASTER, MPC, THUMB, TRIM):
-            by_product[str(plan.product(item, name))] = (item, name)
+    by_product = plan.products_of(o.path.relative_to(plan.out).parts[1])
     sources = [o.job.source] if isinstance(o.job, CopyJob) else list(o.job.thumbs) + [o.job.hidden]
     return [by_product[s] for s in sources if s in by_product]
 
