@@ -351,13 +351,15 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     # 1. which outputs changed (or were changed behind forge's back), which faces they need drawn
     result = RenderResult(out=out)
     todo, prints = [], {}
+    kept_as_is = [o.path for o in plan.outputs if old.get(_rel(o.path, out), {}).get("key") == o.key]
+    found = dict(zip(kept_as_is, fingerprints(kept_as_is)))
     for o in plan.outputs:
         rel = _rel(o.path, out)
         entry = old.get(rel, {})
         if entry.get("key") != o.key:
             todo.append(o)
             continue
-        prints[rel] = fingerprint(o.path)
+        prints[rel] = found[o.path]
         state = _verify(entry, prints[rel])
         if state:
             todo.append(o)
@@ -368,7 +370,8 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
         if o.phase == 2 and not isinstance(o.job, DocJob):
             for item, product in _items_of(plan, o):
                 need.setdefault(plan.key(item), set()).add(product)
-    face_jobs = _face_jobs(plan, need)
+    known: dict[str, dict] = {}  # the checks of the faces cached as they are, read once
+    face_jobs = _face_jobs(plan, need, known)
     total = len(face_jobs) + len(todo)
     if progress:
         progress(0, total, "planning")
@@ -378,7 +381,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     collected: dict[str, dict] = {}  # the faces' checks: final once every face job is done
 
     def after_faces() -> list:
-        checks = collected["checks"] = _collect_checks(plan)
+        checks = collected["checks"] = _collect_checks(plan, known)
         jobs = []
         for o in todo:
             if o.phase != 2:
@@ -396,7 +399,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     file_checks: dict[str, dict] = {}
     for r in results:
         file_checks.update(r.file_checks)
-    checks = collected["checks"] if "checks" in collected else _collect_checks(plan)
+    checks = collected["checks"] if "checks" in collected else _collect_checks(plan, known)
 
     # 3. files computed in this process: TTS saved objects and print-shop quantity lists
     extra = _small_files(plan, options)
@@ -411,12 +414,14 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     # 4. preflight: read outputs back (only the rewritten ones; the others keep their last check)
     files = {}
     todo_paths = {o.path for o in todo}
+    redone = [o.path for o in plan.outputs if o.path in todo_paths or "check" not in old.get(_rel(o.path, out), {})]
+    found = dict(zip(redone, fingerprints(redone)))
     for o in plan.outputs:
         rel = _rel(o.path, out)
         if o.path in todo_paths or "check" not in old.get(rel, {}):
             check = file_checks.get(str(o.path)) or check_output(o.path, o.check, out)
             result.written.append(rel)
-            prints[rel] = fingerprint(o.path)
+            prints[rel] = found[o.path]
         else:
             check = old[rel]["check"]
             result.unchanged.append(rel)
@@ -445,6 +450,17 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
     result.unchanged.sort()
     result.seconds = time.perf_counter() - start
     return result
+
+
+def fingerprints(paths: list[Path]) -> list[dict | None]:
+    """``fingerprint`` of each path, on every core: hashing (sha256 lets go of the GIL) and reading
+    the 300 outputs of the shipped game is the biggest part of a run where nothing changed."""
+    if len(paths) < 8:
+        return [fingerprint(p) for p in paths]
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=max(2, cpus())) as pool:
+        return list(pool.map(fingerprint, paths))
 
 
 def fingerprint(path: Path) -> dict | None:
@@ -501,8 +517,9 @@ def _items_of(plan: _Plan, o: _Planned) -> list[tuple]:
     return [by_product[s] for s in sources if s in by_product]
 
 
-def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
-    """Faces whose check is not cached, or whose rasters an output needs and the cache lacks."""
+def _face_jobs(plan: _Plan, need: dict[str, set[str]], known: dict[str, dict]) -> list[FaceJob]:
+    """Faces whose check is not cached, or whose rasters an output needs and the cache lacks;
+    the checks found in the cache go into ``known``."""
     todo = []
     for lang in plan.opts.langs:
         for item in plan.items(lang):
@@ -510,7 +527,10 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]]) -> list[FaceJob]:
             d = cache_dir(plan.out, key)
             wanted = need.get(key, ())
             missing = tuple(sorted(set(wanted) - sound_products(d, wanted)))
-            if missing or _read_check(d) is None:
+            check = _read_check(d)
+            if check is not None:
+                known[key] = check
+            if missing or check is None:
                 todo.append((item, key, missing))
     jobs = []
     # small batches when few faces changed, so both cores share them
@@ -530,12 +550,13 @@ def _read_check(d: Path) -> dict | None:
     return data if isinstance(data, dict) else None
 
 
-def _collect_checks(plan: _Plan) -> dict[str, dict]:
+def _collect_checks(plan: _Plan, known: dict[str, dict]) -> dict[str, dict]:
+    """Every face's check: those ``known`` from before the face jobs, the others read from the cache."""
     checks = {}
     for lang in plan.opts.langs:
         for item in plan.items(lang):
             key = plan.key(item)
-            checks[key] = _read_check(cache_dir(plan.out, key)) or {}
+            checks[key] = known.get(key) or _read_check(cache_dir(plan.out, key)) or {}
     return checks
 
 
