@@ -140,3 +140,48 @@ def test_memos_of_pdfs_no_longer_made_are_dropped(tmp_path):
     render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=1, profiles=("proof",)))
     assert not stale.exists()
     assert (out / scan_memo_name("proof/rift-commanders-fr-proof.pdf")).is_file()
+
+
+def _pattern_pdf(path: Path, cell: bytes) -> Path:
+    """A page placing a form that fills with a tiling pattern whose cell paints ``cell``: the form's
+    own bytes are the same whatever the cell paints."""
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DecodedStreamObject, DictionaryObject, FloatObject, NameObject, \
+        NumberObject
+
+    def stream(data: bytes, **entries) -> DecodedStreamObject:
+        obj = DecodedStreamObject()
+        obj.set_data(data)
+        obj.update({NameObject(k): v for k, v in entries.items()})
+        return obj
+
+    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(10), FloatObject(10)])
+    writer = PdfWriter()
+    page = writer.add_blank_page(100, 100)
+    tile = writer._add_object(stream(cell, **{
+        "/Type": NameObject("/Pattern"), "/PatternType": NumberObject(1), "/PaintType": NumberObject(1),
+        "/TilingType": NumberObject(1), "/BBox": box, "/XStep": FloatObject(10), "/YStep": FloatObject(10),
+        "/Resources": DictionaryObject()}))
+    form = writer._add_object(stream(b"/Pattern cs /P0 scn 0 0 50 50 re f", **{
+        "/Type": NameObject("/XObject"), "/Subtype": NameObject("/Form"), "/BBox": box,
+        "/Resources": DictionaryObject({NameObject("/Pattern"): DictionaryObject({NameObject("/P0"): tile})})}))
+    page[NameObject("/Resources")] = DictionaryObject(
+        {NameObject("/XObject"): DictionaryObject({NameObject("/F0"): form})})
+    page[NameObject("/Contents")] = writer._add_object(stream(b"/F0 Do"))
+    with open(path, "wb") as fh:
+        writer.write(fh)
+    return path
+
+
+def test_a_pattern_painted_in_a_form_is_memoised_with_it(tmp_path, recorded):
+    red = _pattern_pdf(tmp_path / "red.pdf", b"1 0 0 rg 0 0 5 5 re f")
+    ink = _pattern_pdf(tmp_path / "ink.pdf", b"1 1 1 0 k 0 0 5 5 re f")
+    fresh = {p: _figures(p) for p in (red, ink)}
+    assert fresh[red]["colour_spaces"] == ["DeviceRGB", "Pattern"]
+    assert fresh[ink]["tac_max_percent"] == pytest.approx(300)
+    memo = ScanMemo(tmp_path, MEMO)
+    assert _figures(red, memo) == fresh[red]
+    memo.save()
+    recorded["forms"] = 0
+    assert _figures(red, ScanMemo(tmp_path, MEMO)) == fresh[red] and recorded["forms"] == 0
+    assert _figures(ink, ScanMemo(tmp_path, MEMO)) == fresh[ink] and recorded["forms"] == 1
