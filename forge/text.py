@@ -17,13 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Card
-from .vocabulary import FACTIONS, LANGUAGES, PRINTED_ORDER, EffectLine
+from .vocabulary import FACTIONS, LANGUAGES, PRINTED_ORDER, EffectLine, plural_category
 
 ICONS: tuple[str, ...] = FACTIONS + ("soul", "activate", "demise", "trap")
 _MARKUP = re.compile(r"\*\*(.+?)\*\*|\[\[([a-z_]+)\]\]")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
 #: How icons read in plain text (terminal reports, logs, the text of a PDF).
 PLAIN_ICONS = {"soul": "●", "activate": "⟳", "demise": "✝", "trap": "🐺"}
+#: Languages whose typography wants no capital after a colon or a comma inside a sentence.
+_LOWER_AFTER_COLON = frozenset({"fr"})
+#: A frame's ``{effect}`` placed after a colon or a comma, inside the sentence the frame starts.
+_MID_SENTENCE_EFFECT = re.compile(r"[:,]\s*\{effect\}")
 
 
 @dataclass(frozen=True)
@@ -214,7 +218,22 @@ class Phrasebook:
         return str(entry), False
 
     def frame(self, name: str, **values) -> str:
-        return self.fill(self.label("frames", name), None, **values)
+        template = self.label("frames", name)
+        if "effect" in values and self.lang in _LOWER_AFTER_COLON and _MID_SENTENCE_EFFECT.search(template):
+            values["effect"] = self.lower_first(values["effect"])
+        return self.fill(template, None, **values)
+
+    def lower_first(self, text: str) -> str:
+        """``text`` continuing a sentence: its first word in lower case, unless it is a keyword's name
+        (a name keeps its capital: "**Blessures** 2") or not a word (an icon, a number)."""
+        spans = parse_markup(text)
+        if not spans or spans[0].kind == "icon":
+            return text
+        first = spans[0].value
+        if spans[0].kind == "keyword" and first in self.section("keywords").values():
+            return text
+        lowered = first[:1].lower() + first[1:]
+        return text.replace(first, lowered, 1)
 
     def event(self, event: str | None, actor: str) -> str:
         entry = self.section("events").get(event)
@@ -237,7 +256,7 @@ class Phrasebook:
             if name not in values:
                 raise self._error(f"unknown placeholder {{{name}}} in {template!r}", self._path_of(template))
             if singular is not None:
-                return singular if int(values[name]) <= 1 else plural
+                return singular if plural_category(self.lang, int(values[name])) == "one" else plural
             return str(values[name])
 
         return _PLACEHOLDER.sub(sub, template)

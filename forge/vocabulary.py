@@ -25,6 +25,13 @@ from dataclasses import dataclass, field
 
 FACTIONS: tuple[str, ...] = ("red", "white", "black", "blue")
 LANGUAGES: tuple[str, ...] = ("en", "fr")
+#: CLDR's cardinal rule for "one" in each language (English: 1 only; French: 0 and 1); the rest is "other".
+_PLURAL_ONE = {"en": lambda n: n == 1, "fr": lambda n: 0 <= n < 2}
+
+
+def plural_category(lang: str, n: int) -> str:
+    """``"one"`` or ``"other"``: the form a count takes in ``lang`` ("1 card", « 0 carte », "0 cards")."""
+    return "one" if _PLURAL_ONE.get(lang, _PLURAL_ONE["en"])(n) else "other"
 CARD_TYPES: tuple[str, ...] = ("soul", "creature", "spell", "trap", "rite")
 CARD_SETS: tuple[str, ...] = ("starter", "recruit", "rite")
 

@@ -163,7 +163,6 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
     from ..render.face import build_face
     from ..render.paint import Painter
     from ..render.pdf import PdfBuffer
-    from ..render.raster import render_pages
     from ..render.template import load_template
 
     tpl = load_template(root)
@@ -172,15 +171,34 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
     doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
     painter = Painter(doc.canvas)
     draw_face(painter, tpl, face, root)
+    return _trimmed_jpeg(doc, tpl, width), painter.marks, tpl
+
+
+def _trimmed_jpeg(doc, tpl, width: int) -> bytes:
+    """The one page drawn on ``doc``, rasterised ``width`` pixels wide, its bleed cut off, as JPEG."""
+    from ..render.raster import render_pages
+
     doc.canvas.showPage()
     scale = width / tpl.trim_w
     full = (round(tpl.full_w * scale), round(tpl.full_h * scale))
-    image = render_pages(doc.finish(), full)[0]
     bleed = round(tpl.bleed * scale)
-    image = image.crop((bleed, bleed, full[0] - bleed, full[1] - bleed))
+    image = render_pages(doc.finish(), full)[0].crop((bleed, bleed, full[0] - bleed, full[1] - bleed))
     buffer = io.BytesIO()
     image.save(buffer, "JPEG", quality=90, optimize=True)
-    return buffer.getvalue(), painter.marks, tpl
+    return buffer.getvalue()
+
+
+def render_back(kind: str, lang: str, root: Path, width: int = IMAGE_WIDTH) -> bytes:
+    """Draw a card back (recruit, starter or rite) with the card renderer: trimmed JPEG bytes."""
+    from ..render.draw import draw_back
+    from ..render.paint import Painter
+    from ..render.pdf import PdfBuffer
+    from ..render.template import load_template
+
+    tpl = load_template(root)
+    doc = PdfBuffer((tpl.full_w, tpl.full_h), kind, lang)
+    draw_back(Painter(doc.canvas), tpl, kind, lang)
+    return _trimmed_jpeg(doc, tpl, width)
 
 
 def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path,

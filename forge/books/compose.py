@@ -25,11 +25,12 @@ import yaml
 from markupsafe import Markup
 
 from .. import safeio, sandbox
+from ..engine.state import TURN_PHASES, WOUND_PROTECTION
 from ..findings import WARNING, Finding
 from ..model import Card, CardDatabase, Position, collector_order
 from ..text import Phrasebook, PhraseError, parse_markup
-from ..vocabulary import TRAP_KINDS
-from . import content
+from ..vocabulary import TRAP_KINDS, plural_category
+from . import content, example, table
 from .anatomy import choose_cards, cover_cards, place_callouts, render_card, render_figure
 from .fetch import UrlPolicy, scan_html
 from .icons import IconSet, Palette
@@ -52,7 +53,7 @@ COVER_CARD_PX = 420
 FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 
 
-_NAME_REF = re.compile(r"\{(kw|type):(\w+)\}")
+_NAME_REF = re.compile(r"\{(kw|type|n):(\w+)\}")
 _LEFTOVER_TOKEN = re.compile(r"\[\[[a-z_]+\]\]|\{\{|\{%|:::|\*\*")
 
 
@@ -237,6 +238,8 @@ class Book:
         self.faq_seen: set[int] = set()
         self.meta: dict = {}
         self.source_lines: list[str] = []
+        self._example: example.Example | None = None
+        self._example_failed = False
 
     # -- findings ----------------------------------------------------------------------
     def problem(self, message: str, hint: str = "", severity: str = "error", rule: str = "book",
@@ -268,6 +271,7 @@ class Book:
         env = sandbox.environment(_ProseLoader(self.project), undefined=jinja2.StrictUndefined,
                                   trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
         env.globals.update(self.helpers())
+        env.filters["spell"] = self.spell
         return env
 
     def helpers(self) -> dict:
@@ -284,6 +288,10 @@ class Book:
             "threshold_example": self.threshold_example, "allegiance_example": self.allegiance_example,
             "box_contents": self.box_contents, "soul_cards": self.soul_cards, "art_credits": self.art_credits,
             "type_word": self.L.type_word, "trap_kind": self.L.trap_kind, "frame": self.L.frame_title,
+            "count": self.count, "plural": self.plural, "spell": self.spell, "trigger": self.trigger,
+            "effect_text": self.effect_text,
+            "play_only_if": self.play_only_if, "quick_reference": self.quick_reference,
+            "setup_table": self.setup_table, "worked_example": self.worked_example,
         }
 
     def macro(self, name: str) -> Callable:
@@ -295,6 +303,55 @@ class Book:
         """A macro's HTML on one logical block: no blank lines, so the converter copies it as is."""
         out = str(self.macro(name)(*args, **kwargs))
         return Markup(" ".join(line.strip() for line in out.splitlines() if line.strip()))
+
+    # -- numbers ---------------------------------------------------------------------------
+    def plural(self, n: int, noun: str) -> str:
+        """The form of ``noun`` (a key of strings.yaml's ``nouns:``) that ``n`` takes in this language's plural
+        rules: "1 physical card", "2 physical cards"; in French "0 carte", "1 carte", "2 cartes"."""
+        forms = (self.s.get("nouns") or {}).get(noun)
+        if not isinstance(forms, dict) or "one" not in forms or "other" not in forms:
+            self.problem(f"strings.yaml has no noun `{noun}` with `one:` and `other:` forms in `{self.lang}`",
+                         f"add `nouns: {{{noun}: {{one: …, other: …}}}}` under `{self.lang}:`", needle=noun)
+            return noun
+        return str(forms[plural_category(self.lang, int(n))])
+
+    def count(self, n: int, noun: str) -> str:
+        """A number and its noun, agreeing and kept on one line: "5\u00a0cards"."""
+        return f"{n}\u00a0{self.plural(n, noun)}"
+
+    def spell(self, n: int, capital: bool = False) -> str:
+        """A number in words ("four", « Quatre » with ``capital``), for a sentence that starts with it;
+        strings.yaml's ``numbers:`` lists the words, and a larger number stays in digits."""
+        words = self.s.get("numbers") or []
+        text = str(words[n]) if isinstance(n, int) and 0 <= n < len(words) else str(n)
+        return text[:1].upper() + text[1:] if capital else text
+
+    def trigger(self, event: str, actor: str = "you", capital: bool = True) -> Markup:
+        """A trigger's words as the cards print them: "Each time a creature of yours is destroyed"
+        (``capital=False`` inside a sentence: "each time…")."""
+        try:
+            text = self.L.book.frame("trigger", event=self.L.book.event(event, actor), effect="")
+        except PhraseError:
+            self.problem(f"no event `{event}` for `{actor}` in locales/{self.lang}.yaml",
+                         "events: summon, cast, activate, play_soul, buy, destroy, wound, allegiance", needle=event)
+            return Markup(html.escape(event))
+        text = text.rstrip().rstrip(":").rstrip("\u00a0 ")
+        return self.markup_html(text if capital else text[:1].lower() + text[1:])
+
+    def effect_text(self, card_id: str, index: int = 0) -> Markup:
+        """The words one of a card's played effect lines prints, without its frame or final stop:
+        "Destroy that creature", for prose that quotes a card."""
+        card = self.find(card_id)
+        if card is None or not 0 <= index < len(card.effects):
+            if card is not None:
+                self.problem(f"`{card_id}` has no effect line {index}", needle=card_id)
+            return Markup("")
+        return self.markup_html(self.L.book.line_text(card.effects[index]).rstrip("."))
+
+    def play_only_if(self, card: Card) -> str:
+        """How a card becomes playable, by its type: "it can only be cast", « cette créature ne s'invoque que »…"""
+        phrases = self.s.get("play_only_if") or {}
+        return str(phrases.get(getattr(card, "type", ""), phrases.get("card", "")))
 
     # -- names -----------------------------------------------------------------------------
     def find(self, card_id: str) -> Card | None:
@@ -360,17 +417,26 @@ class Book:
         return Markup(self.icons.img(name, css=css))
 
     def words(self, text: str) -> str:
-        """A label of strings.yaml with its ``{kw:KEY}`` and ``{type:KEY}`` names from the locale."""
+        """A label of strings.yaml with its ``{kw:KEY}`` and ``{type:KEY}`` names from the locale and its
+        ``{n:KEY}`` numbers from the cards and the engine (``{n:hand}``: 5)."""
         def name(m: re.Match) -> str:
+            if m.group(1) == "n":
+                value = getattr(content.counts(self.project.db), m.group(2), None)
+                if not isinstance(value, int):
+                    self.problem(f"strings.yaml: no number `{m.group(2)}`",
+                                 where=((BOOKS_DIR / "strings.yaml").as_posix(), 0))
+                    return m.group(2)
+                return str(value)
             table = "keywords" if m.group(1) == "kw" else "types"
             try:
-                return self.L.book.label(table, m.group(2))
+                word = html.escape(self.L.book.label(table, m.group(2)), quote=False)
+                return f'<span class="kw-name">{word}</span>' if table == "keywords" else word
             except PhraseError:
                 self.problem(f"strings.yaml: no `{table}.{m.group(2)}` in locales/{self.lang}.yaml",
                              where=((BOOKS_DIR / "strings.yaml").as_posix(), 0))
                 return m.group(2)
 
-        return _NAME_REF.sub(name, str(text))
+        return Markup(_NAME_REF.sub(name, html.escape(str(text), quote=False)))
 
     # -- card text -----------------------------------------------------------------------
     def markup_html(self, line: str, strong: str = "kw") -> Markup:
@@ -456,10 +522,12 @@ class Book:
                          "recruit": sum(c.copies for c in self.project.db.of_set("recruit") if c.faction == f.id)})
         return self.render_macro("factions_table", rows)
 
-    def starter_list(self) -> Markup:
-        """"5 × Lost Soul, 1 × Essence Collector, 2 × Volatile Essence" from the starter set."""
+    def starter_list(self, *more) -> Markup:
+        """"5 × Lost Soul, 1 × Essence Collector and 2 × Volatile Essence" from the starter set; ``more``
+        items join the same list, so that one "and" ends it ("…, 2 × Volatile Essence and the 2 starter creatures")."""
         souls = [c for c in self.project.db.of_set("starter") if not c.factions]
-        return self.join(Markup(f"{c.copies}\u00a0×\u00a0") + self.card(c.id) for c in souls)
+        items = [Markup(f"{c.copies}\u00a0×\u00a0") + self.card(c.id) for c in souls]
+        return self.join(items + [Markup.escape(m) for m in more])
 
     def starter_table(self) -> Markup:
         db = self.project.db
@@ -469,7 +537,10 @@ class Book:
         return self.render_macro("starter_table", neutral, creatures)
 
     def traps_table(self) -> Markup:
-        return self.render_macro("traps_table", [self.card_view(c) for c in self.traps()])
+        """The traps, one row group per kind (a group stays on one page; the table may turn between groups)."""
+        traps = self.traps()
+        groups = [[self.card_view(c) for c in traps if c.trap.kind == kind] for kind in TRAP_KINDS]
+        return self.render_macro("traps_table", [g for g in groups if g])
 
     def rites_table(self) -> Markup:
         return self.render_macro("rites_table", [self.card_view(c) for c in self.project.db.rites()])
@@ -525,6 +596,49 @@ class Book:
                            "cards": [self.card_view(c) for c in cards]})
         groups.append({"title": self.s["rites"], "faction": None, "cards": [self.card_view(c) for c in db.rites()]})
         return self.render_macro("card_list", [g for g in groups if g["cards"]])
+
+    # -- the game the rulebook shows ---------------------------------------------------------------
+    def example_game(self) -> "example.Example | None":
+        """The rulebook's game record, replayed once (None, and a finding, when it no longer replays)."""
+        if self._example is None and not self._example_failed:
+            self._example_failed = True  # reported once, whichever helper asks first
+            path = table.record_path(self.project)
+            if path is None:
+                self.problem(f"no {BOOKS_DIR / example.EXAMPLE_FILE}: the setup diagram and the worked example "
+                             "need the record of a game", "write one: python -m forge.books.example --root .")
+                return None
+            try:
+                self._example = example.read(self.project.db, read_source(self.project, path))
+                self._example_failed = False
+            except example.ExampleError as exc:  # left out, never shown wrong: the rest of the book stands
+                self.problem(f"{self.project.rel(path)}: the worked example's game does not replay with these "
+                             f"cards and rules ({exc}); the setup diagram and the example of play are left out",
+                             "play it again: python -m forge.books.example --root .", severity=WARNING,
+                             where=(self.project.rel(path), 0))
+                return None
+        return self._example
+
+    def setup_table(self) -> Markup:
+        """The table after setup, drawn from the example game's deal, with the setup steps as callouts."""
+        game = self.example_game()
+        return self.render_macro("setup_table", table.setup_view(self, game)) if game else Markup("")
+
+    def worked_example(self) -> Markup:
+        """The example game's last turns, told event by event from its replayed record."""
+        game = self.example_game()
+        return self.render_macro("worked_example", table.example_view(self, game)) if game else Markup("")
+
+    def quick_reference(self) -> Markup:
+        """The back cover's summary: the turn's phases, the six steps and what meets a Wound, in the
+        engine's order (``TURN_PHASES``, ``WOUND_PROTECTION``), worded by strings.yaml's ``quick:``."""
+        q = self.s.get("quick") or {}
+        phases = [{"title": self.words(q["phases"][p]["title"]), "text": self.words(q["phases"][p]["text"])}
+                  for p in TURN_PHASES]
+        wound = [self.words(q["wound"][k]) for k in WOUND_PROTECTION] + [self.words(q["wound"]["damage"])]
+        return self.render_macro("quick_reference", {
+            "title": q["title"], "turn": q["turn"], "phases": phases, "steps_title": self.words(q["steps_title"]),
+            "steps": [self.words(step) for step in q["steps"]], "wound_title": self.words(q["wound_title"]),
+            "wound": wound, "waiting": self.words(q["waiting"])})
 
     def anatomy(self) -> Markup:
         """The card anatomy figure: real cards, rendered, with numbered callouts and their legend."""

@@ -11,7 +11,8 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
-from ..engine.state import HAND_SIZE, MAX_CREATURES, ROW_SIZE, START_HEALTH
+from ..engine.state import (HAND_SIZE, KEEP_AT_CLEANUP, MAX_CREATURES, POISON_DECAY, RAISE_COST, ROW_SIZE,
+                            START_HEALTH)
 from ..model import Card, CardDatabase, EffectLine, IconArt, ImageArt
 from ..text import Phrasebook
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE, VERBS
@@ -125,6 +126,9 @@ class Counts:
     max_creatures: int = MAX_CREATURES
     row: int = ROW_SIZE
     max_allegiance: int = MAX_ALLEGIANCE
+    keep: int = KEEP_AT_CLEANUP
+    raise_cost: int = RAISE_COST
+    poison_decay: int = POISON_DECAY
     by_type: dict = field(default_factory=dict)
 
 
@@ -191,7 +195,7 @@ class Language:
         text = self.book.label("frames", frame)
         head = text.split("{", 1)[0].replace("[[activate]]", "").replace("[[demise]]", "")
         head = head.replace("**", "").strip()
-        if head.endswith(":"):
+        if head.endswith((":", ",")):
             return head[:-1].rstrip("\u00a0 ")
         return head.rstrip() + "…" if "{" in text else head
 

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import re
 
+from ..vocabulary import plural_category
+
 #: Faction colour names as the logs print them.
 FACTION_NAMES: dict[str, dict[str, str]] = {
     "en": {"red": "Red", "white": "White", "black": "Black", "blue": "Blue"},
@@ -88,12 +90,13 @@ PHRASES: dict[str, dict[str, str]] = {
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
 
 
-def phrase(template: str, **values) -> str:
-    """Fill ``{name}`` and ``{n|singular|plural}`` placeholders (singular for 0 and 1, as in French)."""
+def phrase(template: str, lang: str = "en", **values) -> str:
+    """Fill ``{name}`` and ``{n|singular|plural}`` placeholders, by ``lang``'s plural rules
+    ("0 cards", « 0 carte »)."""
     def sub(m: re.Match) -> str:
         name, singular, plural = m.groups()
         if singular is None:
             return str(values[name])
-        return singular if int(values[name]) <= 1 else plural
+        return singular if plural_category(lang, int(values[name])) == "one" else plural
 
     return _PLACEHOLDER.sub(sub, template)

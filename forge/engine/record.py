@@ -553,6 +553,7 @@ class LogPrinter:
     """Turns record lines, one at a time, into a readable log in English or French."""
 
     def __init__(self, db: CardDatabase, lang: str = "en", decisions: bool = False) -> None:
+        self.lang = lang
         self.table = PHRASES[lang]
         self.names = {c.id: c.name.get(lang) or c.id for c in db.cards}
         self.fnames = FACTION_NAMES[lang]
@@ -586,7 +587,7 @@ class LogPrinter:
             args["faction"] = fnames.get(f, f)
         if "action" in x:
             args["action"] = " ".join(str(v) for v in x["action"] if v != -1)
-        return phrase(table[kind], **args)
+        return phrase(table[kind], self.lang, **args)
 
 
 def render(lines: Iterable[dict], db: CardDatabase, lang: str = "en", decisions: bool = False) -> list[str]:

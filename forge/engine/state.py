@@ -38,6 +38,11 @@ NF = len(FACTIONS)
 
 # Phases.
 SETUP, INITIATION, STRATEGY, CLEANUP, OVER = "setup", "initiation", "strategy", "cleanup", "over"
+#: The three phases of a turn, always in this order (The turn).
+TURN_PHASES = (INITIATION, STRATEGY, CLEANUP)
+#: What meets a Wound effect aimed at you, in this order, before the rest is dealt
+#: (Protection against Wounds 1-3): ``_wound`` applies them so.
+WOUND_PROTECTION = ("aegis", "divine_shield", "guard")
 
 # Task opcodes (the first item of every task tuple).
 (OP_TURN, OP_MAIN, OP_WINDOW, OP_LINES, OP_PICK, OP_MAY, OP_FINISH, OP_DRAIN, OP_CLEANUP,

@@ -12,11 +12,11 @@ from .conftest import KINDS, LANGS, project_of
 HEADINGS = {
     "en": ["Goal", "Components", "Setup", "Reading the text box", "Soul essence", "Allegiance", "The turn",
            "The six steps", "Creatures", "Spells", "Traps", "Destroying and exiling", "General principles",
-           "Chains", "Protection against Wound", "Rites", "End of the game", "Expert variant", "Credits"],
+           "Chains", "Protection against Wound", "Rites", "End of the game", "Example of play", "Expert variant", "Credits"],
     "fr": ["But du jeu", "Matériel", "Mise en place", "Lire la zone de texte", "Essence d'âme", "Allégeance",
            "Le tour de jeu", "Les six étapes", "Créatures", "Magies", "Pièges", "Détruire et exiler",
            "Principes généraux", "Enchaînements", "Protection contre les Blessures", "Rites", "Fin de partie",
-           "Variante experte", "Crédits"],
+           "Exemple de jeu", "Variante experte", "Crédits"],
 }
 REFERENCE_HEADINGS = {
     "en": ["Keywords", "Traps", "Rites", "Frequently asked questions", "Glossary", "Card list"],

@@ -88,7 +88,7 @@ def test_card_text_order_keywords_triggers_end_of_turn_activation_demise():
 def test_trap_header_names_the_opponents_event():
     card = _card(type="trap", trap=TrapSpec("when", "summon"), effects=(EffectLine("destroy", {"target": "that"}),))
     assert BOOKS["fr"].plain(BOOKS["fr"].card_text(card)[0]) == (
-        "Tour adverse\u00a0: quand votre adversaire invoque une créature\u00a0: Destruction\u00a0: détruisez cette créature.")
+        "Tour adverse\u00a0: quand votre adversaire invoque une créature, détruisez cette créature.")
     assert BOOKS["en"].type_line(card) == "Trap · When — Red"
 
 

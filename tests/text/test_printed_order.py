@@ -25,14 +25,14 @@ def printed(card_id: str, lang: str) -> list[str]:
 @pytest.mark.parametrize("card_id, lang, expected", [
     ("archon-of-dawn", "en", ["Aegis 2", "Each time you summon a creature: Draw 1 card.",
                               "⟳ Unblockable Wound 2", "Wound 2"]),
-    ("archon-of-dawn", "fr", ["Égide 2", "Chaque fois que vous invoquez une créature\u00a0: Piochez 1 carte.",
+    ("archon-of-dawn", "fr", ["Égide 2", "Chaque fois que vous invoquez une créature\u00a0: piochez 1 carte.",
                               "⟳ Blessures Imparables 2", "Blessures 2"]),
     ("warlord-of-cinders", "en", ["Each time you cast a spell: Wound 1", "⟳ Wound 4", "Poison 1"]),
     ("warlord-of-cinders", "fr", ["Chaque fois que vous jouez une magie\u00a0: Blessures 1", "⟳ Blessures 4",
                                   "Poison 1"]),
     ("void-archivist", "en", ["End of your turn: Exile up to 1 card from your opponent's discard pile.",
                               "⟳ Draw 1 card.", "Wound 2"]),
-    ("void-archivist", "fr", ["Fin de votre tour\u00a0: Exil\u00a0: exilez jusqu’à 1 carte de la défausse adverse.",
+    ("void-archivist", "fr", ["Fin de votre tour\u00a0: exilez jusqu’à 1 carte de la défausse adverse.",
                               "⟳ Piochez 1 carte.", "Blessures 2"]),
 ])
 def test_the_three_cards_print_their_trigger_before_the_activation(card_id, lang, expected):

@@ -1,0 +1,203 @@
+"""The rulebook's worked example and setup diagram: a real game, played by the engine, replayed.
+
+The example is not written by hand: ``templates/books/example.jsonl`` is the record of a
+game the engine played (``forge.engine.record``), cut by its turn cap just after the turns
+the rulebook shows. Each build replays it against the current cards and rules; a record
+that no longer replays (a card or a rule changed) is a finding, never a wrong example.
+The setup diagram deals the same game (same seed, same factions), so the table drawn in
+the rulebook is the one the example goes on to play.
+
+``search`` finds a seed whose shown turns hold everything a reader should see once: a
+purchase, an activation, a trap in the opponent's window, a Guard and a Rite taken.
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..model import CardDatabase
+from ..vocabulary import FACTIONS
+
+EXAMPLE_FILE = "example.jsonl"
+#: What the shown turns must hold, as record events (a trap must answer the active player's action).
+WANTED = frozenset({"buy", "activate", "trap", "guard", "rite"})
+#: The active player's actions a trap can answer in the opponent's window (six steps, 3).
+ANSWERED = frozenset({"play", "summon", "activate", "buy"})
+#: Events that start a new action in the text (a new paragraph).
+ACTIONS = frozenset({"play", "summon", "activate", "buy", "trap", "keep", "poison_damage"})
+#: Events whose card is shown as a picture beside the turn.
+PICTURED = ("play", "summon", "activate", "buy", "trap", "guard", "rite")
+#: Events the text leaves out: the turn marker heads its section, the decision lines are the engine's.
+_SILENT = frozenset({"turn", "decision", "setup", "capped"})
+
+
+@dataclass
+class Moment:
+    """The state of the table at one point of the replay, as the text quotes it."""
+
+    health: tuple[int, int]
+    allegiance: tuple[tuple[int, ...], tuple[int, ...]]
+    field: tuple[tuple[str, ...], tuple[str, ...]]
+    hand: tuple[int, int]
+    rites: tuple[str | None, str | None]
+
+
+@dataclass
+class Turn:
+    """One shown turn: who plays it, the table at its start, and its events in order."""
+
+    number: int
+    player: int
+    start: Moment
+    events: list[tuple[dict, Moment]] = field(default_factory=list)
+
+
+@dataclass
+class Example:
+    """A replayed record: the game's header, its opening deal and the shown turns."""
+
+    seed: int
+    factions: tuple[str, str]
+    first: int
+    row: tuple[str, ...]
+    rites: tuple[str, ...]
+    turns: list[Turn]
+
+
+class ExampleError(ValueError):
+    """The record cannot be shown: it does not replay, or holds no turn to show."""
+
+
+def _moment(state) -> Moment:
+    defs = state.defs
+    return Moment(tuple(state.health), tuple(tuple(a) for a in state.alleg),
+                  tuple(tuple(defs[c].id for c in state.field[p]) for p in (0, 1)),
+                  tuple(len(state.hand[p]) for p in (0, 1)),
+                  tuple(r.id if r else None for r in state.rite_of))
+
+
+def deal(db: CardDatabase, seed: int, factions: tuple[str, str], first: int = 0):
+    """The game's state after setup 1-7 (the table the setup diagram draws)."""
+    from ..engine.game import Game
+
+    return Game(db).new_state(seed, factions, first=first)
+
+
+def read(db: CardDatabase, text: str | bytes, shown: int = 2) -> Example:
+    """Replay a record and keep its last ``shown`` full turns, each event with the table after it.
+
+    Raises ExampleError when the record does not replay against ``db`` (the cards or the rules
+    changed: play the game again with ``python -m forge.books.example``)."""
+    from ..engine.record import RecordError, Replayer
+
+    replayer = Replayer(db)
+    turns: list[Turn] = []
+    try:
+        for x in replayer.lines(io.BytesIO(text.encode("utf-8") if isinstance(text, str) else text)):
+            state = replayer.state
+            if x.get("e") == "turn":
+                turns.append(Turn(x["turn"], x["player"], _moment(state)))
+            elif x.get("t") == "event" and turns and x.get("e") not in _SILENT:
+                turns[-1].events.append((x, _moment(state)))
+    except RecordError as exc:
+        raise ExampleError(f"line {exc.line}: {exc}") from None
+    head = replayer.head or {}
+    if not turns or replayer.result is None:
+        raise ExampleError("the record holds no turn")
+    # the turn cap stops the game once the last shown turn is over: every turn of the record is whole
+    if len(turns) < shown:
+        raise ExampleError(f"the record holds {len(turns)} turns, the rulebook shows {shown}")
+    start = deal(db, head["seed"], tuple(head["factions"]), head["first"])
+    defs = start.defs
+    return Example(head["seed"], tuple(head["factions"]), head["first"],
+                   tuple(defs[c].id for c in start.row if c is not None),
+                   tuple(c.id for c in db.rites()), turns[-shown:])
+
+
+# -- finding a game worth showing --------------------------------------------------------------
+def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int = 200):
+    from ..engine.agents import make_agent
+    from ..engine.game import Game
+    from ..engine.play import run
+    from ..simulate import splitmix64
+
+    state = Game(db, turn_cap=turn_cap).new_state(seed, factions, first=0, log=True)
+    agents = (make_agent("heuristic", splitmix64(seed ^ 1)), make_agent("heuristic", splitmix64(seed ^ 2)))
+    return run(state, agents)
+
+
+def shows_everything(events: list[dict]) -> bool:
+    """Whether these events hold a purchase, an activation, a Guard, a Rite taken and a trap sprung
+    right after the active player's action (in their opponent's window)."""
+    kinds = {e.get("e") for e in events}
+    answered = any(e.get("e") == "trap" and i and events[i - 1].get("e") in ANSWERED
+                   and events[i - 1].get("player") != e.get("player") for i, e in enumerate(events))
+    return WANTED <= kinds and answered
+
+
+def search(db: CardDatabase, seeds: range, shown: int = 2) -> tuple[int, tuple[str, str], int] | None:
+    """The (seed, factions, last turn) whose ``shown`` consecutive turns show everything, preferring the
+    earliest turns (the shortest record, and a table still close to the setup), then the fewest events
+    (the shortest text), then the first seed tried."""
+    from ..engine.record import make_record
+
+    best = None
+    pairings = [(a, b) for i, a in enumerate(FACTIONS) for b in FACTIONS[i + 1:]]
+    for seed in seeds:
+        for factions in pairings:
+            record = make_record(_play(db, seed, factions))
+            turns: list[list[dict]] = []
+            for x in record:
+                if x.get("e") == "turn":
+                    turns.append([x])
+                elif turns and x.get("t") == "event":
+                    turns[-1].append(x)
+            for i in range(len(turns) - shown + 1):
+                events = [e for t in turns[i:i + shown] for e in t]
+                last = turns[i + shown - 1][0]["turn"]
+                if shows_everything(events) and (best is None or (last, len(events)) < best[:2]):
+                    best = (last, len(events), seed, factions)
+    return (best[2], best[3], best[0]) if best else None
+
+
+def record_text(db: CardDatabase, seed: int, factions: tuple[str, str], last_turn: int) -> str:
+    """The record of that game, stopped by its turn cap once ``last_turn`` is over."""
+    from ..engine.record import make_record, to_jsonl
+
+    return to_jsonl(make_record(_play(db, seed, factions, turn_cap=last_turn), ("heuristic", "heuristic")))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m forge.books.example --root . --seeds 0-100``: find a game and write its record."""
+    from ..atomic import write_text
+    from ..database import load_database
+
+    parser = argparse.ArgumentParser(description=main.__doc__)
+    parser.add_argument("--root", default=".")
+    parser.add_argument("--seeds", default="0-100", help="a range of seeds to try, FIRST-LAST")
+    parser.add_argument("--seed", type=int, help="this seed (with --factions and --last-turn), no search")
+    parser.add_argument("--factions", default="red,white")
+    parser.add_argument("--last-turn", type=int)
+    args = parser.parse_args(argv)
+    root = Path(args.root)
+    db = load_database(root).db
+    if args.seed is not None and args.last_turn:
+        found = (args.seed, tuple(args.factions.split(",")), args.last_turn)
+    else:
+        first, _, last = args.seeds.partition("-")
+        found = search(db, range(int(first), int(last or first) + 1))
+    if found is None:
+        print("no seed in that range shows everything; try more seeds", file=sys.stderr)
+        return 1
+    seed, factions, last_turn = found
+    target = root / "templates" / "books" / EXAMPLE_FILE
+    write_text(target, record_text(db, seed, factions, last_turn))
+    print(f"{target}: seed {seed}, {factions[0]} against {factions[1]}, turns {last_turn - 1}-{last_turn}")
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - a maintenance command
+    raise SystemExit(main())

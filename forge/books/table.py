@@ -1,0 +1,212 @@
+"""The setup diagram and the worked example, as views for ``macros.html.j2``.
+
+Both come from the game record of ``forge.books.example``: the diagram draws the table
+that game was dealt (its recruitment row, its factions, each player's hand after setup 7),
+with real card images from the card renderer; the example tells its last turns, one
+sentence per event, worded by ``strings.yaml``'s ``example:`` phrases, with the cards
+that act pictured beside each turn. Nothing here is typed: change the cards or the
+rules and the record stops replaying, which the build reports.
+"""
+from __future__ import annotations
+
+import base64
+import html
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..engine.state import START_ALLEGIANCE
+from ..text import Phrasebook
+from ..vocabulary import FACTIONS
+from .anatomy import render_back, render_card
+from .example import ACTIONS, ANSWERED, PICTURED, Example
+
+#: Card size in the setup diagram, and its layout (mm): a 120 mm wide figure, three bands.
+CARD_W, CARD_H = 15.0, 21.0
+STEP = 16.5
+FIGURE_W = 120.0
+#: The drawing is laid out at full width, then set at this scale (it must fit under the setup steps).
+SCALE = 0.84
+#: Pixel width of the small card images (about 300 dpi at 15 mm).
+THUMB_PX = 200
+#: Cards pictured beside one turn of the example, at most.
+MAX_PICTURED = 6
+
+_IMAGES: dict[tuple, str] = {}  # (root, database, card or back, language, width) -> data URI, per process
+
+
+def _uri(data: bytes) -> str:
+    return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
+
+
+def card_image(book, card_id: str, width: int = THUMB_PX) -> str:
+    """A card's face as the card renderer prints it, as a data URI (drawn once per process)."""
+    project = book.project
+    key = (str(project.root), id(project.db), card_id, book.lang, width)
+    if key not in _IMAGES:
+        card = project.db.by_id()[card_id]
+        _IMAGES[key] = _uri(render_card(card, project.db, book.L.book, book.lang, project.root, width,
+                                        books=project.books)[0])
+    return _IMAGES[key]
+
+
+def back_image(book, kind: str, width: int = THUMB_PX) -> str:
+    project = book.project
+    key = (str(project.root), id(project.db), "back:" + kind, book.lang, width)
+    if key not in _IMAGES:
+        _IMAGES[key] = _uri(render_back(kind, book.lang, project.root, width))
+    return _IMAGES[key]
+
+
+# -- the setup diagram ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Placed:
+    """Something drawn on the table: a card image, an empty slot or a label, at (x, y) mm."""
+
+    kind: str  # "card", "slot", "label", "counters"
+    x: float
+    y: float
+    w: float = CARD_W
+    h: float = CARD_H
+    uri: str = ""
+    text: str = ""
+
+
+def _band(book, player: int, example: Example, y: float, hand: int, first: bool) -> list[Placed]:
+    """One player's side: deck, discard pile, hand (card backs) and counters."""
+    s = book.s["setup"]
+    faction = example.factions[player]
+    out = [Placed("card", 0, y, uri=back_image(book, "starter")),
+           Placed("slot", 17, y, text=s["discard"])]
+    for i in range(hand):
+        out.append(Placed("card", 36 + i * 6, y, uri=back_image(book, "starter")))
+    alleg = " ".join(f"{book.icon(f.id)}\u00a0{START_ALLEGIANCE if f.id == faction else 0}"
+                     for f in book.project.db.factions)
+    counters = (f"<b>{book.count(book_counts(book).health, 'health')}</b><br/>{alleg}<br/>"
+                f"{html.escape(s['poison'])}\u00a00")
+    out.append(Placed("counters", 79, y, w=41, h=CARD_H, text=Markup(counters)))
+    name = html.escape(book.s["game_example"]["players"][player])
+    label = f"{name} · {book.faction(faction)}" + (f" · <i>{html.escape(s['first'])}</i>" if first else "")
+    first_player = example.first
+    out.append(Placed("label", 0, y - 5 if player != first_player else y + CARD_H + 0.8, w=FIGURE_W, h=4,
+                      text=Markup(label)))
+    return out
+
+
+def book_counts(book):
+    from . import content
+
+    return content.counts(book.project.db)
+
+
+def setup_view(book, example: Example) -> dict:
+    """Everything the setup diagram draws, with its numbered callouts (the setup steps)."""
+    s = book.s["setup"]
+    first = example.first
+    second = 1 - first
+    n = book_counts(book)
+    placed: list[Placed] = []
+    placed += _band(book, second, example, 6.0, n.hand, False)
+    zone_y = 34.0
+    placed.append(Placed("card", 0, zone_y, uri=back_image(book, "recruit")))
+    placed.append(Placed("slot", 0, zone_y + CARD_H + 2, text=s["exile"]))
+    for i, card_id in enumerate(example.row):
+        placed.append(Placed("card", 19 + (i % 4) * STEP, zone_y + (i // 4) * (CARD_H + 2), uri=card_image(book, card_id),
+                             text=book.L.name(book.cards[card_id])))
+    for i, card_id in enumerate(example.rites):
+        placed.append(Placed("card", 88.5 + (i % 2) * STEP, zone_y + (i // 2) * (CARD_H + 2),
+                             uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
+    zone_bottom = zone_y + 2 * CARD_H + 2 + 0.8
+    placed.append(Placed("label", 19, zone_bottom, w=64.5, h=4, text=book.words(s["recruitment"])))
+    placed.append(Placed("label", 88.5, zone_bottom, w=31.5, h=4, text=s["rites"]))
+    player_y = zone_bottom + 9
+    placed += _band(book, first, example, player_y, 3, True)
+    label_y = player_y + CARD_H + 0.8
+    callouts = [  # (setup step, x, y): beside what the step sets up
+        (1, -4.5, 1.0), (1, -4.5, label_y), (2, -4.5, player_y + 3), (3, 75, player_y + 3),
+        (4, -4.5, zone_y + 3), (5, 84.5, zone_y + 3), (6, 60, label_y), (7, 32, player_y + 3), (7, 32, 9.0)]
+    k = SCALE
+    placed = [replace(p, x=round(p.x * k, 2), y=round(p.y * k, 2), w=round(p.w * k, 2), h=round(p.h * k, 2))
+              for p in placed]
+    return {"placed": placed, "callouts": [{"n": n, "x": round(x * k, 2), "y": round(y * k, 2)} for n, x, y in callouts],
+            "width": round(FIGURE_W * k, 1), "height": round((player_y + CARD_H + 6) * k, 1), "caption": s["caption"]}
+
+
+# -- the worked example ---------------------------------------------------------------------------
+def _name(book, card_id: str) -> str:
+    card = book.cards.get(card_id)
+    return f'<span class="card">{html.escape(book.L.name(card) if card else card_id, quote=False)}</span>'
+
+
+def _sentence(book, event: dict, health: list[int], phrases: dict, players: list[str]) -> str | None:
+    """One event as a sentence of the book's language, or None when the phrases have none for it."""
+    kind = event.get("e")
+    template = phrases.get(kind)
+    if not template:
+        return None
+    p = event.get("player", 0)
+    values = {"player": html.escape(players[p]), "other": html.escape(players[1 - p]), "n": event.get("n", 0),
+              "m": event.get("m", 0), "max": book_counts(book).max_allegiance}
+    if "card" in event:
+        values["card"] = _name(book, event["card"])
+    if "rite" in event:
+        values["card"] = _name(book, event["rite"])
+    if "target" in event:
+        values["target"] = html.escape(players[event["target"]])
+        values["health"] = max(0, health[event["target"]])
+    if "faction" in event:
+        values["faction_name"] = str(book.faction(FACTIONS[event["faction"]]))
+    text = str(book.words(str(template)))
+    return Phrasebook(book.lang, {}, "strings.yaml").fill(text, None, **values)
+
+
+def example_view(book, example: Example) -> list[dict]:
+    """The shown turns: title, the table at the start, pictured cards and paragraphs of sentences."""
+    ex = book.s["game_example"]
+    players = [str(p) for p in ex["players"]]
+    out = []
+    for turn in example.turns:
+        p = turn.player
+        paragraphs: list[list[str]] = []
+        pictured: list[str] = []
+        previous: dict = {}
+        health = list(turn.start.health)
+        for event, _ in turn.events:
+            kind = event.get("e")
+            if kind == "draw" and previous.get("e") in ("trap", "trap_window") and previous.get("player") == event.get("player"):
+                previous = event
+                continue  # the trap's own sentence says its player draws a card
+            if kind == "trap" and previous.get("e") in ANSWERED and previous.get("player") != event.get("player"):
+                event = {**event, "e": "trap_window"}
+            previous = event
+            if kind in ("wound", "poison_damage"):
+                health[event["target" if kind == "wound" else "player"]] -= event.get("n", 0)
+            sentence = _sentence(book, event, health, ex["events"], players)
+            if sentence is None:
+                continue
+            if event.get("e") in ACTIONS or event.get("e") == "trap_window" or not paragraphs:
+                paragraphs.append([])
+            paragraphs[-1].append(sentence)
+            card_id = event.get("card") or event.get("rite")
+            if kind in PICTURED and card_id and card_id not in pictured:
+                pictured.append(card_id)
+        out.append({
+            "title": ex["title"].format(turn=turn.number, player=players[p]),
+            "start": [Markup(_start(book, turn.start, q, players, example)) for q in (p, 1 - p)],
+            "pictures": [{"uri": card_image(book, c), "name": book.L.name(book.cards[c])} for c in pictured[:MAX_PICTURED]],
+            "paragraphs": [Markup(" ".join(par)) for par in paragraphs]})
+    return out
+
+
+def _start(book, moment, player: int, players: list[str], example: Example) -> str:
+    ex = book.s["game_example"]
+    alleg = ", ".join(f"{book.icon(f)}\u00a0{moment.allegiance[player][i]}" for i, f in enumerate(FACTIONS)
+                      if moment.allegiance[player][i])
+    field = ", ".join(_name(book, c) for c in moment.field[player]) or html.escape(ex["nothing"])
+    return ex["start"].format(player=html.escape(players[player]), faction=book.faction(example.factions[player]),
+                              health=moment.health[player], allegiance=alleg or "0", field=field)
+
+
+def record_path(project) -> Path | None:
+    return project.source("example.jsonl")
