@@ -187,6 +187,15 @@ def test_a_different_sentence_end(shipped):
     assert found(shipped, "punctuation") == {("cards/red.yaml", line)}
 
 
+def test_a_frame_may_join_its_effect_with_another_mark(shipped):
+    """« Immédiatement, {effect} » for "Immediately: {effect}": the mark before a frame's trailing
+    placeholder joins it to the effect (French wants one colon a line), it ends no sentence; a frame
+    whose end differs before its own text still does."""
+    assert report(shipped)[0] == 0  # the shipped French frames use commas where the English has colons
+    line = mistake(shipped, "locales/fr.yaml", '"Immédiatement, {effect}"', '"Immédiatement, {effect} !"')
+    assert found(shipped, "punctuation") == {("locales/fr.yaml", line)}
+
+
 def test_french_typography_in_factions_is_fixed_in_place(shipped):
     path = shipped / "cards/factions.yaml"
     before = path.read_text(encoding="utf-8")

@@ -117,12 +117,16 @@ def ending(text: str) -> str:
     return m.group(1) if m else ""
 
 
+#: A string that ends with a placeholder: the mark before it joins a frame to its content.
+_TRAILING_PLACEHOLDER = re.compile(r"\{\w+\}\s*$")
+
+
 def _sentence_end(pair: Pair) -> list[Finding]:
     if pair.kind in ("prose-heading", "prose-meta") or pair.kind in CODE_ONLY:
         return []
     a, b = ending(pair.en.text), ending(pair.fr.text)
-    if a == b:
-        return []
+    if a == b or (_TRAILING_PLACEHOLDER.search(pair.en.text) and _TRAILING_PLACEHOLDER.search(pair.fr.text)):
+        return []  # "Immediately: {effect}", « Immédiatement, {effect} »: a frame's joint, not a sentence's end
     fr = pair.fr.text.rstrip()
     return [at(pair.fr, "punctuation", f"{label(pair)}: the English ends with {_name(a)}, the French with {_name(b)}",
                f"end the French with {_name(a)} too", index=max(len(fr) - 1, 0))]
