@@ -89,3 +89,18 @@ def test_no_heading_ends_a_page(rendered, kind, lang):
     sizes = last_line_sizes(rendered, kind, lang)
     ending = [n for n, _ in _body_pages(rendered, kind, lang) if sizes[n - 1][0] >= 1.25 * sizes[n - 1][1]]
     assert not ending, f"{kind}-{lang}: a heading ends page(s) {ending}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_glossary_turns_a_page_only_between_blocks_of_five_rows(composed, lang):
+    """Two pairs a row (half the height), and its first and last five rows kept together: a page turn
+    inside the glossary never leaves a row or two alone."""
+    html = composed[("reference", lang)].html
+    table = html[html.index('<table class="glossary">'):]
+    table = table[:table.index("</table>")]
+    bodies = re.findall(r'<tbody class="(\w+)">(.*?)</tbody>', table, re.S)
+    assert [kind for kind, _ in bodies] == ["kept", "body", "kept"]
+    assert all(len(re.findall(r"<tr>", rows)) == 5 for kind, rows in bodies if kind == "kept")
+    assert all(len(re.findall(r"<td", row)) == 4 for row in re.findall(r"<tr>(.*?)</tr>", bodies[0][1]))
+    css = (REPO / "templates/books/book.css").read_text(encoding="utf-8")
+    assert "table.glossary tbody.kept { break-inside: avoid; }" in css

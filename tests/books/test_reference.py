@@ -45,8 +45,8 @@ def test_the_faq_answers_every_ruling_for_players(shipped_root, composed, lang):
 def test_the_glossary_pairs_every_keyword_of_both_locales(shipped_root, composed, lang):
     project = project_of(shipped_root)
     html = composed[("reference", lang)].html
-    glossary = html[html.find('<div class="glossary-cols">'):]
-    glossary = glossary[:glossary.find("</table></div> </div>")]
+    glossary = html[html.find('<table class="glossary">'):]
+    glossary = glossary[:glossary.find("</table>")]
     other = "fr" if lang == "en" else "en"
     for key, word in project.books[lang].section("keywords").items():
         pair = f"<td>{word}</td><td lang=\"{other}\">{project.books[other].keyword(key)}</td>"
