@@ -73,8 +73,8 @@ def test_a_placeholder_dropped(shipped):
 
 
 def test_a_jinja_expression_changed(shipped):
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "commence avec {{ n.health }} points",
-                   "commence avec {{ n.hand }} points")
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "commence avec {{ count(n.health, 'health') }}",
+                   "commence avec {{ count(n.hand, 'health') }}")
     assert found(shipped, "parity-jinja") == {("templates/books/rulebook.fr.md", line)}
 
 
@@ -224,9 +224,9 @@ def test_a_list_item_dropped(shipped):
 
 def test_two_paragraphs_merged(shipped):
     text = (shipped / "templates/books/rulebook.fr.md").read_text(encoding="utf-8")
-    assert "{{ n.factions }} factions s'affrontent :\n\n{{ factions_table() }}" in text
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "partie.\n\n{{ n.factions }} factions s'affrontent",
-                   "partie. {{ n.factions }} factions s'affrontent")
+    opening = "{{ n.factions | spell(capital=true) }} {{ plural(n.factions, 'faction') }} s'affrontent"
+    assert opening + " :\n\n{{ factions_table() }}" in text
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "partie.\n\n" + opening, "partie. " + opening)
     assert ("templates/books/rulebook.fr.md", line) in found(shipped, "parity-structure")
 
 
