@@ -2,7 +2,8 @@
 
 Each string goes out with its English source, its stable id (the .po's ``msgctxt``, the
 XLIFF unit's ``name``), where it is written in both languages, what it is (the card, its
-type, where it prints), a link to the card's image, the termbase terms it contains, and
+type, where it prints), a link to the card's image, the room a card name has (``room``),
+the termbase terms it contains, and
 whether its French is stale (fuzzy in the .po, ``subState="forge:needs-review"`` in XLIFF).
 The .po is written by polib; XLIFF 2.0 is built with lxml (no maintained Python library
 writes 2.0 with notes and states: translate-toolkit's reader/writer is GPL and 1.2-first).
@@ -13,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import fingerprints, inventory, termbase
+from . import fingerprints, inventory, room, termbase
 from .checks.terms import used_terms
 
 PO_HEADER = "Rift Commanders: the French of every translatable string. Made by `forge i18n export`;\n" \
@@ -40,12 +41,14 @@ def catalog(root) -> list[Item]:
     inv = inventory.build(root)
     tb = termbase.load(inv.sources)
     record = fingerprints.load(inv.sources)
+    rooms = room.name_notes(root, inv.pairs)
     items = []
     for pair in inv.pairs:
         if pair.en is None or not pair.en.text.strip():
             continue
+        notes = _notes(pair, tb) + ([rooms[pair.id]] if pair.id in rooms else [])
         items.append(Item(pair.id, pair.en.text, pair.fr.text if pair.fr else "",
-                          fingerprints.is_stale(pair, record), _notes(pair, tb),
+                          fingerprints.is_stale(pair, record), notes,
                           list(dict.fromkeys((e.file, str(e.line)) for e in (pair.en, pair.fr) if e is not None))))
     return items
 

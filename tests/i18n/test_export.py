@@ -1,6 +1,7 @@
 """``forge i18n export``: every string with its id, English, context and terms; msgfmt and XLIFF 2.0 accept it."""
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -73,3 +74,18 @@ def test_another_language_is_a_usage_error(shipped, tmp_path):
     result = forge("i18n", "export", "--root", str(shipped), "--lang", "de", "--out", str(tmp_path / "x.po"))
     assert result.exit_code == 2
     assert not (tmp_path / "x.po").exists()
+
+
+def fill(comment: str) -> int:
+    return int(re.search(r"fills\s+(\d+) %", comment).group(1))
+
+
+def test_a_card_name_says_how_much_room_it_has(shipped, tmp_path):
+    po = polib.pofile(str(export(shipped, "po", tmp_path / "fr.po")))
+    note = " ".join(po.find("Kindle", msgctxt="cards/kindle/name").comment.split())  # polib wraps comments
+    assert "Room: the name bar is" in note and "the French fills" in note
+    red = shipped / "cards/red.yaml"
+    red.write_text(red.read_text(encoding="utf-8").replace('fr: "Étincelle"', 'fr: "Étincelle des braises ardentes"'),
+                   encoding="utf-8")
+    longer = polib.pofile(str(export(shipped, "po", tmp_path / "long.po")))
+    assert fill(longer.find("Kindle", msgctxt="cards/kindle/name").comment) > 2 * fill(note)
