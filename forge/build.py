@@ -3,7 +3,8 @@
 The stages run in order and each gates the next, as a designer preparing a print
 run would: validate the database (schema, rulebook, engine proofs, text fit),
 play a smoke batch of games over every faction pairing and seat, render every
-card output, then the rulebook and the reference booklet, in both languages.
+card output, then the rulebook and the reference booklet, in both languages, as
+PDFs and as web pages.
 Nothing is rendered from a database that fails.
 """
 from __future__ import annotations
@@ -107,15 +108,18 @@ def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs
 
 def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
     from .books.build import build_books
+    from .books.web import build_web
 
     started = time.perf_counter()
     outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs, press=True)
-    findings = [f for o in outcomes for f in o.findings]
+    web = build_web(root, ("rulebook", "reference"), langs, out)
+    findings = list(dict.fromkeys(f for o in outcomes + web for f in o.findings))  # a book's findings, once
     findings += [Finding(_pos(o.path or "output/books"), "preflight", p, "look at the page in the PDF")
                  for o in outcomes for p in o.problems]
-    io_error = next((o.io_error for o in outcomes if o.io_error), "")
-    ok = all(o.ready for o in outcomes) and not any(f.severity == ERROR for f in findings)
+    io_error = next((o.io_error for o in outcomes + web if o.io_error), "")
+    ok = all(o.ready for o in outcomes) and all(o.written for o in web) and not any(f.severity == ERROR for f in findings)
     summary = {"books": [f"{o.kind}-{o.lang}" for o in outcomes if o.written],
+               "web": [f"{o.kind}-{o.lang}.html" for o in web if o.written],
                "unchanged": [f"{o.kind}-{o.lang}" for o in outcomes if o.unchanged],
                "pages": sum(o.pages for o in outcomes if o.ready)}
     return Stage("books", ok, summary, findings, time.perf_counter() - started, io_error=io_error)

@@ -154,7 +154,7 @@ _CLASSED: dict = {}  # the last database's faces (its object kept alive, so its 
 
 
 def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width: int = IMAGE_WIDTH,
-                books: dict | None = None, face=None):
+                books: dict | None = None, face=None, quality: int = 90):
     """Draw ``card`` with the card renderer: (trimmed JPEG bytes, the marks it drew, the template).
 
     With ``books`` (every language's phrasebook) the text is set at its class's size, as printed;
@@ -171,10 +171,10 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
     doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
     painter = Painter(doc.canvas)
     draw_face(painter, tpl, face, root)
-    return _trimmed_jpeg(doc, tpl, width), painter.marks, tpl
+    return _trimmed_jpeg(doc, tpl, width, quality), painter.marks, tpl
 
 
-def _trimmed_jpeg(doc, tpl, width: int) -> bytes:
+def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90) -> bytes:
     """The one page drawn on ``doc``, rasterised ``width`` pixels wide, its bleed cut off, as JPEG."""
     from ..render.raster import render_pages
 
@@ -184,7 +184,7 @@ def _trimmed_jpeg(doc, tpl, width: int) -> bytes:
     bleed = round(tpl.bleed * scale)
     image = render_pages(doc.finish(), full)[0].crop((bleed, bleed, full[0] - bleed, full[1] - bleed))
     buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=90, optimize=True)
+    image.save(buffer, "JPEG", quality=quality, optimize=True)
     return buffer.getvalue()
 
 

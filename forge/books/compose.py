@@ -153,6 +153,7 @@ class Composed:
     policy: UrlPolicy | None = None
     findings: list[Finding] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
+    context: dict = field(default_factory=dict)  # what the layout was given (the web edition lays it out too)
 
     @property
     def ok(self) -> bool:
@@ -888,6 +889,7 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         result.html = typeset(document.render(**context, part="main", fillers=0), lang)
         result.tail_html = lambda fillers: typeset(document.render(**context, part="tail", fillers=fillers), lang)
         result.title = context["title"]
+        result.context = context
         result.policy = url_policy(project)
         _check_urls(book, result)
         left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.S))

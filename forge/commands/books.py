@@ -21,43 +21,46 @@ LangOption = typer.Option(Lang.all, "--lang", help="Language to render: en, fr o
 PrintOption = typer.Option(False, "--print", help="Also write the print files: OUT/books/press/ (PDF/X-4, press "
                                                   "CMYK, 3 mm bleed, crop marks) and OUT/books/booklet/ (A5 booklets "
                                                   "two-up on A4 and Letter, for home printing).")
+HtmlOption = typer.Option(False, "--html", help="Also write the web edition: one self-contained, accessible HTML "
+                                                "page per book and language, beside the PDFs (OUT/books/*.html).")
 
 
 @app.command("rulebook")
 def rulebook(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
              out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption,
-             press: bool = PrintOption) -> None:
+             press: bool = PrintOption, html: bool = HtmlOption) -> None:
     """Render the rulebook (A5 booklet): rules text, tables and card anatomy from the cards.
 
     Example: forge render rulebook --lang fr
     """
-    run_books(("rulebook",), root, lang, format, out, workers, force, press)
+    run_books(("rulebook",), root, lang, format, out, workers, force, press, html)
 
 
 @app.command("reference")
 def reference(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
               out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption,
-             press: bool = PrintOption) -> None:
+             press: bool = PrintOption, html: bool = HtmlOption) -> None:
     """Render the reference booklet: keywords, trap and Rite clarifications, FAQ, glossary, card list.
 
     Example: forge render reference --lang en
     """
-    run_books(("reference",), root, lang, format, out, workers, force, press)
+    run_books(("reference",), root, lang, format, out, workers, force, press, html)
 
 
 @app.command("books")
 def books(root: RootOption = Path("."), lang: Lang = LangOption, format: FormatOption = Format.text,
           out: Optional[Path] = OutOption, workers: int = WorkersOption, force: bool = ForceOption,
-          press: bool = PrintOption) -> None:
+          press: bool = PrintOption, html: bool = HtmlOption) -> None:
     """Render both books at once (the rulebook and the reference), sharing the cores.
 
-    Example: forge render books --out dist; forge render books --print (for a printer, and booklets to print at home)
+    Example: forge render books --out dist; forge render books --print (for a printer, and booklets to print at home);
+    forge render books --html (the web edition, one page per book and language)
     """
-    run_books(("rulebook", "reference"), root, lang, format, out, workers, force, press)
+    run_books(("rulebook", "reference"), root, lang, format, out, workers, force, press, html)
 
 
 def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: Optional[Path],
-              workers: int, force: bool = False, press: bool = False) -> None:
+              workers: int, force: bool = False, press: bool = False, html: bool = False) -> None:
     """Check the project, render the books, report once, exit 0 (clean), 1 (findings) or 2 (I/O).
 
     The gate is `forge validate`'s: a database it refuses is not rendered, unless --force,
@@ -90,11 +93,16 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     with progress(fmt) as say:
         say(f"laying out {', '.join(f'{kind}-{lang}' for kind in kinds for lang in langs)}")
         outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft, press=press)
+        if html:
+            from ..books.web import build_web
+
+            say("laying out the web edition")
+            outcomes += build_web(root, kinds, langs, target, draft=draft)
     findings = list(checked.findings)
     for o in outcomes:
         findings += o.findings
         findings += [Finding(_position(o.path), "preflight", p, "look at the page in the PDF; see templates/books/README.md")
-                     for p in o.problems]
+                     for p in getattr(o, "problems", ())]
     io_error = next((o.io_error for o in outcomes if o.io_error), "")
     _finish(fmt, findings, outcomes, io_error=bool(io_error), message=io_error)
 
@@ -126,6 +134,10 @@ def _finish(fmt: Format, findings: list[Finding], outcomes: list, io_error: bool
 def to_text(findings: list[Finding], outcomes: list, message: str = "") -> str:
     lines = [render_findings(sorted(set(findings)))] if findings else []
     for o in outcomes:
+        if getattr(o, "web", False):
+            lines.append(f"✓ {o.path}: web edition, {o.size / 1024:.0f} KB" if o.written else
+                         f"✗ {o.kind} ({o.lang}), web edition: not written" if not o.io_error else "")
+            continue
         if o.ready:
             mark = "✗" if o.problems else "✓"
             how = "unchanged (its inputs did not change)" if o.unchanged else f"{o.seconds:.1f} s"
@@ -135,7 +147,7 @@ def to_text(findings: list[Finding], outcomes: list, message: str = "") -> str:
             lines.append(f"✗ {o.kind} ({o.lang}): not written, the templates have errors")
     if message:
         lines.append(f"✗ {message}")
-    return "\n".join(lines)
+    return "\n".join(line for line in lines if line)
 
 
 __all__ = ["books", "reference", "rulebook", "run_books", "EXIT_FINDINGS"]

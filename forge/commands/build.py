@@ -60,7 +60,8 @@ DESCRIBE = {
                          f"preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
     "books": lambda s: (f"{', '.join(s['books']) or 'nothing'} written"
                         + (f", {', '.join(s['unchanged'])} unchanged" if s.get("unchanged") else "")
-                        + f", {s['pages']} pages"),
+                        + f", {s['pages']} pages"
+                        + (f"; web edition: {', '.join(s['web'])}" if s.get("web") else "")),
 }
 
 

@@ -61,3 +61,13 @@ def pdf_of(rendered):
         return cache[(kind, lang)]
 
     return read
+
+
+@pytest.fixture(scope="session")
+def web_edition(shipped_root):
+    """The web edition of both books in both languages, built once: (outcomes by (kind, lang), folder)."""
+    from forge.books.web import build_web
+
+    out = shipped_root / "web-output"
+    outcomes = build_web(shipped_root, KINDS, LANGS, out)
+    return {(o.kind, o.lang): o for o in outcomes}, out / "books"

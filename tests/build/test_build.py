@@ -27,6 +27,9 @@ def test_build_produces_the_kit_from_the_shipped_game(shipped):
         assert (shipped / "output" / "books" / "press" / f"{book}.pdf").is_file()
         assert (shipped / "output" / "books" / "booklet" / f"{book}-a4.pdf").is_file()
         assert (shipped / "output" / "books" / "booklet" / f"{book}-letter.pdf").is_file()
+    assert report["stages"][3]["summary"]["web"] == ["rulebook-en.html", "reference-en.html"]
+    assert (shipped / "output" / "books" / "reference-en.html").is_file()
+    assert not (shipped / "output" / "books" / "reference-fr.html").exists()
 
 
 def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):

@@ -1,0 +1,126 @@
+"""What the web edition carries inside its one file: fonts, card pictures and local images as ``data:`` URIs,
+and the Content-Security-Policy that proves the page loads nothing else.
+
+A page that fetches nothing works from a USB stick, an e-mail attachment or a
+folder with no server, and leaks no reader to a third party. So the fonts are
+subset to the Latin scripts and inlined as WOFF2, each card a page names is
+drawn by the card renderer (as the printed card, in the page's language) and
+inlined as a JPEG, and the policy allows only ``data:`` images and fonts and the
+page's own scripts, by hash.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import mimetypes
+import re
+from functools import lru_cache
+from pathlib import Path
+from urllib.parse import urljoin
+
+from .. import safeio
+from .compose import FONTS_DIR
+from .fetch import UrlPolicy, file_path
+
+#: The fonts of the books, as (family, weight, style, file).
+FONTS: tuple[tuple[str, str, str, str], ...] = (
+    ("IM FELL English SC", "normal", "normal", "IMFellEnglishSC-Regular.ttf"),
+    ("Lato", "normal", "normal", "Lato-Regular.ttf"), ("Lato", "bold", "normal", "Lato-Bold.ttf"),
+    ("Lato", "normal", "italic", "Lato-Italic.ttf"), ("Lato", "bold", "italic", "Lato-BoldItalic.ttf"),
+    ("Lato", "900", "normal", "Lato-Black.ttf"),
+)
+#: The characters kept in the inlined fonts: Latin (English, French and their neighbours) and punctuation.
+#: A character outside them falls back to the reader's own fonts.
+UNICODES: tuple[range, ...] = (range(0x20, 0x7F), range(0xA0, 0x250), range(0x2010, 0x2070), range(0x20AC, 0x20AD),
+                               range(0x2190, 0x2200), range(0x2212, 0x2213))
+#: Width of the card previews in pixels (shown 208 to 240 CSS pixels wide), and their JPEG quality:
+#: the reference names every card, so its page carries every picture (about 19 KB each).
+PREVIEW_PX = 300
+PREVIEW_QUALITY = 80
+
+
+def data_uri(mime: str, data: bytes) -> str:
+    return f"data:{mime};base64,{base64.b64encode(data).decode('ascii')}"
+
+
+@lru_cache(maxsize=None)
+def _woff2(file: str) -> bytes:
+    """One font, subset to ``UNICODES``, as WOFF2 bytes; the same bytes every time (no timestamp)."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    font = TTFont(FONTS_DIR / file, recalcTimestamp=False)
+    options = subset.Options()
+    options.flavor = "woff2"
+    options.layout_features = ["*"]
+    options.name_IDs = ["*"]  # keep the copyright and licence names
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=[c for r in UNICODES for c in r])
+    subsetter.subset(font)
+    buffer = io.BytesIO()
+    font.flavor = "woff2"
+    font.save(buffer, reorderTables=False)
+    return buffer.getvalue()
+
+
+def font_faces() -> str:
+    """``@font-face`` rules for the books' fonts, inlined."""
+    return "\n".join(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
+                     f'font-display: swap; src: url("{data_uri("font/woff2", _woff2(file))}") format("woff2"); }}'
+                     for family, weight, style, file in FONTS)
+
+
+def local_image(src: str, root: Path, policy: UrlPolicy) -> str | None:
+    """A relative image URL of the prose (a file under templates/, as the PDF allows) as a ``data:`` URI,
+    or None when the policy refuses it or it cannot be read (compose has reported it already)."""
+    url = urljoin(Path(root).resolve().as_uri() + "/", src.strip())
+    if policy.check_fetch(url) is not None or not url.startswith("file:"):
+        return None
+    path = file_path(url)
+    try:
+        data = safeio.read_bytes(path, root)
+    except (safeio.UnsafeInput, OSError):
+        return None
+    mime = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
+    return data_uri(mime, data)
+
+
+_REPEATED_IMG = re.compile(r'<img class="([^"]*)" src="(data:[^"]+)" alt="([^"]*)"/?>')
+
+
+def share_images(page: str) -> tuple[str, str]:
+    """Each small picture the page repeats (the card icons, hundreds of times in the reference) drawn once:
+    its ``<img>`` becomes a ``span`` with ``role="img"`` and its text, and the picture a style rule.
+
+    Returns the page and the style rules to add to it."""
+    from collections import Counter
+
+    uses = Counter(m.group(2) for m in _REPEATED_IMG.finditer(page))
+    shared = {uri: f"pic-{n}" for n, uri in enumerate(sorted(u for u, count in uses.items() if count > 1), start=1)}
+
+    def span(m: re.Match) -> str:
+        name = shared.get(m.group(2))
+        if name is None:
+            return m.group(0)
+        return f'<span class="{m.group(1)} {name}" role="img" aria-label="{m.group(3)}"></span>'
+
+    rules = "\n".join(f'.{name} {{ background-image: url("{uri}"); }}' for uri, name in shared.items())
+    return _REPEATED_IMG.sub(span, page), rules
+
+
+_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\btype=\"application/json\")[^>]*>(.*?)</script>", re.S | re.I)
+
+
+def content_policy(page: str) -> str:
+    """The page's Content-Security-Policy: nothing from the network or the disk; its own scripts by hash.
+
+    Styles may be inline (the figures place their callouts with ``style=``), which cannot reach
+    anything: images and fonts are ``data:`` only, and nothing else may load at all."""
+    hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(m.group(1).encode("utf-8")).digest()).decode() + "'"
+                     for m in _INLINE_SCRIPT.finditer(page)})
+    return "; ".join([
+        "default-src 'none'", "img-src data:", "font-src data:", "style-src 'unsafe-inline'",
+        "script-src " + (" ".join(hashes) if hashes else "'none'"),
+        "base-uri 'none'", "form-action 'none'", "object-src 'none'",
+    ])

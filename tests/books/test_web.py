@@ -1,0 +1,252 @@
+"""The web edition (``forge render books --html``), read back without a browser: one self-contained page per
+book and language, the PDF's text, card previews, a keyword index, links that land, the same bytes every time."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.books.web import build_web, equivalents, web_path
+from forge.books.webrewrite import Heading, rewrite
+from forge.cli import app
+
+from .conftest import KINDS, LANGS, copy_project
+
+PAGE_LINK = re.compile(r"^(?:(rulebook|reference)-(\w+)\.html(?:#(.+))?|#(.+))$")  # a page of the edition, an anchor
+
+
+def page(web_edition, kind: str, lang: str) -> str:
+    return (web_edition[1] / f"{kind}-{lang}.html").read_text(encoding="utf-8")
+
+
+def ids(text: str) -> list[str]:
+    """The anchors of a page (not what its script's text mentions)."""
+    return [html.unescape(i) for i in re.findall(r'\bid="([^"]+)"', re.sub(r"<script>.*?</script>", "", text, flags=re.S))]
+
+
+def book_data(text: str) -> dict:
+    return json.loads(re.search(r'<script type="application/json" id="book-data">(.*?)</script>', text, re.S).group(1))
+
+
+def urls(text: str) -> list[tuple[str, str]]:
+    from forge.books.fetch import _urls
+
+    return _urls(text)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_book_is_one_page_that_loads_nothing_from_outside(web_edition, kind, lang):
+    outcomes, folder = web_edition
+    outcome = outcomes[(kind, lang)]
+    assert outcome.written and not outcome.findings and not outcome.io_error
+    text = page(web_edition, kind, lang)
+    assert Path(outcome.path) == folder / f"{kind}-{lang}.html" and outcome.size == len(text.encode())
+    assert text.startswith("<!DOCTYPE html>") and f'<html lang="{lang}">' in text
+    policy = re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', text).group(1)
+    assert "default-src 'none'" in policy and "img-src data:" in policy and "font-src data:" in policy
+    fetched = [url for role, url in urls(text) if role in ("fetch", "css")]
+    alternates = re.findall(r'<link rel="alternate" hreflang="\w+" href="([^"]+)">', text)  # never fetched
+    assert alternates == [f"{kind}-{other}.html" for other in LANGS if other != lang]
+    fetched = [url for url in fetched if url not in alternates]
+    assert fetched and all(url.startswith("data:") for url in fetched), [u[:60] for u in fetched]
+    for role, url in urls(text):
+        if role == "link":
+            assert PAGE_LINK.match(url) or url.startswith(("https:", "mailto:")), url
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_script_is_allowed_by_its_hash_and_nothing_else_runs(web_edition, kind, lang):
+    text = page(web_edition, kind, lang)
+    scripts = re.findall(r"<script>(.*?)</script>", text, re.S)
+    assert len(scripts) == 1 and "addEventListener" in scripts[0]
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    assert f"script-src 'sha256-{digest}';" in text
+    assert not re.search(r"\son[a-z]+\s*=", re.sub(r"<script.*?</script>|<style>.*?</style>", "", text, flags=re.S))
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_link_lands_on_an_anchor_of_its_page(web_edition, kind, lang):
+    text = page(web_edition, kind, lang)
+    anchors = ids(text)
+    assert len(anchors) == len(set(anchors)), "an id is used twice"
+    pages = {}
+    for role, url in urls(text):
+        m = PAGE_LINK.match(url) if role == "link" else None
+        if not m:
+            continue
+        target = (m.group(1), m.group(2)) if m.group(1) else (kind, lang)
+        if target not in pages:
+            pages[target] = set(ids(page(web_edition, *target)))
+        anchor = m.group(3) or m.group(4)
+        assert anchor is None or html.unescape(anchor) in pages[target], f"{url} in {kind}-{lang}.html"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_text_is_the_pdf_s(web_edition, composed, kind, lang):
+    """Every heading and every paragraph's words of the composed book are in the page, in order."""
+    text = page(web_edition, kind, lang)
+    body = str(composed[(kind, lang)].context["body"])
+    for level, ident in re.findall(r'<h([1-4]) id="([^"]+)"', body):
+        assert f'<h{level} id="{ident}"' in text
+    plain = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", "", text, flags=re.S))).split())
+    for paragraph in re.findall(r"<p>(.*?)</p>", body)[:40]:
+        words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", paragraph)).split())
+        first = words.split(" ")[0].replace("'", "\u2019")
+        assert first in plain
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_card_named_previews_its_picture_and_reads_as_text(web_edition, shipped_root, kind, lang):
+    from forge.database import load_database
+
+    db = load_database(shipped_root).db
+    text = page(web_edition, kind, lang)
+    data = book_data(text)
+    named = set(re.findall(r'<button type="button" class="card-ref" data-card="([^"]+)">', text))
+    assert named and named == set(data["cards"])
+    for card_id in named:
+        uri, alt = data["cards"][card_id]
+        card = db.by_id()[card_id]
+        assert uri.startswith("data:image/jpeg;base64,/9j/")  # a JPEG
+        assert alt.startswith(card.name[lang]) and len(alt) > len(card.name[lang]) + 5
+    # every card name the PDF prints in the prose is a preview on the page
+    assert text.count('<span class="card"><button') == len(re.findall(r'<span class="card">', text))
+
+
+def test_the_reference_previews_every_card_of_the_game(web_edition, shipped_root):
+    from forge.database import load_database
+
+    db = load_database(shipped_root).db
+    for lang in LANGS:
+        assert set(book_data(page(web_edition, "reference", lang))["cards"]) == {c.id for c in db.cards}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_keyword_index_points_at_each_section_that_uses_a_keyword(web_edition, lang):
+    text = page(web_edition, "rulebook", lang)
+    index = text[text.index('<section class="index"'):]
+    entries = re.findall(r'<dt id="index-(\w+)">(.*?)</dt>\s*<dd>(.*?)</dd>', index, re.S)
+    assert len(entries) == 14
+    names = [name for _, name, _ in entries]
+    assert names == sorted(names, key=lambda n: n.casefold().replace("É", "E").replace("é", "e"))
+    wound = dict((key, dd) for key, _, dd in entries)["wound"]
+    anchors = re.findall(r'href="#(kw-wound-\d+)"', wound)
+    assert len(anchors) >= 3
+    for anchor in anchors:  # each anchor is on the keyword itself
+        assert re.search(rf'<(?:span|b) id="{anchor}" class="kw">', text)
+    assert f'href="reference-{lang}.html#entry-wound"' in wound
+
+
+def test_the_language_switch_pairs_the_same_sections(web_edition):
+    en, fr = (book_data(page(web_edition, "rulebook", lang)) for lang in LANGS)
+    assert en["langs"]["fr"]["href"] == "rulebook-fr.html" and fr["langs"]["en"]["href"] == "rulebook-en.html"
+    assert en["langs"]["fr"]["map"]["setup"] == "mise-en-place"
+    assert fr["langs"]["en"]["map"]["mise-en-place"] == "setup"
+    reference = book_data(page(web_edition, "reference", "en"))["langs"]["fr"]["map"]
+    assert reference["entry-aegis"] == "entry-aegis"
+
+
+def test_equivalents_pair_by_position_when_the_structure_matches_else_by_anchor():
+    en = [Heading(2, "goal", "Goal"), Heading(3, "entry-wound", "Wound"), Heading(2, "setup", "Setup")]
+    fr = [Heading(2, "but", "But"), Heading(3, "entry-wound", "Blessures"), Heading(2, "mise", "Mise en place")]
+    assert equivalents(en, fr) == {"goal": "but", "entry-wound": "entry-wound", "setup": "mise"}
+    assert equivalents(en, fr[:2]) == {"entry-wound": "entry-wound"}
+    # each language lists the entries in its own order: a shared anchor wins over the position
+    en = [Heading(3, "entry-guard", "Guard"), Heading(3, "entry-aegis", "Aegis")]
+    fr = [Heading(3, "entry-aegis", "Égide"), Heading(3, "entry-guard", "Garde")]
+    assert equivalents(en, fr) == {"entry-guard": "entry-guard", "entry-aegis": "entry-aegis"}
+
+
+def test_the_rewrite_changes_only_what_it_means_to():
+    body = ('<h2 id="a">Setup</h2><p>Play <span class="card">Cinder Imp</span> &amp; <span class="card">Nobody</span>, '
+            'then <span class="kw">Wound</span> and <b class="kw">Wound</b> 2.</p>\n'
+            '<svg viewBox="0 0 10 10"><line x1="0"/></svg><table><tr><td class="name">Cinder Imp<span class="sub">x'
+            '</span></td></tr></table><h3>Untitled</h3><p><span class="kw">Wound</span></p>'
+            '<section class="clarify"><h3 id="trap-x"><span class="cost">2</span>Cinder Imp <span class="other">O'
+            '</span></h3></section>')
+    out = rewrite(body, {"Cinder Imp": "cinder-imp"}, {"wound": "wound"}, lambda src: None, "Table")
+    assert out.cards == ["cinder-imp"]
+    assert out.html.count('<button type="button" class="card-ref" data-card="cinder-imp">Cinder Imp</button>') == 3
+    assert '<span class="card">Nobody</span>' in out.html and "&amp;" in out.html
+    assert '<svg viewBox="0 0 10 10"><line x1="0"/></svg>' in out.html
+    assert '<div class="table-scroll" role="region" tabindex="0" aria-label="Table — Setup"><table>' in out.html
+    assert [(h.level, h.id, h.title) for h in out.headings] == [(2, "a", "Setup"), (3, "s-untitled", "Untitled"),
+                                                                (3, "trap-x", "Cinder Imp")]
+    assert [(a, h.id) for a, h in out.keywords["wound"]] == [("kw-wound-1", "a"), ("kw-wound-2", "s-untitled")]
+    assert '<span id="kw-wound-1" class="kw">Wound</span> and <b class="kw">Wound</b>' in out.html
+
+
+def test_a_local_image_of_the_prose_is_inlined(tmp_path):
+    from forge.books.fetch import UrlPolicy
+    from forge.books.webassets import local_image
+
+    (tmp_path / "templates").mkdir()
+    (tmp_path / "templates" / "dot.png").write_bytes(b"\x89PNG fake")
+    (tmp_path / "secret.png").write_bytes(b"no")
+    policy = UrlPolicy.for_project(tmp_path, (tmp_path / "templates",), ())
+    assert local_image("templates/dot.png", tmp_path, policy) == "data:image/png;base64," + base64.b64encode(
+        b"\x89PNG fake").decode()
+    assert local_image("secret.png", tmp_path, policy) is None
+    assert local_image("https://example.com/x.png", tmp_path, policy) is None
+    out = rewrite('<p><img src="templates/dot.png" alt="x"/></p>', {}, {},
+                  lambda src: local_image(src, tmp_path, policy))
+    assert 'src="data:image/png;base64,' in out.html
+
+
+def test_the_same_project_gives_the_same_bytes_from_any_folder(web_edition, tmp_path, monkeypatch):
+    outcomes, folder = web_edition
+    monkeypatch.chdir(tmp_path)
+    again = build_web(Path(outcomes[("rulebook", "en")].path).parents[2], ("rulebook",), ("fr",), tmp_path / "out")
+    assert again[0].written
+    assert web_path(tmp_path / "out", "rulebook", "fr").read_bytes() == (folder / "rulebook-fr.html").read_bytes()
+
+
+@pytest.fixture
+def game(tmp_path):
+    return copy_project(tmp_path / "game")
+
+
+def test_a_web_layout_that_breaks_the_sandbox_is_a_finding_and_keeps_the_last_page(game):
+    out = game / "output"
+    assert build_web(game, ("rulebook",), ("en",), out)[0].written
+    before = web_path(out, "rulebook", "en").read_bytes()
+    layout = game / "templates/books/web/page.html.j2"
+    layout.parent.mkdir(parents=True, exist_ok=True)
+    layout.write_text("{{ cycler.__init__.__globals__.os.popen('id').read() }}\n", encoding="utf-8")
+    outcome = build_web(game, ("rulebook",), ("en",), out)[0]
+    assert not outcome.written
+    [finding] = outcome.findings
+    assert finding.rule == "template" and "sandbox" in finding.message
+    assert finding.position.file == "templates/books/web/page.html.j2" and finding.position.line == 1
+    assert web_path(out, "rulebook", "en").read_bytes() == before
+
+
+def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s(game):
+    css = game / "templates/books/book.css"
+    css.write_text(css.read_text(encoding="utf-8").replace("--accent: #7a2e1c;", "--accent: #123456;"), encoding="utf-8")
+    [outcome] = build_web(game, ("reference",), ("fr",), game / "output", draft="2 errors in the card database")
+    text = Path(outcome.path).read_text(encoding="utf-8")
+    assert "--accent: #123456;" in text and "#7a2e1c" not in text
+    assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the card database</p>' in text
+
+
+def test_render_html_writes_the_pages_beside_the_pdfs(game):
+    result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(game), "--lang", "en", "--html",
+                                      "--format", "json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    web = [b for b in report["books"] if b.get("edition") == "web"]
+    assert [(b["book"], b["lang"], b["written"]) for b in web] == [("rulebook", "en", True)]
+    assert (game / "output/books/rulebook-en.html").is_file() and (game / "output/books/rulebook-en.pdf").is_file()
+    assert not (game / "output/books/rulebook-fr.html").exists()

@@ -1,0 +1,239 @@
+"""The web edition in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+One browser for the module, a fresh page per test. Each page must render with no console
+message and no request outside its own file, keep every link on an anchor that exists,
+find a keyword, switch language to the same section, preview a card on hover, focus and
+tap, and fit a phone (390 px) and a desktop (1280 px). The screenshots go to
+``FORGE_SCREENSHOTS`` (a folder) when it is set, to be looked at.
+
+Without Chromium the module is skipped on a workstation, and fails in CI (``CI`` set).
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from .conftest import KINDS, LANGS
+
+PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
+
+
+def _chromium() -> str | None:
+    return os.environ.get("FORGE_CHROMIUM") or shutil.which("chromium") or (
+        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    executable = _chromium()
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        executable = None
+    if executable is None:
+        if os.environ.get("CI"):
+            pytest.fail("the web edition's tests need Chromium and Playwright: bash scripts/install --test")
+        pytest.skip("Chromium or Playwright is not installed (bash scripts/install --test)")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=executable, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
+        yield browser
+        browser.close()
+
+
+class Visit:
+    """A page of the edition opened in a fresh context, recording console messages and requests."""
+
+    def __init__(self, browser, folder: Path, viewport=DESKTOP, touch: bool = False):
+        self.folder = folder
+        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=touch,
+                                           is_mobile=touch)
+        self.page = self.context.new_page()
+        self.messages: list[str] = []
+        self.requests: list[str] = []
+        self.page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}"))
+        self.page.on("pageerror", lambda e: self.messages.append(f"error: {e}"))
+        self.page.on("request", lambda r: self.requests.append(r.url))
+        # nothing may leave the machine, even if a page asked: the test sees the attempt
+        self.context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
+                           else route.abort())
+
+    def open(self, name: str, anchor: str = ""):
+        self.page.goto((self.folder / name).as_uri() + (f"#{anchor}" if anchor else ""))
+        self.page.wait_for_load_state("load")
+        return self.page
+
+    def close(self):
+        self.context.close()
+
+
+@pytest.fixture
+def visit(browser, web_edition):
+    opened = []
+
+    def make(viewport=DESKTOP, touch=False) -> Visit:
+        v = Visit(browser, web_edition[1], viewport, touch)
+        opened.append(v)
+        return v
+
+    yield make
+    for v in opened:
+        v.close()
+
+
+def shoot(page, name: str) -> None:
+    folder = os.environ.get("FORGE_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+
+
+LINKS_LAND = """() => {
+  const missing = [];
+  for (const a of document.querySelectorAll('a[href^="#"]')) {
+    const id = decodeURIComponent(a.getAttribute('href').slice(1));
+    if (!document.getElementById(id)) missing.push(a.getAttribute('href'));
+  }
+  const others = [...document.querySelectorAll('a[href*=".html"]')].map(a => a.getAttribute('href'));
+  return {missing, others, fonts: [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family),
+          broken: [...document.images].filter(i => i.complete && i.naturalWidth === 0 && i.src).map(i => i.alt)};
+}"""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_page_renders_quietly_from_its_own_file_and_its_links_land(visit, web_edition, kind, lang):
+    v = visit()
+    page = v.open(f"{kind}-{lang}.html")
+    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.title().endswith("Rift Commanders")
+    found = page.evaluate(LINKS_LAND)
+    assert found["missing"] == [] and found["broken"] == []
+    assert {"Lato", "IM FELL English SC"} <= set(found["fonts"])  # the inlined fonts, not the reader's
+    for link in sorted(set(found["others"])):  # the other pages: the anchor exists there
+        target, _, anchor = link.partition("#")
+        other = v.open(target, anchor)
+        assert not anchor or other.evaluate("id => !!document.getElementById(id)", anchor), link
+    assert v.messages == []
+    assert v.requests and all(url.startswith("file://") for url in v.requests), v.requests
+    assert page.locator("button.card-ref").count() > 0
+
+
+@pytest.mark.parametrize("lang, query, hit", [("en", "aegis", "#entry-aegis"), ("fr", "égide", "#entry-aegis")])
+def test_search_finds_a_keyword_and_takes_the_reader_there(visit, lang, query, hit):
+    v = visit()
+    page = v.open(f"reference-{lang}.html")
+    page.fill("#q", query.upper())
+    results = page.locator("#results-list a")
+    assert page.locator("#results").is_visible() and results.count() > 1
+    assert results.first.get_attribute("href") == hit  # the entry whose title holds the word comes first
+    assert page.locator("#results-status").text_content()[0].isdigit()
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('href')") == hit
+    page.keyboard.press("Enter")
+    page.wait_for_function("location.hash === '#entry-aegis'")
+    assert page.locator("#results").is_hidden()
+    assert page.evaluate("document.getElementById('entry-aegis').getBoundingClientRect().top") < 300
+    page.fill("#q", "zzzz qqqq")
+    assert page.locator("#results-list a").count() == 0 and "zzzz" in page.locator(".results-title").text_content()
+    assert v.messages == []
+
+
+def click_where_it_is(page, selector: str) -> None:
+    """A mouse click at the element as it shows (Playwright's own click scrolls a sticky bar's link first)."""
+    box = page.locator(selector).bounding_box()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+
+
+def test_the_language_switch_lands_on_the_same_section(visit):
+    v = visit()
+    page = v.open("rulebook-en.html", "setup")
+    click_where_it_is(page, "nav.switch a[hreflang=fr]")
+    page.wait_for_url("**/rulebook-fr.html#mise-en-place")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    heading = page.locator("#mise-en-place")
+    assert "Mise en place" in heading.text_content()
+    assert 0 <= heading.evaluate("h => h.getBoundingClientRect().top") < 200
+    click_where_it_is(page, "nav.switch a[hreflang=en]")
+    page.wait_for_url("**/rulebook-en.html#setup")
+    page = v.open("reference-fr.html", "entry-guard")
+    page.focus("nav.switch a[hreflang=en]")  # the keyboard's way
+    page.keyboard.press("Enter")
+    page.wait_for_url("**/reference-en.html#entry-guard")
+    assert v.messages == []
+
+
+def test_a_card_name_previews_the_card_on_hover_focus_and_tap(visit):
+    v = visit()
+    page = v.open("rulebook-en.html", "setup")
+    name = page.locator("button.card-ref").first
+    name.scroll_into_view_if_needed()
+    name.hover()
+    preview = page.locator("#card-preview")
+    assert preview.is_visible()
+    image = preview.locator("img")
+    assert image.evaluate("i => i.complete && i.naturalWidth >= 300 && i.src.startsWith('data:image/jpeg')")
+    assert image.get_attribute("alt").startswith(name.text_content())
+    box, card = preview.bounding_box(), name.bounding_box()
+    assert 0 <= box["x"] and box["x"] + box["width"] <= DESKTOP["width"] and box["y"] >= 0
+    assert not (box["y"] < card["y"] + card["height"] and card["y"] < box["y"] + box["height"])  # beside the name
+    page.mouse.move(5, 400)
+    assert preview.is_hidden()
+    name.focus()  # the keyboard shows it too, and Escape puts it away
+    assert preview.is_visible() and name.get_attribute("aria-describedby") == "card-preview"
+    page.keyboard.press("Escape")
+    assert preview.is_hidden() and page.evaluate("document.activeElement.classList.contains('card-ref')")
+    assert v.messages == []
+
+    phone = visit(PHONE, touch=True)
+    page = phone.open("reference-fr.html", "entry-wound")
+    name = page.locator("#entry-wound ~ p.users button.card-ref").first
+    name.tap()
+    preview = page.locator("#card-preview")
+    assert preview.is_visible() and name.get_attribute("aria-expanded") == "true"
+    box = preview.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+    shoot(page, "reference-fr-phone-preview")
+    page.locator("main p").first.tap()
+    assert preview.is_hidden()
+    assert phone.messages == []
+
+
+def test_the_keyboard_sees_where_it_is(visit):
+    v = visit()
+    page = v.open("rulebook-fr.html")
+    page.keyboard.press("Tab")
+    skip = page.locator("a.skip")
+    assert page.evaluate("document.activeElement.className") == "skip" and skip.is_visible()
+    outline = skip.evaluate("e => getComputedStyle(e).outlineStyle + ' ' + parseFloat(getComputedStyle(e).outlineWidth)")
+    assert outline.split()[0] != "none" and float(outline.split()[1]) >= 2
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+    landmarks = page.evaluate("""() => ['header', 'nav', 'main', 'footer', '[role=search]']
+        .map(s => document.querySelectorAll(s).length)""")
+    assert landmarks[0] >= 1 and landmarks[1] >= 3 and landmarks[2] == 1 and landmarks[3] == 1 and landmarks[4] == 1
+    assert page.evaluate("document.querySelectorAll('h1').length") == 1
+    assert page.evaluate("[...document.images].every(i => i.hasAttribute('alt'))")
+    assert page.evaluate("[...document.querySelectorAll('[role=img]')].every(e => e.getAttribute('aria-label'))")
+    labels = page.evaluate("[...document.querySelectorAll('[role=img]')].map(e => e.getAttribute('aria-label'))")
+    assert "Rouge" in labels and "red" not in labels  # the icons speak the page's language
+
+
+@pytest.mark.parametrize("viewport, name", [(PHONE, "phone"), (DESKTOP, "desktop")])
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_page_fits_a_phone_and_a_desktop(visit, viewport, name, kind):
+    for lang in LANGS:
+        v = visit(viewport)
+        page = v.open(f"{kind}-{lang}.html")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
+        contents_open = page.evaluate("document.getElementById('toc-box').open")
+        assert contents_open is (name == "desktop")  # folded above the text on a phone, beside it on a desktop
+        shoot(page, f"{kind}-{lang}-{name}")
+        page.evaluate("document.querySelector('main h2:nth-of-type(3)').scrollIntoView()")
+        bar = page.evaluate("document.querySelector('.bar').getBoundingClientRect().top")
+        assert bar == 0  # the bar stays on top as the reader scrolls
+        shoot(page, f"{kind}-{lang}-{name}-inside")
+        assert v.messages == []
