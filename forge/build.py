@@ -117,10 +117,11 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
     findings += [Finding(_pos(o.path or "output/books"), "preflight", p, "look at the page in the PDF")
                  for o in outcomes for p in o.problems]
     io_error = next((o.io_error for o in outcomes + web if o.io_error), "")
-    ok = all(o.ready for o in outcomes) and all(o.written for o in web) and not any(f.severity == ERROR for f in findings)
+    ok = all(o.ready for o in outcomes) and all(o.ready for o in web) and not any(f.severity == ERROR for f in findings)
     summary = {"books": [f"{o.kind}-{o.lang}" for o in outcomes if o.written],
                "web": [f"{o.kind}-{o.lang}.html" for o in web if o.written],
-               "unchanged": [f"{o.kind}-{o.lang}" for o in outcomes if o.unchanged],
+               "unchanged": [f"{o.kind}-{o.lang}" for o in outcomes if o.unchanged]
+                            + [f"{o.kind}-{o.lang}.html" for o in web if o.unchanged],
                "pages": sum(o.pages for o in outcomes if o.ready)}
     return Stage("books", ok, summary, findings, time.perf_counter() - started, io_error=io_error)
 

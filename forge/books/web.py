@@ -33,6 +33,7 @@ from . import content
 from .build import BOOKS_OUT
 from .compose import BOOKS, BookIOError, Composed, Project, _ProseLoader, _template_finding, read_source
 from .typography import typeset
+from .webassets import AssetCache
 from .webrewrite import Heading, Rewritten, rewrite
 
 WEB_DIR = "web"
@@ -50,14 +51,20 @@ class WebOutcome:
     size: int = 0
     seconds: float = 0.0
     written: bool = False
+    unchanged: bool = False  # the page on disk already had these bytes
     sha256: str = ""
     findings: list[Finding] = field(default_factory=list)
     io_error: str = ""
     web: ClassVar[bool] = True  # told apart from a PDF's outcome in the command's report
 
+    @property
+    def ready(self) -> bool:
+        """The page is on disk and current: written now, or already so."""
+        return self.written or self.unchanged
+
     def to_json(self) -> dict:
         return {"book": self.kind, "lang": self.lang, "edition": "web", "path": self.path, "bytes": self.size,
-                "seconds": round(self.seconds, 2), "written": self.written,
+                "seconds": round(self.seconds, 2), "written": self.written, "unchanged": self.unchanged,
                 "findings": [f.to_json() for f in self.findings], **({"error": self.io_error} if self.io_error else {})}
 
 
@@ -180,25 +187,30 @@ class Edition:
     composed: dict[tuple[str, str], Composed]
     bodies: dict[tuple[str, str], Rewritten]
     words: dict[str, Words]
-    previews: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    cache: AssetCache = field(default_factory=AssetCache)
 
     @property
     def langs(self) -> tuple[str, ...]:
         return tuple(self.words)
 
     def preview(self, lang: str, card_id: str) -> tuple[str, str]:
-        """A card as printed in ``lang``: (JPEG data URI, alternative text), drawn once per build."""
-        from .anatomy import render_card
+        """A card as printed in ``lang``: (JPEG data URI, alternative text), drawn by the card renderer
+        once for as long as the printed face stays the same (its key is the face's own)."""
+        from ..render.template import load_template
+        from .anatomy import classed_face, render_card
         from .webassets import PREVIEW_PX, PREVIEW_QUALITY, data_uri
 
-        key = (lang, card_id)
-        if key not in self.previews:
-            project = self.project
-            card = project.db.by_id()[card_id]
+        project = self.project
+        card = project.db.by_id()[card_id]
+        face = classed_face(card, project.db, project.books, lang, project.root)
+        key = f"card-{face.key(load_template(project.root).digest)}-{PREVIEW_PX}-{PREVIEW_QUALITY}"
+
+        def draw() -> str:
             image = render_card(card, project.db, project.books[lang], lang, project.root, PREVIEW_PX,
-                                books=project.books, quality=PREVIEW_QUALITY)[0]
-            self.previews[key] = (data_uri("image/jpeg", image), self.words[lang].card_alt(card))
-        return self.previews[key]
+                                books=project.books, face=face, quality=PREVIEW_QUALITY)[0]
+            return data_uri("image/jpeg", image)
+
+        return self.cache.get(key, draw), self.words[lang].card_alt(card)
 
     def entries(self, lang: str, kind: str) -> dict[str, str]:
         """Keyword -> the link to its entry in the reference (this page, or the reference in this language)."""
@@ -239,7 +251,7 @@ class Edition:
         labels = words.icons
         page = _ICON_ALT.sub(lambda m: m.group(1) + html.escape(labels.get(m.group(2), m.group(2))) + m.group(3), page)
         page, pictures = share_images(page)
-        for name, value in (("css", f"{font_faces()}\n{css}\n{pictures}"), ("script", script), ("data", _json(data))):
+        for name, value in (("css", f"{font_faces(self.cache)}\n{css}\n{pictures}"), ("script", script), ("data", _json(data))):
             page = page.replace(_slot(name), value, 1)
         return page.replace(_slot("csp"), content_policy(page), 1)
 
@@ -254,7 +266,7 @@ def context_env(project: Project):
                                lstrip_blocks=True)
 
 
-def load_edition(project: Project, langs: tuple[str, ...] | None = None) -> Edition:
+def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: AssetCache | None = None) -> Edition:
     """Compose every book in every language of the project and rewrite their bodies for the web."""
     from .compose import compose
     from .webassets import local_image
@@ -273,7 +285,7 @@ def load_edition(project: Project, langs: tuple[str, ...] | None = None) -> Edit
             bodies[(kind, lang)] = rewrite(str(c.context["body"]), words[lang].names, words[lang].keywords,
                                            lambda src, c=c: local_image(src, project.root, c.policy),
                                            str(words[lang].w.get("table", "Table")))
-    return Edition(project, composed, bodies, words)
+    return Edition(project, composed, bodies, words, cache or AssetCache())
 
 
 def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
@@ -283,6 +295,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
     ``draft`` says why the cards are not fit to print (``--force``): every page then says so at its top."""
     from .. import atomic
     from ..database import load_database
+    from ..render.jobs import differs
     from ..text import PhraseError, load_phrasebooks
     from .compose import load_project
 
@@ -291,7 +304,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
     try:
         load = load_database(root)
         project = load_project(Path(root), load.db, load_phrasebooks(root))
-        edition = load_edition(project)
+        edition = load_edition(project, cache=AssetCache(Path(out)))
     except (BookIOError, PhraseError) as exc:
         for o in outcomes:
             o.io_error = str(exc)
@@ -315,12 +328,17 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
             continue
         data = text.encode("utf-8")
         path = web_path(Path(out), o.kind, o.lang)
+        o.path, o.size, o.sha256 = path.as_posix(), len(data), hashlib.sha256(data).hexdigest()
+        if not differs(path, data):
+            o.unchanged = True  # the page on disk is this one already: not written again
+            continue
         try:
             atomic.write_bytes(path, data)
         except OSError as exc:
             o.io_error = atomic.describe(exc)
             continue
-        o.path, o.size, o.written, o.sha256 = path.as_posix(), len(data), True, hashlib.sha256(data).hexdigest()
+        o.written = True
+    edition.cache.save()
     seconds = time.perf_counter() - start
     for o in outcomes:
         o.seconds = seconds / max(1, len(outcomes))

@@ -64,11 +64,59 @@ def _woff2(file: str) -> bytes:
     return buffer.getvalue()
 
 
-def font_faces() -> str:
-    """``@font-face`` rules for the books' fonts, inlined."""
+def _font_key(file: str) -> str:
+    """What a subset font is made from: the font, the characters kept, the subsetter and compressor."""
+    from importlib.metadata import version
+
+    h = hashlib.sha256((FONTS_DIR / file).read_bytes())
+    h.update(f"{UNICODES}|fonttools={version('fonttools')}|brotli={version('brotli')}".encode())
+    return "font-" + h.hexdigest()
+
+
+def font_faces(cache: "AssetCache | None" = None) -> str:
+    """``@font-face`` rules for the books' fonts, inlined (subsetting takes seconds: ``cache`` keeps them)."""
+    cache = cache or AssetCache()
     return "\n".join(f'@font-face {{ font-family: "{family}"; font-weight: {weight}; font-style: {style}; '
-                     f'font-display: swap; src: url("{data_uri("font/woff2", _woff2(file))}") format("woff2"); }}'
-                     for family, weight, style, file in FONTS)
+                     f'font-display: swap; src: url("{cache.get(_font_key(file), lambda f=file: data_uri("font/woff2", _woff2(f)))}")'
+                     f' format("woff2"); }}' for family, weight, style, file in FONTS)
+
+
+class AssetCache:
+    """What the pages inline and is slow to make (subset fonts, card pictures), by the hash of its inputs.
+
+    Kept between runs in ``<out>/.cache/web-assets.json``, sealed like forge's other records
+    (``forge.render.seal``): a record this machine did not write is no record. What a run did not
+    use is dropped from it."""
+
+    RECORD = Path(".cache") / "web-assets.json"
+
+    def __init__(self, out: Path | None = None):
+        from ..render.jobs import read_own
+        from ..render.seal import unseal
+
+        self.out = out
+        known = unseal(read_own(Path(out) / self.RECORD)) if out is not None else None
+        self.known: dict[str, str] = known if isinstance(known, dict) else {}
+        self.used: dict[str, str] = {}
+
+    def get(self, key: str, make) -> str:
+        """The asset made from ``key``'s inputs (a ``data:`` URI or a text), made by ``make()`` when unknown."""
+        if key not in self.used:
+            known = self.known.get(key)
+            self.used[key] = known if isinstance(known, str) else make()
+        return self.used[key]
+
+    def save(self) -> None:
+        """Keep what this run used for the next; a record that cannot be written is no loss."""
+        from .. import atomic
+        from ..render.seal import seal
+
+        if self.out is None or self.used == self.known:
+            return
+        try:
+            atomic.write_bytes(Path(self.out) / self.RECORD, seal(self.used))
+        except OSError:
+            pass
 
 
 def local_image(src: str, root: Path, policy: UrlPolicy) -> str | None:

@@ -135,7 +135,8 @@ def to_text(findings: list[Finding], outcomes: list, message: str = "") -> str:
     lines = [render_findings(sorted(set(findings)))] if findings else []
     for o in outcomes:
         if getattr(o, "web", False):
-            lines.append(f"✓ {o.path}: web edition, {o.size / 1024:.0f} KB" if o.written else
+            how = "unchanged" if o.unchanged else "written"
+            lines.append(f"✓ {o.path}: web edition, {o.size / 1024:.0f} KB, {how}" if o.ready else
                          f"✗ {o.kind} ({o.lang}), web edition: not written" if not o.io_error else "")
             continue
         if o.ready:

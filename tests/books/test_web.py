@@ -93,16 +93,25 @@ def test_every_link_lands_on_an_anchor_of_its_page(web_edition, kind, lang):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_text_is_the_pdf_s(web_edition, composed, kind, lang):
-    """Every heading and every paragraph's words of the composed book are in the page, in order."""
+    """Every heading, paragraph and list item of the composed book is in the page, word for word, in order."""
+    from forge.books.typography import typeset
+
+    def plain(markup: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", "", markup)).split())
+
     text = page(web_edition, kind, lang)
     body = str(composed[(kind, lang)].context["body"])
     for level, ident in re.findall(r'<h([1-4]) id="([^"]+)"', body):
         assert f'<h{level} id="{ident}"' in text
-    plain = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", re.sub(r"<script.*?</script>", "", text, flags=re.S))).split())
-    for paragraph in re.findall(r"<p>(.*?)</p>", body)[:40]:
-        words = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", paragraph)).split())
-        first = words.split(" ")[0].replace("'", "\u2019")
-        assert first in plain
+    page_text = plain(re.sub(r"<script.*?</script>|<style>.*?</style>", "", text, flags=re.S))
+    at = 0
+    pieces = re.findall(r"<(p|li)>(.*?)</\1>", body, re.S)
+    assert len(pieces) > 20
+    for _, piece in pieces:
+        words = plain(typeset(piece, lang))
+        found = page_text.find(words, at)
+        assert found >= 0, words
+        at = found
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -239,6 +248,37 @@ def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s
     text = Path(outcome.path).read_text(encoding="utf-8")
     assert "--accent: #123456;" in text and "#7a2e1c" not in text
     assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the card database</p>' in text
+
+
+def test_the_fonts_and_pictures_are_made_once_and_an_unchanged_page_is_not_written_again(game, monkeypatch):
+    out = game / "output"
+    [first] = build_web(game, ("rulebook",), ("fr",), out)
+    assert first.written and (out / ".cache/web-assets.json").is_file()
+    page_file = web_path(out, "rulebook", "fr")
+    mtime = page_file.stat().st_mtime_ns
+
+    from forge.books import anatomy
+    from forge.books.webassets import PREVIEW_PX
+
+    draw = anatomy.render_card
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("made again")
+
+    def no_preview(*args, **kwargs):  # the book's own figures are drawn as before; the previews are not
+        return refuse() if args[5:6] == (PREVIEW_PX,) else draw(*args, **kwargs)
+
+    monkeypatch.setattr(anatomy, "render_card", no_preview)
+    monkeypatch.setattr("forge.books.webassets._woff2", refuse)
+    [again] = build_web(game, ("rulebook",), ("fr",), out)
+    assert again.unchanged and not again.written and again.sha256 == first.sha256
+    assert page_file.stat().st_mtime_ns == mtime
+    # a record this machine did not seal is no record: everything is made again
+    record = json.loads((out / ".cache/web-assets.json").read_text(encoding="utf-8"))
+    record["seal"] = "0" * 64
+    (out / ".cache/web-assets.json").write_text(json.dumps(record), encoding="utf-8")
+    [tampered] = build_web(game, ("rulebook",), ("fr",), out)  # the refusal above stops the page
+    assert not tampered.ready and "made again" in tampered.findings[-1].message
 
 
 def test_render_html_writes_the_pages_beside_the_pdfs(game):

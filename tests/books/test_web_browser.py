@@ -193,12 +193,12 @@ def test_a_card_name_previews_the_card_on_hover_focus_and_tap(visit):
     name = page.locator("#entry-wound ~ p.users button.card-ref").first
     name.tap()
     preview = page.locator("#card-preview")
-    assert preview.is_visible() and name.get_attribute("aria-expanded") == "true"
+    assert preview.is_visible() and name.get_attribute("aria-describedby") == "card-preview"
     box = preview.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
     shoot(page, "reference-fr-phone-preview")
     page.locator("main p").first.tap()
-    assert preview.is_hidden()
+    assert preview.is_hidden() and name.get_attribute("aria-describedby") is None
     assert phone.messages == []
 
 

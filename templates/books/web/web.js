@@ -31,7 +31,7 @@
     picture.alt = card[1];
     preview.hidden = false;
     button.setAttribute("aria-describedby", "card-preview");
-    button.setAttribute("aria-expanded", "true");
+    button.classList.add("shown");
     shown = button;
     pinned = pin || pinned;
     place(button);
@@ -40,7 +40,7 @@
   function hide() {
     if (!shown) return;
     shown.removeAttribute("aria-describedby");
-    shown.setAttribute("aria-expanded", "false");
+    shown.classList.remove("shown");
     preview.hidden = true;
     shown = null;
     pinned = false;
@@ -82,9 +82,6 @@
   });
   window.addEventListener("scroll", function () { if (shown) place(shown); }, { passive: true });
   window.addEventListener("resize", function () { if (shown) place(shown); });
-  Array.prototype.forEach.call(document.querySelectorAll("button.card-ref"), function (b) {
-    b.setAttribute("aria-expanded", "false");
-  });
 
   /* -- search: every section of the page, accents and case ignored -------------------------------- */
   function fold(text) {
