@@ -22,11 +22,12 @@ class TermFormat(str, Enum):
 def termbase(
     root: RootOption = Path("."),
     format: TermFormat = typer.Option(TermFormat.tbx, "--format", help="tbx (TBX-Core, ISO 30042) or csv."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write here instead of to standard output."),
+    out: Optional[Path] = typer.Option(None, "--out", "--output", "-o",
+                                       help="Write here instead of to standard output."),
 ) -> None:
     """Export locales/termbase.yaml for CAT tools (Trados, memoQ, OmegaT, Weblate).
 
-    Example: forge i18n termbase --format tbx -o termbase.tbx
+    Example: forge i18n termbase --format tbx --out termbase.tbx
     """
     check_root(root)
     from .. import atomic
@@ -40,10 +41,10 @@ def termbase(
         first = problems[0].render() if problems else f"no {tb_module.TERMBASE} in {root}"
         fail(f"cannot export the termbase: {first}", None, f"correct {tb_module.TERMBASE}, then export again")
     text = tb_module.to_tbx(tb) if format is TermFormat.tbx else tb_module.to_csv(tb)
-    if output is None:
+    if out is None:
         typer.echo(text, nl=False)
     else:
-        atomic.write_text(output, text)
+        atomic.write_text(out, text)
 
 
 class ExchangeFormat(str, Enum):
