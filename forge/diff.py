@@ -202,11 +202,14 @@ def _stale_french(old: Path, new: Path) -> list[StaleFrench]:
     from .i18n import fingerprints, inventory
 
     after = inventory.build(new)
-    stale = fingerprints.stale(after, fingerprints.load(after.sources))
+    tracking = fingerprints.Tracking(after, fingerprints.load(after.sources))
+    stale = tracking.stale()
     if not stale:
         return []
     before = {p.id: p.en.text for p in inventory.build(old).pairs if p.en is not None}
-    return [StaleFrench(p.id, str(p.fr.position()), before.get(p.id), p.en.text, p.fr.text) for p in stale]
+    # a paragraph's id is made from its English: the record knows the id it had before
+    return [StaleFrench(p.id, str(p.fr.position()), before.get(tracking.recorded[p.id] or p.id), p.en.text,
+                        p.fr.text) for p in stale]
 
 
 # -- comparing ------------------------------------------------------------------------------

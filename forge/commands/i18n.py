@@ -153,11 +153,11 @@ def reviewed(
         echo_report(render_findings(inv.sources.findings))
         raise typer.Exit(status)
     record = fingerprints.load(inv.sources)
-    prints, marked, unknown = fingerprints.mark_reviewed(inv, record, None if all_ else list(ids))
+    new, marked, unknown = fingerprints.mark_reviewed(inv, record, None if all_ else list(ids))
     found = [Finding(Position(fingerprints.SIDECAR), "unknown-id", f"`{pid}` is not a translated string",
                      "run `forge parity` to see the ids of the French to review") for pid in unknown]
     if not found:
-        fingerprints.save(root, prints)
+        fingerprints.save(root, new)
     status = exit_status(found)
     if format is Format.json:
         emit_json({"ok": status == 0, "marked": marked if not found else [], "findings": [f.to_json() for f in found]})

@@ -40,7 +40,7 @@ def catalog(root) -> list[Item]:
     """Every pair of the project that has an English text, in the inventory's order."""
     inv = inventory.build(root)
     tb = termbase.load(inv.sources)
-    record = fingerprints.load(inv.sources)
+    tracking = fingerprints.Tracking(inv, fingerprints.load(inv.sources))
     rooms = room.name_notes(root, inv.pairs)
     items = []
     for pair in inv.pairs:
@@ -48,7 +48,7 @@ def catalog(root) -> list[Item]:
             continue
         notes = _notes(pair, tb) + ([rooms[pair.id]] if pair.id in rooms else [])
         items.append(Item(pair.id, pair.en.text, pair.fr.text if pair.fr else "",
-                          fingerprints.is_stale(pair, record), notes,
+                          tracking.is_stale(pair), notes,
                           list(dict.fromkeys((e.file, str(e.line)) for e in (pair.en, pair.fr) if e is not None))))
     return items
 

@@ -180,8 +180,9 @@ def apply(root: Path, items: list[Incoming], shown: str, dry_run: bool = False) 
         return result
     record = fingerprints.load(inv.sources)
     result.findings += record.findings
+    tracking = fingerprints.Tracking(inv, record)
     pairs = {p.id: p for p in inv.pairs}
-    prints = dict(record.prints or {})
+    new = record.copy()
     wanted: dict[str, str] = {}  # id -> the French to write
     seen: set[str] = set()
     for item in items:
@@ -206,8 +207,8 @@ def apply(root: Path, items: list[Incoming], shown: str, dry_run: bool = False) 
                                            "export again to translate against today's English", WARNING))
         if pair.fr is None or pair.fr.text != item.fr:
             wanted[item.id] = item.fr
-        if same_source and not item.fuzzy and prints.get(item.id) != fingerprints.fingerprint(pair.en.text):
-            prints[item.id] = fingerprints.fingerprint(pair.en.text)
+        if same_source and not item.fuzzy and new.put(pair, item.fr):
+            new.forget(tracking.recorded.get(item.id), item.id)  # a string whose id changed: its old entry
             result.reviewed.append(item.id)
     texts = _edited(inv, pairs, wanted, shown, {i.id: i.line for i in items}, result)
     if any(f.severity != WARNING for f in result.findings):
@@ -222,8 +223,8 @@ def apply(root: Path, items: list[Incoming], shown: str, dry_run: bool = False) 
     if not dry_run:
         for rel, text in sorted(texts.items()):
             atomic.write_text(root / rel, ("\ufeff" if _has_bom(root, rel) else "") + text)
-        if record.tracked and prints != record.prints:
-            fingerprints.save(root, prints)  # a project without the sidecar starts with `reviewed --all`
+        if record.tracked and (new.prints, new.french) != (record.prints, record.french):
+            fingerprints.save(root, new)  # a project without the sidecar starts with `reviewed --all`
     return result
 
 

@@ -5,7 +5,8 @@ overrides, faction names and identities, the locale phrase templates, the books'
 (``strings.yaml``) and prose. Strings come in pairs (English, French) under one id; a
 string missing in one language is a pair with one side empty. Ids are stable while the
 text changes: ``cards/<id>/name``, ``locales/phrases.wound``, ``strings/anatomy.cost.text``,
-``books/rulebook/<section>/<n>`` (the section is the English heading's slug).
+``books/rulebook/<section>/<hash>`` (the section is the English heading's slug, the hash
+the paragraph's English: ``prose_id``).
 
 Checks (``forge.i18n.checks``), exports and stale tracking all read this one inventory.
 """
@@ -264,9 +265,15 @@ _TEXT_UNITS = ("heading", "paragraph", "item", "meta")
 
 
 def _pair_prose(inv: Inventory, book: str, en: tuple[Doc, list[Unit]], fr: tuple[Doc, list[Unit]]) -> None:
-    """Pair the units of the two languages where their structures agree (the structure check reports the rest)."""
+    """Pair the units of the two languages where their structures agree (the structure check reports the rest).
+
+    A unit's id is made from its English (``prose_id``), not from its place: a paragraph
+    inserted above it leaves it unchanged. The pair also keeps the numbered id of the
+    previous scheme (``legacy``), so a fingerprints file written before reads on.
+    """
     (en_doc, a), (fr_doc, b) = en, fr
     section, count = "intro", 0
+    taken: set[str] = set()
     for op, i1, i2, j1, j2 in align(a, b):
         if op != "equal":
             continue
@@ -276,10 +283,30 @@ def _pair_prose(inv: Inventory, book: str, en: tuple[Doc, list[Unit]], fr: tuple
             if ua.kind not in _TEXT_UNITS:
                 continue
             count += 1
-            pid = f"books/{book}/{ua.key}" if ua.kind == "meta" else f"books/{book}/{section}/{count}"
+            if ua.kind == "meta":
+                pid, legacy = f"books/{book}/{ua.key}", None
+            else:
+                pid, legacy = prose_id(book, section, ua.text, taken), f"books/{book}/{section}/{count}"
+            taken.add(pid)
             inv.pairs.append(Pair(pid, f"prose-{ua.kind}", f"book `{book}`, {ua.kind} in section `{section}`",
                                   _prose_entry(en_doc, ua, "en"), _prose_entry(fr_doc, ub, "fr"),
-                                  {"book": book}))
+                                  {"book": book, "section": section, **({"legacy": legacy} if legacy else {})}))
+
+
+def prose_id(book: str, section: str, english: str, taken: set[str]) -> str:
+    """``books/<book>/<section>/<hash of the English>``; the same English twice gets ``-2``, ``-3``… in order.
+
+    The hash ignores how the English is wrapped, as fingerprints do. Editing a paragraph's
+    English changes its id; ``fingerprints`` finds its record again by its French.
+    """
+    import hashlib
+
+    digest = hashlib.sha256(" ".join(english.split()).encode("utf-8")).hexdigest()[:8]
+    base = f"books/{book}/{section}/{digest}"
+    pid, n = base, 2
+    while pid in taken:
+        pid, n = f"{base}-{n}", n + 1
+    return pid
 
 
 def _prose_entry(doc: Doc, unit: Unit, lang: str) -> Entry:

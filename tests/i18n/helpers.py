@@ -53,3 +53,13 @@ def export(root: Path, fmt: str, out: Path) -> Path:
 def run_import(root: Path, file: Path, *args: str) -> tuple[int, dict]:
     result = forge("i18n", "import", str(file), "--root", str(root), "--format", "json", *args)
     return result.exit_code, json.loads(result.stdout)
+
+
+def prose_id(root: Path, book: str, needle: str) -> str:
+    """The stable id of the paragraph of ``book`` whose English holds ``needle`` (ids are made from the English)."""
+    from forge.i18n import inventory
+
+    found = [p.id for p in inventory.build(root).pairs
+             if p.id.startswith(f"books/{book}/") and p.en is not None and needle in p.en.text]
+    assert len(found) == 1, found
+    return found[0]

@@ -7,7 +7,7 @@ from pathlib import Path
 import polib
 import pytest
 
-from .helpers import changed, forge, run_import, snapshot
+from .helpers import changed, forge, prose_id, run_import, snapshot
 
 
 
@@ -114,7 +114,7 @@ def test_a_fifo_is_not_read(shipped, tmp_path, no_hang):
 
 def test_a_string_that_would_break_the_prose_is_refused(shipped, tmp_path):
     po = exported_po(shipped, tmp_path / "fr.po")
-    entry = po.find("books/rulebook/goal/2", by="msgctxt")
+    entry = po.find(prose_id(shipped, "rulebook", "reduce your opponent's health"), by="msgctxt")
     entry.msgstr = "Premier paragraphe.\n\nUn second qui casserait la structure."
     title = po.find("books/rulebook/title", by="msgctxt")
     title.msgstr = "Règles: du jeu"  # front matter is YAML: `: ` would break it

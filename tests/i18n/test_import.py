@@ -10,7 +10,7 @@ from lxml import etree
 from forge import yamlsrc
 from forge.i18n import inventory
 
-from .helpers import changed, export, forge, run_import, snapshot
+from .helpers import changed, export, forge, prose_id, run_import, snapshot
 
 NS = {"x": "urn:oasis:names:tc:xliff:document:2.0"}
 
@@ -33,11 +33,12 @@ def test_an_unchanged_import_changes_no_byte(shipped, tmp_path, fmt):
 
 def test_changed_strings_are_written_in_place_and_nothing_else_moves(shipped, tmp_path):
     po = polib.pofile(str(export(shipped, "po", tmp_path / "fr.po")))
+    goal = prose_id(shipped, "rulebook", "reduce your opponent's health")
     new = {
         "cards/kindle/name": "L'Étincelle : vive",  # a quoted value in a flow mapping
         "locales/keywords.rush": "Ruée: rapide",  # a plain value that cannot stay plain
         "strings/by": "de",  # a plain label
-        "books/rulebook/goal/2": po.find("books/rulebook/goal/2", by="msgctxt").msgstr.replace("réduire", "amener"),
+        goal: po.find(goal, by="msgctxt").msgstr.replace("réduire", "amener"),
         "cards/kindle/flavor": 'Deux "lignes"\net un retour',  # escapes in double quotes
     }
     for entry in po:
@@ -48,13 +49,15 @@ def test_changed_strings_are_written_in_place_and_nothing_else_moves(shipped, tm
     code, report = run_import(shipped, tmp_path / "fr.po")
     assert code == 0, report
     assert report["changed"] == sorted(new)
+    # the sidecar records the paragraph's new French (a paragraph's record is found again by it)
     assert changed(before, snapshot(shipped)) == sorted(
-        ["cards/red.yaml", "locales/fr.yaml", "templates/books/strings.yaml", "templates/books/rulebook.fr.md"])
+        ["cards/red.yaml", "locales/fr.yaml", "templates/books/strings.yaml", "templates/books/rulebook.fr.md",
+         "locales/fr.fingerprints.yaml"])
     now = french(shipped)
     assert {k: now[k] for k in new} == new
     # only the lines of the changed strings differ; comments and layout are the same bytes
     lines_changed = {"cards/red.yaml": 2, "locales/fr.yaml": 1, "templates/books/strings.yaml": 1,
-                     "templates/books/rulebook.fr.md": 1}
+                     "templates/books/rulebook.fr.md": 1, "locales/fr.fingerprints.yaml": 1}
     for rel, count in lines_changed.items():
         old_lines = before[rel].decode().split("\n")
         new_lines = (shipped / rel).read_text(encoding="utf-8").split("\n")

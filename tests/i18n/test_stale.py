@@ -10,7 +10,7 @@ from lxml import etree
 
 from forge.i18n import fingerprints, inventory
 
-from .helpers import changed, edit, forge, line_of, parity, snapshot
+from .helpers import changed, edit, forge, line_of, parity, prose_id, snapshot
 
 NS = {"x": "urn:oasis:names:tc:xliff:document:2.0"}
 STALE = "stale-translation"
@@ -57,15 +57,15 @@ def test_stale_french_is_fuzzy_in_the_po_and_needs_review_in_xliff(shipped, tmp_
     english_edits(shipped)
     assert forge("i18n", "export", "--root", str(shipped), "-o", str(tmp_path / "fr.po")).exit_code == 0
     po = polib.pofile(str(tmp_path / "fr.po"))
-    assert sorted(e.msgctxt for e in po if "fuzzy" in e.flags) == ["books/rulebook/rules-of-play/2",
-                                                                   "cards/kindle/name"]
+    intro = prose_id(shipped, "rulebook", "is a deckbuilding duel for 2 players")
+    assert sorted(e.msgctxt for e in po if "fuzzy" in e.flags) == [intro, "cards/kindle/name"]
     assert po.find("Kindling", msgctxt="cards/kindle/name").msgstr == "Étincelle"
     assert forge("i18n", "export", "--root", str(shipped), "--format", "xliff",
                  "-o", str(tmp_path / "fr.xlf")).exit_code == 0
     doc = etree.parse(str(tmp_path / "fr.xlf"))
     review = [u.get("name") for u in doc.iterfind(".//x:unit", NS)
               if u.find("x:segment", NS).get("subState") == "forge:needs-review"]
-    assert sorted(review) == ["books/rulebook/rules-of-play/2", "cards/kindle/name"]
+    assert sorted(review) == [intro, "cards/kindle/name"]
 
 
 def test_reviewed_marks_named_strings_then_all(shipped):
@@ -141,4 +141,96 @@ def test_forge_diff_lists_the_french_to_review(shipped):
     review = {s["id"]: s for s in data["french_to_review"]}
     assert review["cards/kindle/name"]["english_before"] == "Kindle"
     assert review["cards/kindle/name"]["english_now"] == "Kindling"
-    assert review["books/rulebook/rules-of-play/2"]["where"].startswith("templates/books/rulebook.fr.md:")
+    intro = review[prose_id(shipped, "rulebook", "is a deckbuilding duel for 2 players")]
+    assert intro["where"].startswith("templates/books/rulebook.fr.md:")
+    assert "deckbuilding game for 2" in intro["english_before"] and "deckbuilding duel for 2" in intro["english_now"]
+
+
+# -- ids made from the English, and strings no record knows (issue 11 §3) ----------------------------
+TRACKING = {STALE, "untracked-translation"}
+
+
+def tracking_findings(root: Path) -> list[tuple[str, str, int]]:
+    code, findings = parity(root)
+    return sorted((f["rule"], f["file"], f["line"]) for f in findings if f["rule"] in TRACKING)
+
+
+GOAL_EN = "**Goal:** reduce your opponent's health to 0."
+GOAL_FR = "**But du jeu :**"
+
+
+def test_inserting_a_paragraph_marks_only_it(shipped):
+    before = {p.id for p in inventory.build(shipped).pairs}
+    edit(shipped, "templates/books/rulebook.en.md", GOAL_EN, "A new first paragraph.\n\n" + GOAL_EN)
+    assert tracking_findings(shipped) == []  # the French lacks it: a structure error, and nothing stale
+    edit(shipped, "templates/books/rulebook.fr.md", GOAL_FR, "Un nouveau premier paragraphe.\n\n" + GOAL_FR)
+    new = {p.id for p in inventory.build(shipped).pairs}
+    assert before < new and len(new - before) == 1  # every other paragraph keeps its id
+    line = line_of(shipped, "templates/books/rulebook.fr.md", "Un nouveau premier paragraphe.")
+    assert tracking_findings(shipped) == [("untracked-translation", "templates/books/rulebook.fr.md", line)]
+    result = forge("parity", "--root", str(shipped))
+    assert f"forge i18n reviewed {(new - before).pop()}" in result.output
+    assert forge("i18n", "reviewed", (new - before).pop(), "--root", str(shipped)).exit_code == 0
+    assert tracking_findings(shipped) == []
+
+
+def test_a_french_string_with_no_fingerprint_is_reported_until_reviewed(shipped):
+    sidecar = shipped / fingerprints.SIDECAR
+    text = sidecar.read_text(encoding="utf-8")
+    sidecar.write_text("".join(line for line in text.splitlines(True) if not line.startswith('"cards/kindle/name"')),
+                       encoding="utf-8")
+    line = line_of(shipped, "cards/red.yaml", 'fr: "Étincelle"')
+    assert tracking_findings(shipped) == [("untracked-translation", "cards/red.yaml", line)]
+    assert forge("i18n", "reviewed", "cards/kindle/name", "--root", str(shipped)).exit_code == 0
+    assert sidecar.read_text(encoding="utf-8") == text and tracking_findings(shipped) == []
+
+
+def test_an_edited_paragraph_is_found_again_by_its_french_and_reviewing_drops_its_old_id(shipped):
+    old = prose_id(shipped, "rulebook", "reduce your opponent's health")
+    edit(shipped, "templates/books/rulebook.en.md", "reduce your opponent's health to 0",
+         "bring your opponent's health down to 0")
+    new = prose_id(shipped, "rulebook", "bring your opponent's health down")
+    assert new != old and new.rsplit("/", 1)[0] == old.rsplit("/", 1)[0]
+    line = line_of(shipped, "templates/books/rulebook.fr.md", GOAL_FR)
+    assert tracking_findings(shipped) == [(STALE, "templates/books/rulebook.fr.md", line)]
+    assert forge("i18n", "reviewed", new, "--root", str(shipped)).exit_code == 0
+    text = (shipped / fingerprints.SIDECAR).read_text(encoding="utf-8")
+    assert f'"{new}"' in text and f'"{old}"' not in text
+    assert tracking_findings(shipped) == []
+
+
+def test_a_renamed_section_keeps_its_records(shipped):
+    old = prose_id(shipped, "rulebook", "reduce your opponent's health")
+    edit(shipped, "templates/books/rulebook.en.md", "## Goal\n", "## The goal\n")
+    assert prose_id(shipped, "rulebook", "reduce your opponent's health") != old  # the section is in the id
+    # the heading's English changed (stale); its paragraphs moved to new ids and are found by their French
+    assert tracking_findings(shipped) == [(STALE, "templates/books/rulebook.fr.md", 19)]
+    edit(shipped, "templates/books/rulebook.fr.md", "## But du jeu\n", "## Le but du jeu\n")
+    # French and English both changed: nothing says which English the French was written for
+    assert tracking_findings(shipped) == [("untracked-translation", "templates/books/rulebook.fr.md", 19)]
+
+
+def test_a_sidecar_with_the_numbered_ids_of_before_still_reads_and_is_rewritten(shipped):
+    inv = inventory.build(shipped)
+    sidecar = shipped / fingerprints.SIDECAR
+    legacy = {p.meta.get("legacy", p.id): fingerprints.fingerprint(p.en.text)
+              for p in inv.pairs if fingerprints.translated(p)}
+    assert any(k.endswith("/goal/2") for k in legacy)
+    sidecar.write_text(fingerprints.render(fingerprints.Record(legacy)), encoding="utf-8")
+    assert tracking_findings(shipped) == []
+    english_edits(shipped)
+    assert {rule for rule, _, _ in tracking_findings(shipped)} == {STALE}
+    assert forge("i18n", "reviewed", "cards/kindle/name", "--root", str(shipped)).exit_code == 0
+    text = sidecar.read_text(encoding="utf-8")
+    assert "/goal/2\"" not in text and f'"{prose_id(shipped, "rulebook", "reduce your opponent")}"' in text
+    assert [rule for rule, _, _ in tracking_findings(shipped)] == [STALE]  # the rulebook's edit: still to review
+
+
+def test_the_same_english_twice_gets_a_numbered_id(tmp_path):
+    from forge.i18n.inventory import prose_id as make
+
+    taken: set[str] = set()
+    first = make("rulebook", "goal", "Same words.", taken)
+    taken.add(first)
+    second = make("rulebook", "goal", "Same\nwords.", taken)
+    assert second == first + "-2" and make("rulebook", "goal", "Other words.", taken) != first
