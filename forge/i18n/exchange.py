@@ -2,8 +2,9 @@
 
 Each string goes out with its English source, its stable id (the .po's ``msgctxt``, the
 XLIFF unit's ``name``), where it is written in both languages, what it is (the card, its
-type, where it prints), a link to the card's image, the room a card name has (``room``),
-the termbase terms it contains, and
+type, where it prints), a link to the card's image, the room it has where it prints (``limits``:
+a note, ``max-length:N`` among the .po's flags, ``slr:sizeRestriction`` in XLIFF), the termbase
+terms it contains, and
 whether its French is stale (fuzzy in the .po, ``subState="forge:needs-review"`` in XLIFF).
 The .po is written by polib; XLIFF 2.0 is built with lxml (no maintained Python library
 writes 2.0 with notes and states: translate-toolkit's reader/writer is GPL and 1.2-first).
@@ -14,13 +15,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import fingerprints, inventory, room, termbase
+from . import fingerprints, inventory, limits, termbase
 from .checks.terms import used_terms
 
 PO_HEADER = "Rift Commanders: the French of every translatable string. Made by `forge i18n export`;\n" \
             "translate, then `forge i18n import FILE`. msgctxt is the string's stable id: leave it."
 XLIFF_NS = "urn:oasis:names:tc:xliff:document:2.0"
 NEEDS_REVIEW = "forge:needs-review"
+#: XLIFF 2.0's Size and Length Restriction module: ``slr:sizeRestriction`` counts code points (the profile).
+SLR_NS = "urn:oasis:names:tc:xliff:sizerestriction:2.0"
+#: The .po flag Weblate (and ``forge i18n import``) read as the most characters a translation may have.
+MAX_LENGTH_FLAG = "max-length:"
 TARGET = "fr"
 
 
@@ -34,6 +39,7 @@ class Item:
     stale: bool
     notes: list[str] = field(default_factory=list)
     where: list[tuple[str, str]] = field(default_factory=list)  # (file, line) of the English, then the French
+    max_length: int | None = None  # the most characters that fit where it prints (``limits``)
 
 
 def catalog(root) -> list[Item]:
@@ -41,15 +47,21 @@ def catalog(root) -> list[Item]:
     inv = inventory.build(root)
     tb = termbase.load(inv.sources)
     tracking = fingerprints.Tracking(inv, fingerprints.load(inv.sources))
-    rooms = room.name_notes(root, inv.pairs)
+    room = limits.compute(root, inv)
     items = []
     for pair in inv.pairs:
         if pair.en is None or not pair.en.text.strip():
             continue
-        notes = _notes(pair, tb) + ([rooms[pair.id]] if pair.id in rooms else [])
+        limit = room.get(pair.id)
+        notes = _notes(pair, tb)
+        if limit is not None:
+            translated = bool(pair.fr and pair.fr.text.strip())
+            notes.append(limit.note(pair.fr.text if translated else pair.en.text,
+                                    "French" if translated else "English"))
         items.append(Item(pair.id, pair.en.text, pair.fr.text if pair.fr else "",
                           tracking.is_stale(pair), notes,
-                          list(dict.fromkeys((e.file, str(e.line)) for e in (pair.en, pair.fr) if e is not None))))
+                          list(dict.fromkeys((e.file, str(e.line)) for e in (pair.en, pair.fr) if e is not None)),
+                          limit.chars if limit is not None else None))
     return items
 
 
@@ -88,8 +100,10 @@ def to_po(items: list[Item], stale_note: str = "The English changed since this F
     }
     for item in items:
         notes = item.notes + ([stale_note] if item.stale else [])
+        flags = (["fuzzy"] if item.stale and item.fr else []) + \
+            ([f"{MAX_LENGTH_FLAG}{item.max_length}"] if item.max_length is not None else [])
         po.append(polib.POEntry(msgctxt=item.id, msgid=item.en, msgstr=item.fr, comment="\n".join(notes),
-                                occurrences=item.where, flags=["fuzzy"] if item.stale and item.fr else []))
+                                occurrences=item.where, flags=flags))
     return str(po) + "\n"
 
 
@@ -118,9 +132,12 @@ def to_xliff(items: list[Item]) -> bytes:
     from lxml import etree
 
     q = lambda tag: f"{{{XLIFF_NS}}}{tag}"  # noqa: E731
-    root = etree.Element(q("xliff"), nsmap={None: XLIFF_NS}, version="2.0", srcLang="en", trgLang=TARGET)
+    root = etree.Element(q("xliff"), nsmap={None: XLIFF_NS, "slr": SLR_NS}, version="2.0", srcLang="en",
+                         trgLang=TARGET)
     root.set("{http://www.w3.org/XML/1998/namespace}space", "preserve")  # line breaks in prose are the text
     file_el = etree.SubElement(root, q("file"), id="rift-commanders", original="forge i18n export")
+    # sizes are counted in Unicode code points, as the .po's max-length and Python's len()
+    etree.SubElement(file_el, f"{{{SLR_NS}}}profiles", generalProfile="xliff:codepoints")
     seen: set[str] = set()
     for item in items:
         uid = unit_id(item.id)
@@ -129,6 +146,8 @@ def to_xliff(items: list[Item]) -> bytes:
             uid, n = f"{unit_id(item.id)}-{n}", n + 1
         seen.add(uid)
         unit = etree.SubElement(file_el, q("unit"), id=uid, name=item.id)
+        if item.max_length is not None:
+            unit.set(f"{{{SLR_NS}}}sizeRestriction", str(item.max_length))
         notes = etree.SubElement(unit, q("notes"))
         for text in item.notes:
             etree.SubElement(notes, q("note"), category="context").text = text
@@ -147,4 +166,5 @@ def to_xliff(items: list[Item]) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8", pretty_print=True)
 
 
-__all__ = ["Item", "catalog", "to_po", "to_xliff", "unit_id", "NEEDS_REVIEW", "XLIFF_NS"]
+__all__ = ["Item", "catalog", "to_po", "to_xliff", "unit_id", "NEEDS_REVIEW", "XLIFF_NS", "SLR_NS",
+           "MAX_LENGTH_FLAG"]

@@ -20,7 +20,7 @@ from .. import atomic, safeio
 from ..findings import WARNING, Finding
 from ..model import Position
 from . import fingerprints, inventory, yamledit
-from .exchange import NEEDS_REVIEW, TARGET, XLIFF_NS
+from .exchange import MAX_LENGTH_FLAG, NEEDS_REVIEW, SLR_NS, TARGET, XLIFF_NS
 from .sources import Doc, Sources
 
 #: A translation file larger than this is refused (the shipped game's .po is ~0.3 MB).
@@ -36,6 +36,7 @@ class Incoming:
     fr: str
     fuzzy: bool
     line: int
+    max_length: int | None = None  # the file's limit (.po ``max-length:N``, XLIFF ``slr:sizeRestriction``)
 
 
 @dataclass
@@ -104,7 +105,9 @@ def _read_po(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bo
                                  f"an entry without msgctxt (the string's id): {entry.msgid[:60]!r}",
                                  "keep the msgctxt lines of the exported file"))
             continue
-        items.append(Incoming(entry.msgctxt, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, line))
+        items.append(Incoming(entry.msgctxt, entry.msgid, entry.msgstr, "fuzzy" in entry.flags, line,
+                              _max_length(f[len(MAX_LENGTH_FLAG):] for f in entry.flags
+                                          if f.startswith(MAX_LENGTH_FLAG))))
     return items, found, False
 
 
@@ -150,9 +153,17 @@ def _read_xliff(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding],
                                  "write the markup (** **, [[icon]], {{ }}) as plain text"))
             continue
         fuzzy = seg.get("state", "initial") == "initial" or seg.get("subState") == NEEDS_REVIEW
+        size = unit.get(f"{{{SLR_NS}}}sizeRestriction")
         items.append(Incoming(sid, source.text or "" if source is not None else "",
-                              (target.text or "") if target is not None else "", fuzzy, line))
+                              (target.text or "") if target is not None else "", fuzzy, line,
+                              _max_length([size] if size is not None else [])))
     return items, found, False
+
+
+def _max_length(values) -> int | None:
+    """The smallest well-formed limit given (a malformed one is ignored: the check is advice, not a gate)."""
+    limits = [int(v) for v in values if str(v).strip().isdigit()]
+    return min(limits) if limits else None
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -207,6 +218,11 @@ def apply(root: Path, items: list[Incoming], shown: str, dry_run: bool = False) 
                                            "export again to translate against today's English", WARNING))
         if pair.fr is None or pair.fr.text != item.fr:
             wanted[item.id] = item.fr
+            if item.max_length is not None and len(item.fr) > item.max_length:
+                result.findings.append(Finding(at, "import-too-long",
+                                               f"`{item.id}`: the French has {len(item.fr)} characters; about "
+                                               f"{item.max_length} fit where it prints", "shorten it; "
+                                               "`forge parity` measures the printed width", WARNING))
         if same_source and not item.fuzzy and new.put(pair, item.fr):
             new.forget(tracking.recorded.get(item.id), item.id)  # a string whose id changed: its old entry
             result.reviewed.append(item.id)

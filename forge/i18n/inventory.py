@@ -290,7 +290,8 @@ def _pair_prose(inv: Inventory, book: str, en: tuple[Doc, list[Unit]], fr: tuple
             taken.add(pid)
             inv.pairs.append(Pair(pid, f"prose-{ua.kind}", f"book `{book}`, {ua.kind} in section `{section}`",
                                   _prose_entry(en_doc, ua, "en"), _prose_entry(fr_doc, ub, "fr"),
-                                  {"book": book, "section": section, **({"legacy": legacy} if legacy else {})}))
+                                  {"book": book, "section": section, **({"legacy": legacy} if legacy else {}),
+                                   **({"level": len(ua.key)} if ua.kind == "heading" else {})}))
 
 
 def prose_id(book: str, section: str, english: str, taken: set[str]) -> str:

@@ -15,6 +15,7 @@ from .helpers import export, forge
 
 XSD = Path(__file__).parents[1] / "data" / "xliff" / "xliff_core_2.0_forge.xsd"
 NS = {"x": "urn:oasis:names:tc:xliff:document:2.0"}
+SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"
 
 
 
@@ -89,3 +90,45 @@ def test_a_card_name_says_how_much_room_it_has(shipped, tmp_path):
                    encoding="utf-8")
     longer = polib.pofile(str(export(shipped, "po", tmp_path / "long.po")))
     assert fill(longer.find("Kindle", msgctxt="cards/kindle/name").comment) > 2 * fill(note)
+
+
+# -- maximum lengths (issue 11 §2: "the maximum length that fits") ------------------------------------
+def test_every_bounded_string_carries_its_limit_in_the_po_and_the_xliff(shipped, tmp_path):
+    po = polib.pofile(str(export(shipped, "po", tmp_path / "fr.po")))
+    flags = {e.msgctxt: int(f.split(":")[1]) for e in po for f in e.flags if f.startswith("max-length:")}
+    # one of each printed kind: a name, a type, a faction, a keyword, a phrase, a flavour, a book heading
+    heading = next(e.msgctxt for e in po if e.msgid == "Frequently asked questions")
+    for pid in ("cards/kindle/name", "locales/types.creature", "locales/factions.red", "locales/keywords.wound",
+                "locales/phrases.wound", "cards/kindle/flavor", heading):
+        assert pid in flags, pid
+    assert 20 < flags["cards/kindle/name"] < 60 and flags["locales/phrases.wound"] > 5 * flags["cards/kindle/name"]
+    assert "Room: the type bar, less the rest of its type line is" in " ".join(
+        po.find("locales/types.creature", by="msgctxt").comment.split())
+    assert "locales/language" not in flags and not any(k.startswith("strings/") for k in flags)  # not bounded
+    doc = etree.parse(str(export(shipped, "xliff", tmp_path / "fr.xlf")))
+    assert etree.XMLSchema(etree.parse(str(XSD))).validate(doc)
+    sizes = {u.get("name"): int(u.get(f"{{{SLR}}}sizeRestriction")) for u in doc.iterfind(".//x:unit", NS)
+             if u.get(f"{{{SLR}}}sizeRestriction") is not None}
+    assert sizes == flags
+    assert doc.find(f"x:file/{{{SLR}}}profiles", NS).get("generalProfile") == "xliff:codepoints"
+
+
+def test_a_limit_follows_the_layout(shipped, tmp_path):
+    before = polib.pofile(str(export(shipped, "po", tmp_path / "a.po")))
+    card = shipped / "templates/cards/card.yaml"
+    card.write_text(card.read_text(encoding="utf-8").replace("name: {box: [13.8, 3.6, 45.6, 8.4], max_size: 12.5, "
+                                                             "min_size: 7.0}",
+                                                             "name: {box: [13.8, 3.6, 30.0, 8.4], max_size: 12.5, "
+                                                             "min_size: 7.0}"), encoding="utf-8")
+    after = polib.pofile(str(export(shipped, "po", tmp_path / "b.po")))
+
+    def limit(po, pid):
+        return next(int(f.split(":")[1]) for f in po.find(pid, by="msgctxt").flags if f.startswith("max-length"))
+    assert limit(after, "cards/kindle/name") < 0.75 * limit(before, "cards/kindle/name")
+
+
+def test_the_size_schema_is_not_a_rubber_stamp(shipped, tmp_path):
+    doc = etree.parse(str(export(shipped, "xliff", tmp_path / "fr.xlf")))
+    schema = etree.XMLSchema(etree.parse(str(XSD)))
+    doc.find(".//x:unit[@name='cards/kindle/name']", NS).set(f"{{{SLR}}}sizeRestriction", "many")
+    assert not schema.validate(doc)

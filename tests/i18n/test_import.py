@@ -116,3 +116,22 @@ def test_dry_run_writes_nothing(shipped, tmp_path):
     code, report = run_import(shipped, tmp_path / "fr.po", "--dry-run")
     assert code == 0 and report["changed"] == ["cards/kindle/name"] and report["written"] is False
     assert changed(before, snapshot(shipped)) == []
+
+
+@pytest.mark.parametrize("fmt", ["po", "xliff"])
+def test_a_translation_longer_than_its_limit_is_written_with_a_warning(shipped, tmp_path, fmt):
+    file = export(shipped, fmt, tmp_path / f"fr.{fmt}")
+    long_name = "Étincelle des braises ardentes qui ne s'éteignent jamais au cœur de la forge"
+    text = file.read_text(encoding="utf-8")
+    old = 'msgstr "Étincelle"' if fmt == "po" else "<target>Étincelle</target>"
+    new = f'msgstr "{long_name}"' if fmt == "po" else f"<target>{long_name}</target>"
+    assert text.count(old) == 1
+    file.write_text(text.replace(old, new), encoding="utf-8")
+    code, report = run_import(shipped, file)
+    assert code == 0 and report["changed"] == ["cards/kindle/name"]
+    [warning] = [f for f in report["findings"] if f["rule"] == "import-too-long"]
+    assert "cards/kindle/name" in warning["message"] and warning["severity"] == "warning"
+    # within its limit, no warning
+    file.write_text(text, encoding="utf-8")
+    code, report = run_import(shipped, file)
+    assert code == 0 and not [f for f in report["findings"] if f["rule"] == "import-too-long"]

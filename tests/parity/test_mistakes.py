@@ -237,6 +237,36 @@ def test_a_name_that_does_not_fit_in_french(shipped):
     assert found(shipped, "length") == {("cards/red.yaml", line)}
 
 
+def test_a_card_type_too_long_for_the_type_bar(shipped):
+    """Found at the locale word, not at each card whose type line it makes too long (issue 11: limits)."""
+    line = mistake(shipped, "locales/fr.yaml", "creature: Créature,",
+                   "creature: Créature Invocable des Profondeurs Abyssales du Néant,")
+    assert found(shipped, "length") == {("locales/fr.yaml", line)}
+
+
+def test_a_faction_name_that_leaves_its_type_lines_no_room(shipped):
+    line = mistake(shipped, "locales/fr.yaml", "red: Rouge,", "red: Rouge Flamboyant des Cendres Éternelles du Volcan,")
+    assert found(shipped, "length") == {("locales/fr.yaml", line)}
+
+
+def test_a_keyword_longer_than_a_line_of_rules_text(shipped):
+    line = mistake(shipped, "locales/fr.yaml", "  rush: Ruée\n",
+                   "  rush: Ruée Foudroyante et Irrésistible des Légions Ardentes du Brasier\n")
+    assert ("locales/fr.yaml", line) in found(shipped, "length")
+
+
+def test_a_book_heading_longer_than_its_line(shipped):
+    line = mistake(shipped, "templates/books/reference.fr.md", "## Pièges\n",
+                   "## Pièges, embuscades, traquenards et autres surprises\n")
+    assert found(shipped, "length") == {("templates/books/reference.fr.md", line)}
+
+
+def test_an_english_heading_longer_than_its_line_is_found_in_english(shipped):
+    line = mistake(shipped, "templates/books/reference.en.md", "## Traps\n",
+                   "## Traps, ambushes, snares and other battlefield surprises\n")
+    assert ("templates/books/reference.en.md", line) in found(shipped, "length")
+
+
 # -- nothing silently left out ------------------------------------------------------------------------------
 def test_a_locale_that_does_not_parse(shipped):
     line = mistake(shipped, "locales/fr.yaml", "  rush: Ruée\n", "  rush: [Ruée\n")
