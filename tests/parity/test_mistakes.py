@@ -107,12 +107,29 @@ def test_a_name_left_in_english(shipped):
 
 
 def test_half_a_flavour_left_in_english(shipped):
+    # "Already burning" has no function word: the word lists (frequent in English, rare in French) find it
     line = mistake(shipped, "cards/red.yaml", 'fr: "Déjà loin. Déjà en flammes."', 'fr: "Déjà loin. Already burning."')
-    # "Already burning" has no function word: a whole sentence does
     line2 = mistake(shipped, "cards/red.yaml", 'fr: "Le claquement, c’est la dernière chose qu’on entend."',
                     'fr: "The crack is the last thing they hear."')
-    assert ("cards/red.yaml", line2) in found(shipped, "untranslated")
-    assert line
+    assert found(shipped, "untranslated") == {("cards/red.yaml", line), ("cards/red.yaml", line2)}
+
+
+def test_a_french_name_left_in_english_words(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'fr: "Étincelle"', 'fr: "Already Burning"')
+    assert found(shipped, "untranslated") == {("cards/red.yaml", line)}
+
+
+def test_french_left_in_an_english_flavour(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'en: "Already gone. Already burning."', 'en: "Already gone. Déjà en flammes."')
+    assert found(shipped, "untranslated") == {("cards/red.yaml", line)}
+
+
+def test_names_and_loanwords_in_french_are_not_english_left(shipped):
+    """No false alarm: a capitalised name inside a sentence, and words French shares (deck, page), are French."""
+    mistake(shipped, "cards/red.yaml", 'fr: "Déjà loin. Déjà en flammes."',
+            'fr: "Déjà loin. Le Burning Man a vu brûler tout le deck."')
+    code, findings = report(shipped)
+    assert [f for f in findings if f["rule"] == "untranslated"] == []
 
 
 def test_english_left_in_a_phrase_template(shipped):
