@@ -21,7 +21,7 @@ class TermFormat(str, Enum):
 @i18n.command("termbase")
 def termbase(
     root: RootOption = Path("."),
-    format: TermFormat = typer.Option(TermFormat.tbx, "--format", help="tbx (TBX-Core, ISO 30042) or csv."),
+    format: TermFormat = typer.Option(TermFormat.tbx, "--format", help="tbx (TBX-Basic, ISO 30042) or csv."),
     out: Optional[Path] = typer.Option(None, "--out", "--output", "-o",
                                        help="Write here instead of to standard output."),
 ) -> None:

@@ -2,7 +2,8 @@
 
 ``locales/termbase.yaml`` is the one place a term's translation is decided. Parity
 enforces it (``checks.terms``), the reference booklet's glossary is made from it, and
-CAT tools read it as TBX (ISO 30042, TBX-Core) or CSV.
+CAT tools read it as TBX (ISO 30042, the TBX-Basic dialect: part of speech, gender,
+administrative status) or CSV.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from ..model import Position
 from .sources import Doc, Sources
 
 TERMBASE = "locales/termbase.yaml"
-_FIELDS = {"id", "category", "pos", "en", "fr", "gender", "locale", "en_forms", "fr_forms", "definition", "note"}
+_FIELDS = {"id", "category", "pos", "en", "fr", "gender", "locale", "en_forms", "fr_forms", "definition", "note",
+           "en_forbidden", "fr_forbidden", "loose"}
 
 
 @dataclass(frozen=True)
@@ -35,6 +37,15 @@ class Term:
     en_forms: tuple[str, ...] = ()
     fr_forms: tuple[str, ...] = ()
     line: int = 0
+    #: Variants never to be written for this term, in any string (names, flavour and headings too):
+    #: another game's word ("cimetière", "mana"), a wrong form. TBX: deprecated terms.
+    en_forbidden: tuple[str, ...] = ()
+    fr_forbidden: tuple[str, ...] = ()
+    #: A generic word ("card"): required in rules and prose, not in names and headings, which may leave it implied.
+    loose: bool = False
+
+    def forbidden(self, lang: str) -> tuple[str, ...]:
+        return self.en_forbidden if lang == "en" else self.fr_forbidden
 
     def written(self, lang: str) -> tuple[str, ...]:
         """The headword, then its other written forms."""
@@ -104,9 +115,13 @@ def _term(doc: Doc, i: int, raw: object, findings: list[Finding]) -> Term | None
         value = raw.get(key) or []
         return tuple(str(v) for v in (value if isinstance(value, list) else [value]))
 
+    if raw.get("loose") not in (None, True, False):
+        findings.append(Finding(doc.at(("terms", i, "loose")), "termbase", "`loose` is true or false",
+                                "write loose: true for a generic word names and headings may leave implied"))
     return Term(str(raw.get("id") or raw["en"]), str(raw["en"]), str(raw["fr"]), str(raw.get("category") or ""),
                 str(raw.get("pos") or ""), str(raw.get("gender") or ""), str(raw.get("definition") or ""),
-                strings("locale"), strings("en_forms"), strings("fr_forms"), at.line)
+                strings("locale"), strings("en_forms"), strings("fr_forms"), at.line,
+                strings("en_forbidden"), strings("fr_forbidden"), raw.get("loose") is True)
 
 
 def consistency(tb: Termbase, doc: Doc) -> list[Finding]:
@@ -133,6 +148,22 @@ def consistency(tb: Termbase, doc: Doc) -> list[Finding]:
                                  "give each English term its own French term"))
         by_en.setdefault(term.en, term)
         by_fr.setdefault(term.fr, term)
+    found += _forbidden_allowed(tb, doc)
+    return found
+
+
+def _forbidden_allowed(tb: Termbase, doc: Doc) -> list[Finding]:
+    """A forbidden variant must not be a written form of any term (the check would contradict itself)."""
+    allowed = {lang: {f.casefold(): t for t in tb.terms for f in t.written(lang)} for lang in ("en", "fr")}
+    found = []
+    for term in tb.terms:
+        for lang in ("en", "fr"):
+            for variant in term.forbidden(lang):
+                other = allowed[lang].get(variant.casefold())
+                if other is not None:
+                    found.append(Finding(Position(doc.rel, term.line, 1), "termbase",
+                                         f"`{variant}` is forbidden for `{term.id}` but is a form of `{other.id}` "
+                                         f"(line {other.line})", "remove it from one of the two lists"))
     return found
 
 
@@ -148,10 +179,11 @@ def to_csv(tb: Termbase) -> str:
     """One row per term: id, category, part of speech, the two headwords, gender, forms, definition."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["id", "category", "pos", "en", "fr", "fr_gender", "en_forms", "fr_forms", "definition"])
+    writer.writerow(["id", "category", "pos", "en", "fr", "fr_gender", "en_forms", "fr_forms", "definition",
+                     "en_forbidden", "fr_forbidden"])
     for t in tb.terms:
         writer.writerow([t.id, t.category, t.pos, t.en, t.fr, t.gender, "|".join(t.en_forms), "|".join(t.fr_forms),
-                         t.definition])
+                         t.definition, "|".join(t.en_forbidden), "|".join(t.fr_forbidden)])
     return out.getvalue()
 
 
@@ -162,10 +194,11 @@ _TBX_GENDER = {"m": "masculine", "f": "feminine"}
 
 
 def to_tbx(tb: Termbase) -> str:
-    """The termbase as TBX-Core (ISO 30042:2019, DCA style): one conceptEntry per term."""
+    """The termbase as TBX-Basic (ISO 30042:2019, DCA style): one conceptEntry per term, forbidden variants
+    as deprecated terms."""
     ET.register_namespace("", _TBX_NS)
     q = lambda tag: f"{{{_TBX_NS}}}{tag}"  # noqa: E731 - a qualified tag name
-    root = ET.Element(q("tbx"), {"type": "TBX-Core", "style": "dca", _XML_LANG: "en"})
+    root = ET.Element(q("tbx"), {"type": "TBX-Basic", "style": "dca", _XML_LANG: "en"})
     header = ET.SubElement(ET.SubElement(root, q("tbxHeader")), q("fileDesc"))
     ET.SubElement(ET.SubElement(header, q("sourceDesc")), q("p")).text = "Rift Commanders termbase (locales/termbase.yaml)"
     body = ET.SubElement(ET.SubElement(root, q("text")), q("body"))
@@ -186,6 +219,12 @@ def to_tbx(tb: Termbase) -> str:
                     ET.SubElement(term_sec, q("termNote"), {"type": "grammaticalGender"}).text = _TBX_GENDER[t.gender]
                 if n:
                     ET.SubElement(term_sec, q("termNote"), {"type": "termType"}).text = "variant"
+                status = "preferredTerm-admn" if n == 0 else "admittedTerm-admn"
+                ET.SubElement(term_sec, q("termNote"), {"type": "administrativeStatus"}).text = status
+            for form in t.forbidden(lang):  # CAT tools flag a deprecated term where it is used
+                term_sec = ET.SubElement(sec, q("termSec"))
+                ET.SubElement(term_sec, q("term")).text = form
+                ET.SubElement(term_sec, q("termNote"), {"type": "administrativeStatus"}).text = "deprecatedTerm-admn"
     ET.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(root, encoding="unicode") + "\n"
 

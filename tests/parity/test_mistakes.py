@@ -163,6 +163,54 @@ def test_a_core_term_translated_another_way(shipped):
     assert found(shipped, "terminology") == {("templates/books/rulebook.fr.md", line)}
 
 
+def test_a_forbidden_variant_in_a_flavour(shipped):
+    """Flavour is fiction, but never another game's word: « cimetière » is not la défausse."""
+    line = mistake(shipped, "cards/black.yaml", 'fr: "Trois gouttes. Puis de la patience."',
+                   'fr: "Trois gouttes. Puis le cimetière."')
+    assert found(shipped, "terminology") == {("cards/black.yaml", line)}
+
+
+def test_a_forbidden_variant_in_a_card_name(shipped):
+    line = mistake(shipped, "cards/blue.yaml", 'fr: "Arpenteur de la Faille"', 'fr: "Arpenteur du Marché"')
+    assert ("cards/blue.yaml", line) in found(shipped, "terminology")
+
+
+def test_a_forbidden_variant_in_a_book_heading(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "## Essence d'âme\n", "## Le mana\n")
+    assert ("templates/books/rulebook.fr.md", line) in found(shipped, "terminology")
+
+
+def test_a_forbidden_english_variant(shipped):
+    line = mistake(shipped, "cards/black.yaml", 'en: "Three drops. Then patience."', 'en: "Three drops. Then the graveyard."')
+    assert found(shipped, "terminology") == {("cards/black.yaml", line)}
+
+
+def test_a_card_name_that_drops_its_keyword(shipped):
+    """Names translate the game's terms as the rules do: a Soul is an « Âme » in a name too."""
+    line = mistake(shipped, "cards/starter.yaml", 'fr: "Âme Perdue"', 'fr: "Esprit Perdu"')
+    assert found(shipped, "terminology") == {("cards/starter.yaml", line)}
+
+
+def test_a_heading_that_drops_its_term(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "## Allégeance\n", "## Loyauté\n")
+    assert found(shipped, "terminology") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_loose_term_may_be_implied_in_a_heading_only(shipped):
+    """"Card art credits" → « Crédits des illustrations » is right because `card` is loose; without it, a finding."""
+    line = mistake(shipped, "locales/termbase.yaml", "fr_forms: [carte, cartes, Carte, Cartes], loose: true}",
+                   "fr_forms: [carte, cartes, Carte, Cartes]}")
+    assert line
+    code, findings = report(shipped)
+    assert [(f["file"], f["rule"]) for f in findings] == [("templates/books/reference.fr.md", "terminology")]
+
+
+def test_a_forbidden_variant_that_is_also_an_allowed_form_is_a_termbase_error(shipped):
+    line = mistake(shipped, "locales/termbase.yaml", "fr_forbidden: [commandeur, commandeurs]}",
+                   "fr_forbidden: [commandeur, commandeurs, pioche]}")
+    assert ("locales/termbase.yaml", line - 1) in found(shipped, "termbase")
+
+
 def test_one_french_term_for_two_english_ones(shipped):
     line = mistake(shipped, "locales/termbase.yaml", "en: Rush, fr: Ruée,", "en: Rush, fr: Garde,")
     assert ("locales/termbase.yaml", line) in found(shipped, "terminology")

@@ -74,3 +74,18 @@ def test_a_term_naming_a_locale_key_that_does_not_exist(shipped):
     found = json.loads(result.stdout)["findings"]
     assert result.exit_code == 1
     assert [(f["file"], f["line"], f["rule"]) for f in found] == [("locales/termbase.yaml", line, "termbase")]
+
+
+def test_forbidden_variants_are_deprecated_terms_in_tbx_and_columns_in_csv(shipped):
+    result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped), "--format", "tbx"])
+    tree = ET.fromstring(result.stdout.encode("utf-8"))
+    entry = next(e for e in tree.findall(".//t:conceptEntry", NS) if e.get("id") == "discard-pile")
+    fr = entry.find(f"t:langSec[@{LANG}='fr']", NS)
+    status = {sec.find("t:term", NS).text: sec.find("t:termNote[@type='administrativeStatus']", NS).text
+              for sec in fr.findall("t:termSec", NS)}
+    assert status["défausse"] == "preferredTerm-admn" and status["cimetière"] == "deprecatedTerm-admn"
+    assert tree.get("type") == "TBX-Basic"
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO(runner.invoke(
+        app, ["i18n", "termbase", "--root", str(shipped), "--format", "csv"]).stdout))}
+    assert rows["discard-pile"]["fr_forbidden"] == "cimetière|pile de défausse"
+    assert rows["discard-pile"]["en_forbidden"] == "graveyard"

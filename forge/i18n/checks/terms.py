@@ -1,7 +1,12 @@
 """Terminology as the termbase says: locale labels print the term, texts translate it one way, names are unique.
 
 - a locale key the termbase names (``keywords.wound``) prints the term exactly;
-- an English string that uses a term (any of its forms) uses the French term in French;
+- an English string that uses a term (any of its forms) uses the French term in French: in
+  rules, prose and labels, and in names and headings too, except for a term marked
+  ``loose`` (a generic word like "card", which a title may leave implied); flavour is
+  fiction and speaks freely;
+- no string of any kind (flavour, names and headings included) uses a variant the
+  termbase forbids for a term ("cimetière" for la défausse, "mana" for l'essence d'âme);
 - two cards never share a name in one language.
 """
 from __future__ import annotations
@@ -17,13 +22,15 @@ from . import CODE_ONLY, at, both, label, masked
 
 
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
-    found = _locale_labels(inv, termbase) + _unique_names(inv)
+    found = _locale_labels(inv, termbase) + _unique_names(inv) + _forbidden(inv, termbase)
     text_terms = [t for t in termbase.terms if t.en_forms or t.fr_forms]
     for pair in both(inv.pairs):
         if pair.kind in CODE_ONLY or pair.kind in _FREE:
             continue
         en, fr = _norm(masked(pair.en.text)), _norm(masked(pair.fr.text))
         for term in _used(en, text_terms, termbase):
+            if term.loose and pair.kind in _TITLES:
+                continue
             if not _pattern(term, "fr").search(fr):
                 found.append(at(pair.fr, "terminology",
                                 f"{label(pair)}: the English says `{term.en}`; the French does not use "
@@ -33,8 +40,43 @@ def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
     return found
 
 
-#: Names, titles and fiction: coined or worded freely (a flavour line uses words as a story does, not as rules).
-_FREE = ("card-name", "card-flavor", "faction-name", "prose-heading")
+#: Fiction: worded freely (a flavour line uses words as a story does, not as rules).
+_FREE = ("card-flavor",)
+#: Titles: they translate the game's terms as the rules do, but may leave a generic word (``loose``) implied.
+_TITLES = ("card-name", "faction-name", "prose-heading")
+
+
+def _forbidden(inv: Inventory, termbase: Termbase) -> list[Finding]:
+    """Every string, of every kind, in each language: no variant the termbase forbids."""
+    rules = [(lang, t) for t in termbase.terms for lang in ("en", "fr") if t.forbidden(lang)]
+    if not rules:
+        return []
+    found: list[Finding] = []
+    patterns = {(lang, t.id): _forms_pattern(t.forbidden(lang)) for lang, t in rules}
+    for pair in inv.pairs:
+        if pair.kind in CODE_ONLY:
+            continue
+        for lang, term in rules:
+            entry = pair.side(lang)
+            if entry is None or not entry.text.strip():
+                continue
+            m = patterns[(lang, term.id)].search(_norm(masked(entry.text)))
+            if m:
+                head = term.en if lang == "en" else term.fr
+                found.append(at(entry, "terminology", f"{label(pair)}: \"{m.group(0)}\" is a variant the termbase "
+                                f"forbids for `{term.en}`; the {'English' if lang == 'en' else 'French'} term is "
+                                f"`{head}`", f"write `{head}` (or one of its forms: {', '.join(term.written(lang))}), "
+                                "as locales/termbase.yaml says", index=m.start()))
+    return found
+
+
+def _forms_pattern(forms: tuple[str, ...]) -> re.Pattern:
+    """Forms as whole words; capitalised forms (keywords) match their case, the others any case."""
+    parts = []
+    for form in sorted(forms, key=lambda f: (-len(f), f)):
+        body = re.escape(_norm(form))
+        parts.append(body if form[:1].isupper() else f"(?i:{body})")
+    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)")
 
 
 def _used(en: str, terms: list[Term], termbase: Termbase) -> list[Term]:
@@ -74,11 +116,7 @@ def _norm(text: str) -> str:
 @lru_cache(maxsize=None)
 def _pattern(term: Term, lang: str) -> re.Pattern:
     """A term's forms as whole words; capitalised forms (keywords) match their case, the others any case."""
-    parts = []
-    for form in term.forms(lang):
-        body = re.escape(_norm(form))
-        parts.append(body if form[:1].isupper() else f"(?i:{body})")
-    return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)")
+    return _forms_pattern(term.forms(lang))
 
 
 def _locale_labels(inv: Inventory, termbase: Termbase) -> list[Finding]:
