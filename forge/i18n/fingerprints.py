@@ -27,7 +27,9 @@ _HEADER = """\
 # The English each French string was translated from: stable id -> fingerprint of that English.
 # Written by `forge i18n import` and `forge i18n reviewed`; read by `forge parity`, `forge diff`
 # and `forge i18n export` to find the French to review after the English changed. Do not edit
-# by hand: run `forge i18n reviewed ID` once you have checked a French string.
+# by hand: run `forge i18n reviewed ID` once you have checked a French string. A book paragraph
+# holds [English, French]: its id is made from its English, and its French finds it again when
+# the English is edited.
 """
 
 
