@@ -193,6 +193,12 @@ _TBX_POS = {"noun": "noun", "verb": "verb", "adjective": "adjective"}
 _TBX_GENDER = {"m": "masculine", "f": "feminine"}
 
 
+def _xml_id(term_id: str) -> str:
+    """A term's id as an XML ID (an NCName): other characters become ``-``, a leading digit gets ``term-``."""
+    name = re.sub(r"[^\w.-]", "-", term_id)
+    return name if re.match(r"[^\W\d]", name) else f"term-{name}"
+
+
 def to_tbx(tb: Termbase) -> str:
     """The termbase as TBX-Basic (ISO 30042:2019, DCA style): one conceptEntry per term, forbidden variants
     as deprecated terms."""
@@ -203,7 +209,7 @@ def to_tbx(tb: Termbase) -> str:
     ET.SubElement(ET.SubElement(header, q("sourceDesc")), q("p")).text = "Rift Commanders termbase (locales/termbase.yaml)"
     body = ET.SubElement(ET.SubElement(root, q("text")), q("body"))
     for t in tb.terms:
-        entry = ET.SubElement(body, q("conceptEntry"), {"id": re.sub(r"[^\w.-]", "-", t.id)})
+        entry = ET.SubElement(body, q("conceptEntry"), {"id": _xml_id(t.id)})
         if t.category:
             ET.SubElement(entry, q("descrip"), {"type": "subjectField"}).text = t.category
         if t.definition:

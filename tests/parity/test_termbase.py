@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 from xml.etree import ElementTree as ET
 
 from typer.testing import CliRunner
@@ -89,3 +90,34 @@ def test_forbidden_variants_are_deprecated_terms_in_tbx_and_columns_in_csv(shipp
         app, ["i18n", "termbase", "--root", str(shipped), "--format", "csv"]).stdout))}
     assert rows["discard-pile"]["fr_forbidden"] == "cimetière|pile de défausse"
     assert rows["discard-pile"]["en_forbidden"] == "graveyard"
+
+
+RNG = Path(__file__).parents[1] / "data" / "tbx" / "tbx_basic_forge.rng"
+
+
+def test_the_tbx_is_valid_against_the_tbx_basic_schema(shipped):
+    from lxml import etree
+
+    result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped), "--format", "tbx"])
+    doc = etree.fromstring(result.stdout.encode("utf-8"))
+    schema = etree.RelaxNG(etree.parse(str(RNG)))
+    assert schema.validate(doc), schema.error_log
+    # not a rubber stamp: a status outside TBX-Basic's picklist, or a concept id that is no XML ID, fails it
+    note = doc.find(".//t:termNote[@type='administrativeStatus']", NS)
+    note.text = "forbidden"
+    assert not schema.validate(doc)
+    note.text = "deprecatedTerm-admn"
+    assert schema.validate(doc)
+    doc.find(".//t:conceptEntry", NS).set("id", "1 wound")
+    assert not schema.validate(doc)
+
+
+def test_a_term_id_that_is_no_xml_name_still_makes_a_valid_tbx(shipped):
+    from lxml import etree
+
+    path = shipped / "locales/termbase.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("{id: wound,", "{id: 2 wounds,"), encoding="utf-8")
+    result = runner.invoke(app, ["i18n", "termbase", "--root", str(shipped), "--format", "tbx"])
+    doc = etree.fromstring(result.stdout.encode("utf-8"))
+    assert doc.find(".//t:conceptEntry", NS).get("id") == "term-2-wounds"
+    assert etree.RelaxNG(etree.parse(str(RNG))).validate(doc)
