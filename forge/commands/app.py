@@ -12,6 +12,7 @@ from .diff import diff
 from .docs import docs
 from .i18n import i18n
 from .parity import parity
+from .play import play
 from .schema import schema
 from .simulate import replay, simulate
 from .validate import validate
@@ -72,3 +73,4 @@ app.add_typer(i18n, name="i18n")
 app.command()(check)
 app.command()(diff)
 app.command()(watch)
+app.command()(play)

@@ -1,0 +1,272 @@
+// forge play: the page. It shows what the server's view holds and sends back one of the view's options;
+// it knows no rule of the game (the engine offers every legal option, the page only draws them).
+"use strict";
+
+const LANG = document.documentElement.lang === "fr" ? "fr" : "en";
+const FACTIONS = ["red", "white", "black", "blue"];
+let W = {};        // the page's words in LANG (GET /api/words)
+let CARDS = {};    // every card's name and printed text in LANG (GET /api/cards)
+let view = null;   // the last view of the game
+let shownSeat = null;  // hot-seat: the seat whose hand is shown
+
+const $ = (id) => document.getElementById(id);
+
+function el(tag, attrs, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined) node.append(c);
+  return node;
+}
+
+function say(key, values) {
+  let text = W[key] || key;
+  for (const [k, v] of Object.entries(values || {})) {
+    text = text.replace(new RegExp(`\\{${k}\\|([^|{}]*)\\|([^{}]*)\\}`, "g"), (m, one, many) => (v === 1 || (LANG === "fr" && v === 0)) ? one : many);
+    text = text.split(`{${k}}`).join(String(v));
+  }
+  return text;
+}
+
+async function api(path, body) {
+  const sep = path.includes("?") ? "&" : "?";
+  const init = body === undefined ? {} : {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)};
+  const r = await fetch(`${path}${sep}lang=${LANG}`, init);
+  const data = await r.json().catch(() => ({error: `${r.status}`}));
+  if (!r.ok) throw Object.assign(new Error(data.error || `${r.status}`), {status: r.status});
+  return data;
+}
+
+function alertText(text) {
+  const a = $("alert");
+  a.textContent = text || "";
+  a.hidden = !text;
+}
+
+// -- cards ------------------------------------------------------------------------------------------
+function cardNode(card, extra) {
+  extra = extra || {};
+  const info = CARDS[card.id] || {name: card.name, text: []};
+  const img = el("img", {src: `/card/${LANG}/${card.id}.jpg`, alt: "", loading: "lazy", width: 300, height: 419});
+  img.addEventListener("error", () => img.closest(".card").classList.add("noimg"));
+  const title = [info.name, info.type_line, ...(info.text || [])].filter(Boolean).join("\n");
+  const caption = el("span", {class: "name", text: card.name + (extra.exhausted ? ` (${W.exhausted})` : "")});
+  const cls = `card t-${card.type}` + (extra.exhausted ? " exhausted" : "");
+  const option = extra.option;
+  if (option) {
+    // a shortcut for the mouse; the keyboard uses the options list (one stop per option)
+    return el("button", {type: "button", class: cls + " can", title: `${option.label}\n\n${title}`, tabindex: "-1",
+                         "data-cid": card.cid, onclick: () => choose(option)}, img, caption);
+  }
+  return el("div", {class: cls, title, "data-cid": card.cid ?? null}, img, caption);
+}
+
+function zone(label, cards, byCid, cls) {
+  const list = el("div", {class: `zone ${cls || ""}`, role: "list", "aria-label": label});
+  if (!cards.length) list.append(el("p", {class: "empty", text: W.empty}));
+  for (const c of cards) {
+    const node = c ? cardNode(c, {option: byCid.get(c.cid), exhausted: c.exhausted}) : el("div", {class: "card slot", text: "—"});
+    list.append(el("div", {role: "listitem"}, node));
+  }
+  return el("div", {class: "zonebox"}, el("h3", {text: label}), list);
+}
+
+// -- the board --------------------------------------------------------------------------------------
+function stat(label, value, cls) {
+  return el("li", {class: cls || ""}, el("span", {class: "k", text: label}), " ", el("b", {text: String(value)}));
+}
+
+function tracks(p) {
+  return el("ul", {class: "tracks", "aria-label": W.allegiance}, p.allegiance.map((a) =>
+    el("li", {class: `track f-${a.faction}`, title: `${W.allegiance} ${a.name} ${a.n}/${a.max}`},
+       el("span", {class: "fname", text: a.name}), " ",
+       el("span", {class: "pips", "aria-hidden": "true"}, Array.from({length: a.max}, (_, i) => el("i", {class: i < a.n ? "on" : ""}))),
+       el("span", {class: "n", text: `${a.n}/${a.max}`}))));
+}
+
+function playerPanel(node, v, p, byCid) {
+  const pl = v.players[p];
+  node.replaceChildren();
+  node.className = `player f-${pl.faction}` + (v.active === p ? " active" : "");
+  node.append(el("h2", {}, `${v.names[p]} — ${pl.faction_name}`, v.active === p ? el("span", {class: "turnmark", text: ` · ${say("turn", {n: v.turn})}`}) : null));
+  const stats = el("ul", {class: "stats"},
+    stat(W.health, pl.health, "health"), stat(W.essence, pl.essence), stat(W.poison, pl.poison),
+    stat(W.hand, pl.hand_count), stat(W.deck, pl.deck), stat(W.discard, pl.discard));
+  if (pl.shield) stats.append(el("li", {class: "flag", text: W.shield}));
+  if (pl.protect) stats.append(el("li", {class: "flag", text: W.protect}));
+  node.append(stats, tracks(pl));
+  node.append(el("p", {class: "rite"}, el("span", {class: "k", text: W.rite + (LANG === "fr" ? "\u00a0: " : ": ")}),
+                 pl.rite ? el("b", {text: pl.rite.name, title: (CARDS[pl.rite.id] && CARDS[pl.rite.id].text || []).join("\n")}) : W.no_rite));
+  node.append(zone(W.battlefield, pl.field, byCid, "field"));
+  if (pl.played.length) node.append(zone(W.played, pl.played, byCid, "played"));
+  if (pl.discard_top.length) node.append(zone(`${W.discard} (${pl.discard})`, pl.discard_top, byCid, "discard small"));
+  if (pl.hand) node.append(zone(W.hand, pl.hand, byCid, "hand"));
+}
+
+function middle(v, byCid) {
+  const node = $("middle");
+  node.replaceChildren(zone(`${W.row} · ${W.recruit_deck} ${v.recruit_deck}`, v.row, byCid, "row"));
+  if (v.exile.length) node.append(zone(W.exile, v.exile, byCid, "exile small"));
+}
+
+// -- the decision -----------------------------------------------------------------------------------
+function decisionPanel(v) {
+  const box = $("options");
+  box.replaceChildren();
+  $("decision-title").textContent = W.decision;
+  if (v.over) {
+    $("prompt").textContent = v.over.text;
+    box.append(el("a", {class: "button", href: `/?lang=${LANG}`, text: W.new_game}));
+    return;
+  }
+  if (!v.decision) {
+    $("prompt").textContent = v.waiting || "";
+    return;
+  }
+  $("prompt").textContent = v.decision.prompt;
+  v.decision.options.forEach((o, n) => {
+    box.append(el("button", {type: "button", class: `opt k-${o.kind}`, "data-kind": o.kind, "data-i": o.i,
+                             "data-cid": o.card ? o.card.cid : null,
+                             "aria-keyshortcuts": n < 9 ? String(n + 1) : null, onclick: () => choose(o)},
+                  n < 9 ? el("kbd", {"aria-hidden": "true", text: String(n + 1)}) : null, o.label));
+  });
+}
+
+function logPanel(v) {
+  const list = $("log-lines");
+  list.replaceChildren(...v.log.map((line) => el("li", {class: line.startsWith("—") ? "turnline" : "", text: line})));
+  list.start = v.log_total - v.log.length + 1;
+  list.scrollTop = list.scrollHeight;
+  const rec = $("record");
+  rec.hidden = !(v.over || v.mode === "hotseat");
+  rec.href = `/api/games/${v.game}/record`;
+  rec.textContent = W.record;
+}
+
+function render(v) {
+  const wasInOptions = !document.activeElement || document.activeElement === document.body ||
+    $("options").contains(document.activeElement) || !document.activeElement.isConnected;
+  view = v;
+  const byCid = new Map();
+  for (const o of (v.decision ? v.decision.options : [])) if (o.card && !byCid.has(o.card.cid)) byCid.set(o.card.cid, o);
+  const me = v.seat, them = 1 - v.seat;
+  playerPanel($("p-them"), v, them, byCid);
+  middle(v, byCid);
+  playerPanel($("p-me"), v, me, byCid);
+  decisionPanel(v);
+  logPanel(v);
+  $("status").textContent = v.over ? v.over.text : `${say("turn", {n: v.turn})} — ${v.decision ? v.decision.prompt : (v.waiting || "")}`;
+  document.body.classList.toggle("over", !!v.over);
+  document.body.dataset.decision = v.decision_no;  // where the game stands, for people's tools and the tests
+  document.body.dataset.seat = v.seat;
+  if (v.mode === "hotseat" && v.decision && shownSeat !== v.seat) {
+    $("cover-text").textContent = say("cover", {player: v.names[v.seat]});
+    $("cover").hidden = false;
+    $("game").setAttribute("aria-hidden", "true");
+    $("game").classList.add("covered");
+    $("reveal").focus();
+    return;
+  }
+  if (wasInOptions) focusFirst();
+}
+
+function focusFirst() {
+  const first = $("options").querySelector("button, a");
+  if (first) first.focus({preventScroll: true});
+}
+
+let busy = false;
+async function choose(option) {
+  if (busy || !view || !view.decision) return;
+  busy = true;
+  document.body.classList.add("busy");
+  try {
+    const v = await api(`/api/games/${view.game}/decide`, {decision: view.decision_no, action: option.action, seat: view.seat});
+    alertText("");
+    render(v);
+  } catch (err) {
+    alertText(say("error", {reason: err.message}));
+    try { render(await api(`/api/games/${view.game}`)); } catch (e) { /* the alert says enough */ }
+  } finally {
+    busy = false;
+    document.body.classList.remove("busy");
+  }
+}
+
+// -- pages ------------------------------------------------------------------------------------------
+function fillWords() {
+  for (const node of document.querySelectorAll("[data-w]")) node.textContent = W[node.dataset.w] || node.dataset.w;
+  document.title = W.title;
+  $("setup-title").textContent = W.setup;
+  $("log-title").textContent = W.log;
+  $("keys").textContent = W.keys;
+  $("reveal").textContent = W.reveal;
+  for (const a of $("langs").querySelectorAll("a")) {
+    a.href = `${location.pathname}?lang=${a.getAttribute("hreflang")}`;
+    if (a.getAttribute("hreflang") === LANG) a.setAttribute("aria-current", "true");
+  }
+  $("home").href = `/?lang=${LANG}`;
+}
+
+function showSetup() {
+  $("setup").hidden = false;
+  const form = $("setup-form");
+  for (const [name, pick] of [["f0", "red"], ["f1", "blue"]]) {
+    const select = form.elements[name];
+    select.replaceChildren(...FACTIONS.map((f) => el("option", {value: f, selected: f === pick, text: W.factions[f]})));
+  }
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const data = new FormData(form);
+    const seed = data.get("seed");
+    const body = {mode: data.get("mode"), factions: [data.get("f0"), data.get("f1")], first: Number(data.get("first")),
+                  expert: data.get("expert") === "on", seed: seed === "" || seed === null ? null : Number(seed)};
+    try {
+      const made = await api("/api/games", body);
+      location.assign(`${made.url}?lang=${LANG}`);
+    } catch (err) {
+      alertText(say("error", {reason: err.message}));
+    }
+  });
+  $("start").focus();
+}
+
+async function showGame(gid) {
+  $("game").hidden = false;
+  $("status").textContent = W.loading;
+  try {
+    render(await api(`/api/games/${gid}`));
+  } catch (err) {
+    alertText(say("error", {reason: err.message}));
+  }
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.altKey || event.ctrlKey || event.metaKey || !view || !view.decision || !$("cover").hidden) return;
+  if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (/^[1-9]$/.test(event.key)) {
+    const option = view.decision.options[Number(event.key) - 1];
+    if (option) { event.preventDefault(); choose(option); }
+  }
+});
+
+async function main() {
+  [W, CARDS] = await Promise.all([api("/api/words"), api("/api/cards")]);
+  fillWords();
+  $("reveal").addEventListener("click", () => {
+    shownSeat = view.seat;
+    $("cover").hidden = true;
+    $("game").removeAttribute("aria-hidden");
+    $("game").classList.remove("covered");
+    focusFirst();
+  });
+  const m = location.pathname.match(/^\/game\/([0-9]+)$/);
+  if (m) await showGame(m[1]); else showSetup();
+}
+
+main();

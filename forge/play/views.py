@@ -1,0 +1,190 @@
+"""What the page shows one seat: the board, the decision with its legal options in words, the log.
+
+A view holds only what the seat may see (GP 7): both players' counters, tracks,
+Rites, battlefields, played cards, discard piles and the recruitment zone, its
+own hand, and the other hand and the decks as counts. Each option is one of the
+engine's legal options, sent as its ``[kind, a, b]`` with a label in the page's
+language; the log is the replay's (``forge.engine.record.LogPrinter``).
+"""
+from __future__ import annotations
+
+from ..engine.phrases import FACTION_NAMES
+from ..engine.record import LogPrinter
+from ..engine import Observation
+from ..engine.state import KEEP_AT_CLEANUP, OP_LINES
+from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
+from .session import HUMAN, Session
+from .words import LANGS, say
+
+#: Log lines a view carries (the whole log is ``/api/games/{id}/log``).
+LOG_TAIL = 60
+
+
+class Viewer:
+    """Builds views of any game over one card database, in each language."""
+
+    def __init__(self, db, books: dict | None = None) -> None:
+        self.db = db
+        self.books = books or {}
+        self.names = {lang: {c.id: c.name.get(lang) or c.id for c in db.cards} for lang in LANGS}
+        self.logs = {lang: LogPrinter(db, lang) for lang in LANGS}
+
+    # -- cards and their words ------------------------------------------------------------
+    def catalogue(self, lang: str) -> dict:
+        """Every card's name, type line and printed text in ``lang`` (the page asks once)."""
+        book = self.books.get(lang)
+        out = {}
+        for c in self.db.cards:
+            entry = {"name": self.names[lang][c.id], "type": c.type, "cost": c.cost}
+            if book is not None:
+                try:
+                    entry["type_line"] = book.plain(book.type_line(c))
+                    entry["text"] = [book.plain(t) for t in book.card_text(c)]
+                except Exception:  # noqa: BLE001 - a card the phrasebook cannot word still plays, by name
+                    entry["text"] = []
+            out[c.id] = entry
+        return out
+
+    def card(self, s, cid: int, lang: str) -> dict:
+        d = s.defs[cid]
+        return {"cid": cid, "id": d.id, "name": self.names[lang][d.id], "type": d.type, "cost": d.cost}
+
+    def line_text(self, ln, lang: str) -> str:
+        book = self.books.get(lang)
+        if book is None or ln is None:
+            return ln.verb if ln is not None else ""
+        try:
+            return book.plain(book.line_text(ln.src))
+        except Exception:  # noqa: BLE001 - wording is a courtesy: the verb says enough
+            return ln.verb
+
+    # -- the view ----------------------------------------------------------------------------
+    def view(self, session: Session, seat: int, lang: str) -> dict:
+        s = session.state
+        names = self.player_names(session, lang)
+        out = {
+            "game": session.gid, "seat": seat, "lang": lang, "mode": "hotseat" if session.is_hotseat() else "ai",
+            "humans": list(session.humans()), "decision_no": s.decisions, "turn": s.turn, "phase": s.phase,
+            "active": s.active, "names": names,
+            "players": [self.player(s, p, seat, lang) for p in (0, 1)],
+            "row": [self.card(s, c, lang) if c >= 0 else None for c in s.row],
+            "recruit_deck": len(s.recruit), "exile": [self.card(s, c, lang) for c in s.exile],
+            "over": self.outcome(session, lang, names),
+            "decision": None, "waiting": None,
+        }
+        if not session.over:
+            if s.pending == seat and session.seats[seat] == HUMAN:
+                out["decision"] = self.decision(session, lang)
+            else:
+                out["waiting"] = say(lang, "waiting", player=names[s.pending])
+        lines = self.log(session, lang)
+        out["log"], out["log_total"] = lines[-LOG_TAIL:], len(lines)
+        return out
+
+    def log(self, session: Session, lang: str) -> list[str]:
+        """The game's log in ``lang`` as ``forge replay`` prints it (worded once, line by line, as it grows)."""
+        lines = session.worded.setdefault(lang, [])
+        done = session.worded_upto.get(lang, 0)
+        printer = self.logs[lang]
+        lines.extend(t for x in session.events[done:] if (t := printer(x)) is not None)
+        session.worded_upto[lang] = len(session.events)
+        return lines
+
+    def player_names(self, session: Session, lang: str) -> list[str]:
+        names = [say(lang, "player", n=p + 1) for p in (0, 1)]
+        if not session.is_hotseat():
+            for p, seat in enumerate(session.seats):
+                names[p] += f" ({say(lang, 'you' if seat == HUMAN else 'ai')})"
+        return names
+
+    def player(self, s, p: int, seat: int, lang: str) -> dict:
+        rite = s.rite_of[p]
+        fnames = FACTION_NAMES[lang]
+        return {
+            "faction": s.factions[p], "faction_name": fnames.get(s.factions[p], s.factions[p]),
+            "health": s.health[p], "poison": s.poison[p], "essence": s.essence[p],
+            "allegiance": [{"faction": f, "name": fnames[f], "n": s.alleg[p][i], "max": MAX_ALLEGIANCE}
+                           for i, f in enumerate(FACTIONS)],
+            "rite": {"id": rite.id, "name": self.names[lang][rite.id]} if rite is not None else None,
+            "hand": [self.card(s, c, lang) for c in s.hand[p]] if p == seat else None,
+            "hand_count": len(s.hand[p]), "deck": len(s.deck[p]), "discard": len(s.discard[p]),
+            "discard_top": [self.card(s, c, lang) for c in s.discard[p][-3:]],
+            "field": [dict(self.card(s, c, lang), exhausted=s.exhausted[c]) for c in s.field[p]],
+            "played": [self.card(s, c, lang) for c in s.played[p]],
+            "shield": bool(s.shield[p]), "protect": bool(s.protect[p]),
+        }
+
+    def outcome(self, session: Session, lang: str, names: list[str]) -> dict | None:
+        s = session.state
+        if session.error:
+            return {"winner": None, "text": say(lang, "over_error", error=session.error[:200])}
+        if not s.terminal:
+            return None
+        if s.winner is not None:
+            return {"winner": s.winner, "text": say(lang, "over_win", player=names[s.winner])}
+        return {"winner": None, "text": say(lang, "over_capped", reason=s.capped)}
+
+    # -- the decision ---------------------------------------------------------------------------
+    def decision(self, session: Session, lang: str) -> dict:
+        s = session.state
+        kind = s.decision_kind()
+        return {"kind": kind, "player": s.pending, "prompt": self.prompt(s, kind, lang),
+                "options": [self.option(s, i, a, kind, lang) for i, a in enumerate(s.options)]}
+
+    def prompt(self, s, kind: str, lang: str) -> str:
+        if kind in ("main", "window:idle", "window:when", "order"):
+            return say(lang, kind)
+        if kind == "window:step3":
+            cid = Observation(s, s.pending).announced()
+            return say(lang, kind, card=self.card(s, cid, lang)["name"]) if cid >= 0 else say(lang, "window:step3_summon")
+        if kind == "guard":
+            return say(lang, "guard", n=s.stack[-1][2])
+        if kind == "may":
+            d, _ = _resolving(s)
+            return say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1][2], lang))
+        _, purpose, _, k, optional, picked, data, _ = s.stack[-1]
+        left = k - len(picked)
+        if kind in ("pick:keep", "pick:set_aside"):
+            return say(lang, kind, k=left if kind == "pick:set_aside" else KEEP_AT_CLEANUP - len(picked))
+        d, ln = _resolving(s)
+        if kind == "pick:sacrifice" and data and data[0] is not None:
+            d, ln = data[0], (data[0].sacrifice_lines or (None,))[0]
+        card = self.names[lang][d.id] if d is not None else ""
+        if kind == "pick:allegiance":
+            return say(lang, kind, card=card, k=left)
+        return say(lang, "pick", card=card, text=self.line_text(ln, lang), k=left,
+                   optional=say(lang, "optional") if optional else "")
+
+    def option(self, s, i: int, a, kind: str, lang: str) -> dict:
+        out = {"i": i, "action": list(a), "kind": a.kind, "card": None}
+        k = a.kind
+        if k in ("play", "summon", "activate", "trap", "guard", "pick"):
+            out["card"] = self.card(s, a.a, lang)
+            out["label"] = say(lang, "opt:" + k, card=out["card"]["name"])
+        elif k == "buy":
+            out["card"] = self.card(s, s.row[a.a], lang)
+            out["label"] = say(lang, "opt:buy", card=out["card"]["name"], n=s.defs[s.row[a.a]].cost)
+        elif k in ("raise", "faction"):
+            f = FACTIONS[a.a]
+            out["faction"] = f
+            out["label"] = say(lang, "opt:" + k, faction=FACTION_NAMES[lang][f])
+        elif k == "pass":
+            out["label"] = say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else say(lang, "opt:pass")
+        elif k == "stop":
+            out["label"] = say(lang, "opt:keep_none" if kind == "pick:keep" else "opt:stop")
+        elif k == "order":
+            owner, lines, _, _, d, _ = s.pools[-1][a.a]
+            text = "; ".join(self.line_text(ln, lang) for ln in lines)
+            out["label"] = say(lang, "opt:order", card=self.names[lang][d.id]) + (f": {text}" if text else "")
+        else:  # end, yes, no
+            out["label"] = say(lang, "opt:" + k)
+        return out
+
+
+def _resolving(s):
+    """The card whose lines are being read and the line being resolved, under the current decision."""
+    for t in reversed(s.stack[:-1]):
+        if t[0] == OP_LINES:
+            _, _, lines, i, _, _, d, _ = t
+            return d, lines[i - 1] if 0 < i <= len(lines) else None
+    return None, None

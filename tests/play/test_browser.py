@@ -1,0 +1,231 @@
+"""forge play in a real browser: Debian's Chromium, headless, driven by Playwright, against a live server.
+
+A whole game is played to the end by clicks against the AI in each language, and a game
+by the keyboard alone (Tab, Enter and the number keys); the page must show no console
+error and fit a phone (390 px) and a desktop. The screenshots go to ``FORGE_SCREENSHOTS``
+(a folder) when it is set, to be looked at. The server runs on port 0 on loopback, in a
+thread of the test, and is stopped by it.
+
+Without Chromium the module is skipped on a workstation, and fails in CI (``CI`` set).
+"""
+from __future__ import annotations
+
+import os
+import socket
+import threading
+from pathlib import Path
+
+import pytest
+
+from ..books.test_web_browser import browser  # noqa: F401 - the module's Chromium, shared with the web edition
+
+PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
+#: The option kinds a test player clicks first (games end in about twenty turns).
+CLICK_ORDER = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
+               "end", "pass", "stop", "no")
+MAX_CLICKS = 1500
+
+
+@pytest.fixture(scope="module")
+def server(playable, tmp_path_factory):
+    import uvicorn
+
+    from forge.play.project import make_app
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    app = make_app(playable, tmp_path_factory.mktemp("play") / "play")
+    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{sock.getsockname()[1]}", app
+    srv.should_exit = True
+    thread.join(10)
+    sock.close()
+
+
+class Tab:
+    """A page of the play server in a fresh context, recording console messages and outside requests."""
+
+    def __init__(self, browser, url: str, viewport=DESKTOP):
+        self.url = url
+        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        self.page = self.context.new_page()
+        self.messages: list[str] = []
+        self.outside: list[str] = []
+        self.page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
+                     else None)
+        self.page.on("pageerror", lambda e: self.messages.append(f"error: {e}"))
+        self.context.route("**/*", self._only_ours)
+
+    def _only_ours(self, route):
+        if route.request.url.startswith(self.url):
+            route.continue_()
+        else:
+            self.outside.append(route.request.url)
+            route.abort()
+
+    def setup(self, lang: str) -> None:
+        """Open the new-game form."""
+        self.page.goto(f"{self.url}/?lang={lang}")
+        self.page.wait_for_selector("#setup:not([hidden]) #start")
+
+    def start(self, lang: str, **form) -> None:
+        page = self.page
+        self.setup(lang)
+        for name, value in form.items():
+            page.fill(f"[name={name}]", str(value))
+        page.click("#start")
+        self.wait_for_decision()
+
+    def wait_for_decision(self, previous: str | None = None) -> None:
+        gone = f":not([data-decision=\"{previous}\"])" if previous is not None else "[data-decision]"
+        self.page.wait_for_selector(f"body{gone}:not(.busy)")
+
+    def decision(self) -> str:
+        return self.page.get_attribute("body", "data-decision")
+
+    def shot(self, name: str, full: bool = True) -> None:
+        folder = os.environ.get("FORGE_SCREENSHOTS")
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            self.page.screenshot(path=str(Path(folder) / f"play-{name}.png"), full_page=full)
+
+    def close(self) -> None:
+        self.context.close()
+
+
+def _best_button(page):
+    """The option button a test player clicks: the first kind of CLICK_ORDER the decision offers."""
+    kinds = page.eval_on_selector_all("#options button", "bs => bs.map(b => b.dataset.kind)")
+    for kind in CLICK_ORDER:
+        if kind in kinds:
+            return kinds.index(kind), kind
+    return 0, kinds[0]
+
+
+def _play_by_clicks(tab: Tab) -> int:
+    page, clicks = tab.page, 0
+    while not page.query_selector("body.over") and clicks < MAX_CLICKS:
+        index, kind = _best_button(page)
+        before = tab.decision()
+        # a card that has this option is clicked on the board (every other click), the rest in the options
+        button = page.query_selector_all("#options button")[index]
+        cid = button.get_attribute("data-cid") if kind in ("play", "summon", "activate", "buy") else None
+        target = page.query_selector(f"button.card.can[data-cid=\"{cid}\"]") if cid and clicks % 2 else None
+        (target or button).click()
+        tab.wait_for_decision(before)
+        clicks += 1
+    return clicks
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_whole_game_against_the_ai_by_clicks(browser, server, lang):
+    url, app = server
+    tab = Tab(browser, url)
+    try:
+        tab.start(lang, seed=31 if lang == "en" else 32)
+        page = tab.page
+        assert page.get_attribute("html", "lang") == lang
+        assert page.inner_text("#p-me h2").startswith("Player 1 (You)" if lang == "en" else "Joueur 1 (Vous)")
+        tab.shot(f"start-{lang}")
+        clicks = _play_by_clicks(tab)
+        assert page.query_selector("body.over"), f"not over after {clicks} clicks"
+        over = page.inner_text("#prompt")
+        assert ("wins the game" if lang == "en" else "gagne la partie") in over
+        gid = page.evaluate("view.game")
+        session = app.state.play.store.sessions[gid]
+        assert session.state.terminal
+        # the page's log is the replay's, in the page's language
+        log = page.eval_on_selector_all("#log-lines li", "ls => ls.map(l => l.textContent)")
+        assert log == app.state.play.viewer.log(session, lang)[-len(log):]
+        assert page.get_attribute("#record", "href") == f"/api/games/{gid}/record"
+        tab.shot(f"over-{lang}")
+        assert tab.messages == [] and tab.outside == []
+    finally:
+        tab.close()
+
+
+def test_keyboard_only_play(browser, server):
+    """Tab to an option, Enter to choose it, and the number keys: the focus always lands on the options."""
+    url, _ = server
+    tab = Tab(browser, url)
+    page = tab.page
+    try:
+        tab.setup("en")
+        assert page.evaluate("document.activeElement.id") == "start"
+        page.keyboard.press("Enter")
+        tab.wait_for_decision()
+        moves = 0
+        while not page.query_selector("body.over") and moves < MAX_CLICKS:
+            before = tab.decision()
+            focused = page.evaluate("document.activeElement.closest('#options') !== null")
+            assert focused, "the focus left the options"
+            index, _ = _best_button(page)
+            if moves % 2 and index < 9:
+                page.keyboard.press(str(index + 1))
+            else:
+                for _ in range(index):
+                    page.keyboard.press("Tab")
+                page.keyboard.press("Enter")
+            tab.wait_for_decision(before)
+            moves += 1
+        assert page.query_selector("body.over"), f"not over after {moves} moves"
+        # the end offers a new game, reachable by the keyboard too
+        assert page.evaluate("document.activeElement.textContent") == "New game"
+        assert tab.messages == []
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", DESKTOP)])
+def test_the_page_fits_a_phone_and_a_desktop(browser, server, name, viewport):
+    url, _ = server
+    tab = Tab(browser, url, viewport)
+    page = tab.page
+    try:
+        for lang in ("en", "fr"):
+            tab.start(lang, seed=7)
+            for _ in range(8):  # a few moves in: cards on the battlefield, a log
+                before = tab.decision()
+                page.query_selector_all("#options button")[_best_button(page)[0]].click()
+                tab.wait_for_decision(before)
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= viewport["width"], f"{name} {lang}: the page is {width} px wide"
+            box = page.query_selector("#options button").bounding_box()
+            assert box["y"] + box["height"] <= viewport["height"] and box["x"] >= 0, "the first option is off screen"
+            assert box["height"] >= 32, "an option is too small to tap"
+            images = page.eval_on_selector_all("#p-me .card img", "is => is.map(i => i.complete && i.naturalWidth)")
+            assert images and all(images), "a card's picture did not load"
+            tab.shot(f"{name}-{lang}", full=name == "desktop")  # a phone: what the screen shows
+        assert tab.messages == [] and tab.outside == []
+    finally:
+        tab.close()
+
+
+def test_hot_seat_hides_each_hand_until_its_player_shows_it(browser, server):
+    url, _ = server
+    tab = Tab(browser, url)
+    page = tab.page
+    try:
+        tab.setup("en")
+        page.check("input[name=mode][value=hotseat]")
+        page.click("#start")
+        page.wait_for_selector("#cover:not([hidden])")
+        assert page.inner_text("#cover-text").startswith("Player 1")
+        assert not page.is_visible("#p-me .hand")
+        page.click("#reveal")
+        assert page.is_visible("#p-me .hand")
+        seats = {page.get_attribute("body", "data-seat")}
+        for _ in range(60):
+            if page.is_visible("#cover"):
+                page.click("#reveal")
+            before = tab.decision()
+            page.query_selector_all("#options button")[_best_button(page)[0]].click()
+            tab.wait_for_decision(before)
+            seats.add(page.get_attribute("body", "data-seat"))
+        assert seats == {"0", "1"}
+        assert tab.messages == []
+    finally:
+        tab.close()
