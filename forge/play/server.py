@@ -101,6 +101,9 @@ class PlayApp:
 
     @staticmethod
     async def body(request: Request) -> dict:
+        # A page of another site can post a form or text/plain here without asking; JSON it cannot.
+        if request.headers.get("content-type", "").split(";")[0].strip().lower() != "application/json":
+            raise PlayError(415, "the request body is JSON: send it with content-type: application/json")
         size = request.headers.get("content-length")
         if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
             raise PlayError(413, f"the request body is larger than {MAX_BODY} bytes")
@@ -118,8 +121,9 @@ class PlayApp:
         return data
 
     async def session(self, gid: str):
-        known = self.store.sessions.get(gid)
-        return known if known is not None else await run_in_threadpool(self.store.get, gid)
+        if gid in self.store.sessions:
+            return self.store.get(gid)  # held in memory: no file is read
+        return await run_in_threadpool(self.store.get, gid)
 
     @staticmethod
     def seat(session, raw) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from collections import OrderedDict
 from pathlib import Path
 
 from .. import atomic, safeio
@@ -25,6 +26,9 @@ GAME_ID = re.compile(r"[1-9][0-9]{0,8}")
 _FILE = re.compile(r"game-([0-9]{6,9})\.jsonl")
 #: A played game's record is a few hundred kilobytes; this only stops an absurd file.
 MAX_RECORD_BYTES = 64 << 20
+#: Games held in memory at most (about a megabyte each at their end); the least recently played one is
+#: let go first, and read back from its record if anyone plays it again.
+MAX_SESSIONS = 200
 
 
 def record_name(gid: str) -> str:
@@ -36,7 +40,7 @@ class GameStore:
 
     def __init__(self, folder: Path, game: Game) -> None:
         self.folder, self.game = Path(folder), game
-        self.sessions: dict[str, Session] = {}
+        self.sessions: OrderedDict[str, Session] = OrderedDict()
         self.lock = threading.Lock()
         self._last = max((int(m.group(1)) for p in self._names() if (m := _FILE.fullmatch(p))), default=0)
 
@@ -58,7 +62,7 @@ class GameStore:
             gid = str(number)
             session = Session(gid, self.game, number if seed is None else seed, factions, first, seats, expert)
             self._last = number
-            self.sessions[gid] = session
+            self._keep(gid, session)
         with session.lock:
             session.run_agents()
             self.save(session)
@@ -70,9 +74,21 @@ class GameStore:
             raise PlayError(404, f"no game {gid[:40]!r}: a game id is a number")
         with self.lock:
             session = self.sessions.get(gid)
-            if session is None:
-                session = self.sessions[gid] = self._load(gid)
+            if session is not None:
+                self.sessions.move_to_end(gid)
+                return session
+        loaded = self._load(gid)  # outside the lock: the other games go on meanwhile
+        with self.lock:
+            session = self.sessions.get(gid, loaded)  # another request may have read it first: one copy
+            self._keep(gid, session)
             return session
+
+    def _keep(self, gid: str, session: Session) -> None:
+        """Hold ``session`` as the most recently played game, letting the oldest go past MAX_SESSIONS."""
+        self.sessions[gid] = session
+        self.sessions.move_to_end(gid)
+        while len(self.sessions) > MAX_SESSIONS:
+            self.sessions.popitem(last=False)
 
     def _load(self, gid: str) -> Session:
         path = self.path(gid)

@@ -59,11 +59,15 @@ def test_a_stale_decision_is_refused(client, game):
 def test_malformed_requests_are_refused(client, game):
     gid, view, record = game
     url = f"/api/games/{gid}/decide"
-    _refused(client.post(url, content=b"{not json"), 400, "not JSON")
+    as_json = {"content-type": "application/json"}
+    _refused(client.post(url, content=b"{not json", headers=as_json), 400, "not JSON")
+    # a form or text/plain, what another site's page may post here without asking, is refused
+    _refused(client.post(url, content=b'{"decision": 0}', headers={"content-type": "text/plain"}), 415, "JSON")
+    _refused(client.post(url, data={"decision": "0"}), 415, "content-type: application/json")
     _refused(client.post(url, json=[1, 2]), 400, "JSON object")
     _refused(client.post(url, json={"decision": view["decision_no"], "action": "end"}), 400, "[kind, a, b]")
     _refused(client.post(url, json={"decision": "7", "action": ["end", -1, -1]}), 400, "decision_no")
-    _refused(client.post(url, content=b"{" + b" " * 20000 + b"}"), 413, "larger than")
+    _refused(client.post(url, content=b"{" + b" " * 20000 + b"}", headers=as_json), 413, "larger than")
     _refused(client.post(url, json={"decision": 0, "action": ["end", -1, -1], "seat": 1}), 403, "AI")
     _refused(client.post(url, json={"decision": 0, "action": ["end", -1, -1], "seat": "x"}), 400, "seat")
     _refused(client.get(f"/api/games/{gid}?seat=1"), 403, "AI")

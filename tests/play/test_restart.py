@@ -96,3 +96,19 @@ def test_forge_play_refuses_a_project_whose_cards_do_not_load(project):
                             capture_output=True, text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)},
                             timeout=120)
     assert result.returncode in (1, 2) and "red.yaml" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_a_game_let_go_from_memory_is_read_back_as_it_was(client, monkeypatch):
+    from forge.play import store
+
+    monkeypatch.setattr(store, "MAX_SESSIONS", 2)
+    gid, view = new_game(client, seed=3)
+    rng = random.Random(3)
+    for _ in range(6):
+        view = decide(client, gid, view, choose(view, rng))
+    new_game(client, seed=4)
+    new_game(client, seed=5)
+    assert gid not in client.store.sessions and len(client.store.sessions) == 2
+    again = client.get(f"/api/games/{gid}").json()
+    assert {k: v for k, v in again.items() if k != "timing"} == {k: v for k, v in view.items() if k != "timing"}
+    assert list(client.store.sessions)[-1] == gid

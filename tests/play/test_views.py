@@ -1,0 +1,86 @@
+"""Every decision the rules give a player is put into words, in both languages, from the engine's options only."""
+from __future__ import annotations
+
+import random
+
+from forge.engine import Observation, RandomAgent
+from forge.engine.builder import build, cid
+from forge.engine.state import OP_LINES
+from forge.play.session import HUMAN, Session
+from forge.play.views import Viewer
+
+#: The decisions a person meets in a few random games (the rulebook's: buy, raise, play, activate,
+#: target, a trap in the opponent's window, Guard, keep 0-2 at cleanup, "you may", the order of effects).
+EXPECTED = {"main", "window:idle", "window:step3", "guard", "pick:keep", "may", "pick:destroy", "pick:discard",
+            "pick:allegiance"}
+
+
+def test_every_decision_of_random_games_is_worded_in_both_languages(playable):
+    viewer = Viewer(playable.db, playable.books)
+    seen: dict[str, set[str]] = {}
+    for seed in range(12):
+        session = Session(str(seed + 1), playable.game, seed, ("red", "blue") if seed % 2 else ("black", "white"),
+                          seed % 2, (HUMAN, HUMAN), expert=seed % 6 == 0)
+        chooser = RandomAgent(seed)
+        s = session.state
+        while not session.over and s.decisions < 1500:
+            p = s.pending
+            for lang in ("en", "fr"):
+                view = viewer.view(session, p, lang)
+                decision = view["decision"]
+                assert [tuple(o["action"]) for o in decision["options"]] == [tuple(a) for a in s.options]
+                assert decision["prompt"] and "{" not in decision["prompt"], decision
+                labels = [o["label"] for o in decision["options"]]
+                assert all(labels) and not any("{" in x for x in labels), labels
+                assert view["players"][1 - p]["hand"] is None
+                seen.setdefault(decision["kind"], set()).add(lang)
+            session.decide(p, s.decisions, chooser.act(session.views[p], s.options))
+    assert EXPECTED <= set(seen), EXPECTED - set(seen)
+    assert all(langs == {"en", "fr"} for langs in seen.values())
+
+
+def test_a_decision_s_words_name_its_card_and_line(playable):
+    """A target's prompt says which card asks and what its line does, as printed."""
+    viewer = Viewer(playable.db, playable.books)
+    for seed in range(40):
+        session = Session("1", playable.game, seed, ("blue", "black"), 0, (HUMAN, HUMAN))
+        chooser = RandomAgent(seed)
+        s = session.state
+        while not session.over and s.decisions < 1500:
+            if s.decision_kind() == "pick:destroy":
+                prompt = viewer.view(session, s.pending, "en")["decision"]["prompt"]
+                card = next(t for t in reversed(s.stack) if t[0] == OP_LINES)[6].card  # whose lines are read
+                assert prompt.startswith(f"{card.name['en']}: Destroy") and " — choose 1 more" in prompt, prompt
+                fr = viewer.view(session, s.pending, "fr")["decision"]["prompt"]
+                assert fr.startswith(f"{card.name['fr']}\u00a0: Destruction") and "choisissez-en encore 1" in fr, fr
+                return
+            session.decide(s.pending, s.decisions, chooser.act(session.views[s.pending], s.options))
+    raise AssertionError("no destroy target in 40 random games")
+
+
+def _session_at(playable, state) -> Session:
+    """A hot-seat session showing a hand-built position (the rare decisions random games seldom reach)."""
+    session = Session("1", playable.game, 0, ("red", "blue"), 0, (HUMAN, HUMAN))
+    session.state, session.views = state, (Observation(state, 0), Observation(state, 1))
+    return session
+
+
+def test_a_when_trap_and_the_order_of_waiting_effects_are_worded(playable):
+    viewer = Viewer(playable.db, playable.books)
+    # a "when" trap: the opponent buys, Rift Snare may answer
+    s = build(playable.game, players=[dict(faction="red", essence=5), dict(faction="blue", hand=["rift-snare"],
+                                                                            allegiance={"blue": 3})],
+              row=["kindle"] * 8)
+    s.apply(next(a for a in s.options if a.kind == "buy"))
+    view = viewer.view(_session_at(playable, s), 1, "fr")
+    assert view["decision"]["kind"] == "window:when"
+    assert [o["label"] for o in view["decision"]["options"]] == ["Déclencher le piège Collet de la Faille",
+                                                                 "Ne pas jouer de piège"]
+    # two end-of-turn effects wait at cleanup: their owner orders them
+    s = build(playable.game, players=[dict(faction="blue", field=["void-archivist", "void-archivist"]), {}])
+    s.apply(next(a for a in s.options if a.kind == "end"))
+    view = viewer.view(_session_at(playable, s), 0, "en")
+    assert view["decision"]["kind"] == "order" and view["decision"]["prompt"].startswith("Several effects wait")
+    first = cid(s, "void-archivist", "field", 0)
+    label = view["decision"]["options"][0]["label"]
+    assert label.startswith("Void Archivist first: Exile up to 1 card") and first >= 0, label
