@@ -124,9 +124,14 @@ def main() -> None:
             shutil.copytree(ROOT / part, project / part)
         proc, url = start_server(project)
         try:
-            cpu0 = cpu_seconds(proc.pid)
+            cpu0, mine0, load0 = cpu_seconds(proc.pid), time.process_time(), os.getloadavg()[0]
             report = asyncio.run(drive(url, args))
             report["server_cpu_s"] = round(cpu_seconds(proc.pid) - cpu0, 2)
+            report["server_cpu_ms_per_move"] = round(report["server_cpu_s"] * 1000 / max(1, report["moves"]), 2)
+            report["client_cpu_s"] = round(time.process_time() - mine0, 2)
+            # other work on the machine stretches every wall-clock figure: the load says how much there was
+            report["load_average"] = [round(load0, 1), round(os.getloadavg()[0], 1)]
+            report["cores"] = os.cpu_count()
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.wait(timeout=30)
@@ -136,7 +141,9 @@ def main() -> None:
     h, a = report["human_move_ms"], report["ai_ms"]
     print(f"{report['games']} games at once on one server process, {report['moves']} moves "
           f"({report['moves_per_s']}/s, a move every {args.think} s per game on average), {report['finished']} "
-          f"games finished, {report['wall_s']} s, server CPU {report['server_cpu_s']} s")
+          f"games finished, {report['wall_s']} s; server CPU {report['server_cpu_s']} s "
+          f"({report['server_cpu_ms_per_move']} ms a move), client CPU {report['client_cpu_s']} s, load average "
+          f"{report['load_average'][0]} → {report['load_average'][1]} on {report['cores']} cores")
     print(f"a person's move: p50 {h['p50']} ms, p95 {h['p95']} ms, p99 {h['p99']} ms, max {h['max']} ms "
           f"(target p95 < 100 ms: {'met' if h['p95'] < 100 else 'NOT met'})")
     print(f"the AI's answers after it: p50 {a['p50']} ms, p95 {a['p95']} ms, max {a['max']} ms "

@@ -14,7 +14,7 @@ from ..engine import Observation
 from ..engine.state import KEEP_AT_CLEANUP, OP_LINES
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
 from .session import HUMAN, Session
-from .words import LANGS, say
+from .words import LANGS, WORDS, say
 
 #: Log lines a view carries (the whole log is ``/api/games/{id}/log``).
 LOG_TAIL = 60
@@ -69,6 +69,7 @@ class Viewer:
             "players": [self.player(s, p, seat, lang) for p in (0, 1)],
             "row": [self.card(s, c, lang) if c >= 0 else None for c in s.row],
             "recruit_deck": len(s.recruit), "exile": [self.card(s, c, lang) for c in s.exile],
+            "rites": self.rites(s, lang, names),
             "over": self.outcome(session, lang, names),
             "decision": None, "waiting": None,
         }
@@ -113,6 +114,16 @@ class Viewer:
             "played": [self.card(s, c, lang) for c in s.played[p]],
             "shield": bool(s.shield[p]), "protect": bool(s.protect[p]),
         }
+
+    def rites(self, s, lang: str, names: list[str]) -> list[dict]:
+        """The Rite of each faction and who holds it (the first to reach 6 allegiance in its faction)."""
+        out = []
+        for f, d in sorted(s.cards.rites.items()):
+            owner = s.rite_owner[f]
+            out.append({"cid": -1 - f, "id": d.id, "name": self.names[lang][d.id], "type": d.type, "cost": d.cost,
+                        "faction": FACTIONS[f], "owner": owner if owner >= 0 else None,
+                        "held_by": names[owner] if owner >= 0 else None})
+        return out
 
     def outcome(self, session: Session, lang: str, names: list[str]) -> dict | None:
         s = session.state
@@ -160,7 +171,8 @@ class Viewer:
         k = a.kind
         if k in ("play", "summon", "activate", "trap", "guard", "pick"):
             out["card"] = self.card(s, a.a, lang)
-            out["label"] = say(lang, "opt:" + k, card=out["card"]["name"])
+            key = f"opt:{kind}" if k == "pick" and f"opt:{kind}" in WORDS[lang] else "opt:" + k
+            out["label"] = say(lang, key, card=out["card"]["name"])
         elif k == "buy":
             out["card"] = self.card(s, s.row[a.a], lang)
             out["label"] = say(lang, "opt:buy", card=out["card"]["name"], n=s.defs[s.row[a.a]].cost)

@@ -25,6 +25,7 @@ def test_the_board_shows_both_players_and_the_seat_s_own_hand_only(client):
     assert len(me["hand"]) == me["hand_count"] == 3  # the first player draws 3 (Setup 7)
     assert ai["hand"] is None and ai["hand_count"] == 5  # the AI's hand is a count, never its cards
     assert len(view["row"]) == 8 and all(c["name"] for c in view["row"])
+    assert [(r["faction"], r["owner"]) for r in view["rites"]] == [(f, None) for f in ("red", "white", "black", "blue")]
     assert view["decision"]["kind"] == "main" and view["decision"]["options"][-1]["kind"] == "end"
     assert view["log"][0] == "Setup: Player 1 plays White, Player 2 plays Black; Player 1 goes first."
 

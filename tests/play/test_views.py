@@ -33,6 +33,9 @@ def test_every_decision_of_random_games_is_worded_in_both_languages(playable):
                 labels = [o["label"] for o in decision["options"]]
                 assert all(labels) and not any("{" in x for x in labels), labels
                 assert view["players"][1 - p]["hand"] is None
+                if decision["kind"] == "pick:keep":  # each card of the hand is offered to keep, by its name
+                    keep = {"en": "Keep ", "fr": "Garder "}[lang]
+                    assert all(x.startswith(keep) for x, o in zip(labels, decision["options"]) if o["kind"] == "pick")
                 seen.setdefault(decision["kind"], set()).add(lang)
             session.decide(p, s.decisions, chooser.act(session.views[p], s.options))
     assert EXPECTED <= set(seen), EXPECTED - set(seen)

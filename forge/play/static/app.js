@@ -111,6 +111,8 @@ function playerPanel(node, v, p, byCid) {
 function middle(v, byCid) {
   const node = $("middle");
   node.replaceChildren(zone(`${W.row} · ${W.recruit_deck} ${v.recruit_deck}`, v.row, byCid, "row"));
+  const rites = v.rites.map((r) => Object.assign({}, r, {name: r.held_by ? `${r.name} — ${r.held_by}` : r.name}));
+  node.append(zone(W.rites, rites, byCid, "rites small"));
   if (v.exile.length) node.append(zone(W.exile, v.exile, byCid, "exile small"));
 }
 
@@ -137,9 +139,13 @@ function decisionPanel(v) {
   });
 }
 
+let seenLines = null;  // how many log lines the page had shown: the lines after them are marked new
 function logPanel(v) {
   const list = $("log-lines");
-  list.replaceChildren(...v.log.map((line) => el("li", {class: line.startsWith("—") ? "turnline" : "", text: line})));
+  const first = v.log_total - v.log.length;
+  const isNew = (n) => seenLines !== null && first + n >= seenLines;
+  list.replaceChildren(...v.log.map((line, n) => el("li", {class: (line.startsWith("—") ? "turnline" : "") + (isNew(n) ? " new" : ""), text: line})));
+  seenLines = v.log_total;
   list.start = v.log_total - v.log.length + 1;
   list.scrollTop = list.scrollHeight;
   const rec = $("record");
