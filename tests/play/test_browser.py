@@ -229,3 +229,27 @@ def test_hot_seat_hides_each_hand_until_its_player_shows_it(browser, server):
         assert tab.messages == []
     finally:
         tab.close()
+
+
+def test_a_stale_tab_is_told_and_shown_the_game_as_it_stands(browser, server):
+    """Two tabs on one game: a click in the tab that fell behind is refused with the reason, then it catches up."""
+    url, _ = server
+    first, second = Tab(browser, url), Tab(browser, url)
+    try:
+        first.start("en", seed=5)
+        game_url = first.page.url
+        second.page.goto(game_url)
+        second.wait_for_decision()
+        before = first.decision()
+        first.page.click("#options button.k-end")
+        first.wait_for_decision(before)
+        assert second.decision() == before
+        second.page.click("#options button.k-end")
+        second.page.wait_for_selector("#alert:not([hidden])")
+        assert "stale decision" in second.page.inner_text("#alert")
+        second.page.wait_for_selector(f"body[data-decision=\"{first.decision()}\"]")
+        assert second.page.inner_text("#prompt") == first.page.inner_text("#prompt")
+        assert [m for m in second.messages if "409" not in m] == [] and first.messages == []
+    finally:
+        first.close()
+        second.close()
