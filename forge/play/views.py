@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..engine.phrases import FACTION_NAMES
 from ..engine.record import LogPrinter
 from ..engine import Observation
-from ..engine.state import KEEP_AT_CLEANUP, OP_LINES
+from ..engine.state import OP_LINES
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
 from .session import HUMAN, Session
 from .words import LANGS, WORDS, say
@@ -156,7 +156,7 @@ class Viewer:
         _, purpose, _, k, optional, picked, data, _ = s.stack[-1]
         left = k - len(picked)
         if kind in ("pick:keep", "pick:set_aside"):
-            return say(lang, kind, k=left if kind == "pick:set_aside" else KEEP_AT_CLEANUP - len(picked))
+            return say(lang, kind, k=left)
         d, ln = _resolving(s)
         if kind == "pick:sacrifice" and data and data[0] is not None:
             d, ln = data[0], (data[0].sacrifice_lines or (None,))[0]
