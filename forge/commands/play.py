@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import socket
 from pathlib import Path
 
 import typer
@@ -24,52 +23,34 @@ def play(
     """
     check_root(root)
     from .. import atomic
+    from ..play import serving
     from ..play.project import PLAY_DIR, make_app, read
     from ..play.server import LOOPBACK
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
     atomic.confine(folder)
-    wide = host not in LOOPBACK
     project = read(root)
     if project.game is None:
         typer.echo(render_findings(project.findings), err=True)
         raise typer.Exit(2 if project.io_error else 1)
     app = make_app(project, folder, ("*",) if host in ("0.0.0.0", "::") else (*LOOPBACK, host))
     try:
-        sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host, port))
-        sock.listen(128)  # connections wait in the backlog from now on: the URL printed below answers at once
+        sock = serving.bind(host, port)
     except OSError as exc:
         fail(f"cannot serve on {host}:{port} ({exc.strerror or exc})", format,
              "another program uses the port: choose one with --port (0 picks a free one)")
-    bound = sock.getsockname()[1]
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::", "") else (f"[{host}]" if ":" in host else host)
-    url = f"http://{shown}:{bound}/"
+    url = serving.url(host, sock)
     if format is Format.json:
         typer.echo(json.dumps({"event": "serving", "url": url}))
     else:
         typer.echo(f"Play at {url}  (Ctrl-C to stop; games are kept in {PLAY_DIR / 'games'})")
-        if wide:
+        if host not in LOOPBACK:
             typer.echo(f"warning: serving on {host}: anyone who can reach this machine can play and read the games",
                        err=True)
     if open_browser:
         import webbrowser
 
         webbrowser.open(url)
-    _serve(app, sock)
+    serving.run(app, sock)
     if format is not Format.json:
         typer.echo("stopped")
-
-
-def _serve(app, sock: socket.socket) -> None:
-    """Run uvicorn on the bound socket until Ctrl-C or SIGTERM (uvicorn handles both)."""
-    import uvicorn
-
-    class Server(uvicorn.Server):
-        def handle_exit(self, sig, frame) -> None:
-            super().handle_exit(sig, frame)
-            self._captured_signals.clear()  # a stop asked for is a clean stop: exit 0, not death by the signal
-
-    config = uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False, timeout_graceful_shutdown=2)
-    Server(config).run(sockets=[sock])

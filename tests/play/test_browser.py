@@ -11,7 +11,6 @@ Without Chromium the module is skipped on a workstation, and fails in CI (``CI``
 from __future__ import annotations
 
 import os
-import socket
 import threading
 from pathlib import Path
 
@@ -30,11 +29,10 @@ MAX_CLICKS = 1500
 def server(playable, tmp_path_factory):
     import uvicorn
 
+    from forge.play import serving
     from forge.play.project import make_app
 
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
+    sock = serving.bind("127.0.0.1", 0)
     app = make_app(playable, tmp_path_factory.mktemp("play") / "play")
     srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
