@@ -3,20 +3,28 @@
 A whole game is played to the end by clicks against the AI in each language, and a game
 by the keyboard alone (Tab, Enter and the number keys); the page must show no console
 error and fit a phone (390 px) and a desktop. The screenshots go to ``FORGE_SCREENSHOTS``
-(a folder) when it is set, to be looked at. The server runs on port 0 on loopback, in a
-thread of the test, and is stopped by it.
+(a folder) when it is set, to be looked at. The server is ``forge play --port 0`` on a copy of
+the project, in its own process (on loopback), stopped by the module when it ends.
 
 Without Chromium the module is skipped on a workstation, and fails in CI (``CI`` set).
 """
 from __future__ import annotations
 
+import json
 import os
-import threading
+import shutil
+import signal
+import subprocess
+import sys
+import urllib.request
 from pathlib import Path
 
 import pytest
 
 from ..books.test_web_browser import browser  # noqa: F401 - the module's Chromium, shared with the web edition
+from forge.engine.record import replay
+
+from ..conftest import REPO
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
 #: The option kinds a test player clicks first (games end in about twenty turns).
@@ -26,21 +34,21 @@ MAX_CLICKS = 1500
 
 
 @pytest.fixture(scope="module")
-def server(playable, tmp_path_factory):
-    import uvicorn
-
-    from forge.play import serving
-    from forge.play.project import make_app
-
-    sock = serving.bind("127.0.0.1", 0)
-    app = make_app(playable, tmp_path_factory.mktemp("play") / "play")
-    srv = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=srv.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{sock.getsockname()[1]}", app
-    srv.should_exit = True
-    thread.join(10)
-    sock.close()
+def server(tmp_path_factory):
+    """``forge play --port 0`` on a copy of the shipped project, in its own process, as a person runs it."""
+    project = tmp_path_factory.mktemp("project")
+    for part in ("cards", "locales", "templates"):
+        shutil.copytree(REPO / part, project / part)
+    proc = subprocess.Popen([sys.executable, "-m", "forge.cli", "play", "--root", str(project), "--port", "0",
+                             "--format", "json"], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        line = proc.stdout.readline()
+        assert line, "forge play did not start"
+        yield json.loads(line)["url"].rstrip("/"), project
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
 
 
 class Tab:
@@ -50,6 +58,7 @@ class Tab:
         self.url = url
         self.context = browser.new_context(viewport=viewport, reduced_motion="reduce")
         self.page = self.context.new_page()
+        self.page.set_default_timeout(120_000)  # a loaded CI machine is slow, not broken: no timing is tested
         self.messages: list[str] = []
         self.outside: list[str] = []
         self.page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}") if m.type in ("error", "warning")
@@ -119,8 +128,8 @@ def _play_by_clicks(tab: Tab) -> int:
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
-def test_a_whole_game_against_the_ai_by_clicks(browser, server, lang):
-    url, app = server
+def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
+    url, project = server
     tab = Tab(browser, url)
     try:
         tab.start(lang, seed=31 if lang == "en" else 32)
@@ -133,11 +142,14 @@ def test_a_whole_game_against_the_ai_by_clicks(browser, server, lang):
         over = page.inner_text("#prompt")
         assert ("wins the game" if lang == "en" else "gagne la partie") in over
         gid = page.evaluate("view.game")
-        session = app.state.play.store.sessions[gid]
-        assert session.state.terminal
-        # the page's log is the replay's, in the page's language
+        # the page's log is the replay's, in the page's language; the record replays to the same end
+        with urllib.request.urlopen(f"{url}/api/games/{gid}/log?lang={lang}", timeout=60) as r:
+            whole = json.loads(r.read())["log"]
         log = page.eval_on_selector_all("#log-lines li", "ls => ls.map(l => l.textContent)")
-        assert log == app.state.play.viewer.log(session, lang)[-len(log):]
+        assert log == whole[-len(log):]
+        assert whole[-1] in ((f"Player {n} wins." if lang == "en" else f"Joueur {n} gagne.") for n in (1, 2))
+        record = (project / "output" / "play" / "games" / f"game-{int(gid):06d}.jsonl").read_bytes()
+        assert replay(playable.game, record).terminal
         assert page.get_attribute("#record", "href") == f"/api/games/{gid}/record"
         tab.shot(f"over-{lang}")
         assert tab.messages == [] and tab.outside == []
