@@ -11,6 +11,7 @@ up by card id (``forge.play.images``), a record by game number
 """
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from importlib.resources import files
@@ -206,14 +207,18 @@ class PlayApp:
             raise PlayError(400, "action: [kind, a, b] as the view's options give it")
         if type(decision) is not int:
             raise PlayError(400, "decision: the view's decision_no")
-        with session.lock:
-            seat = self.seat(session, data.get("seat", _pending_human(session)))
-            moved = session.decide(seat, decision, Action(action[0][:20], action[1], action[2]))
+        async with _serial(session):  # one move of a game at a time, from its decision to its record on disk
+            with session.lock:
+                seat = self.seat(session, data.get("seat", _pending_human(session)))
+                moved = session.decide(seat, decision, Action(action[0][:20], action[1], action[2]))
+                text = session.record_text()
             saved = time.perf_counter()
-            self.store.save(session)
+            # the rename waits on the disk: in a thread, so that the other games go on meanwhile
+            await run_in_threadpool(self.store.write, session.gid, text)
             saved = time.perf_counter() - saved
-            nxt = _pending_human(session) if session.is_hotseat() and not session.over else seat
-            view = self.viewer.view(session, nxt, lang)
+            with session.lock:
+                nxt = _pending_human(session) if session.is_hotseat() and not session.over else seat
+                view = self.viewer.view(session, nxt, lang)
         total = time.perf_counter() - start
         view["timing"] = {"human_ms": round(moved.human * 1000, 3), "ai_ms": round(moved.ai * 1000, 3),
                           "ai_decisions": moved.ai_decisions, "save_ms": round(saved * 1000, 3),
@@ -235,6 +240,13 @@ class PlayApp:
             text = session.record_text()
         return Response(text, media_type="application/x-ndjson",
                         headers={"content-disposition": f'attachment; filename="game-{int(session.gid):06d}.jsonl"'})
+
+
+def _serial(session) -> asyncio.Lock:
+    """The game's own queue for moves (an asyncio lock: a move waits for the disk without holding the loop)."""
+    if session.serial is None:
+        session.serial = asyncio.Lock()
+    return session.serial
 
 
 def _pending_human(session) -> int:

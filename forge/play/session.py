@@ -70,7 +70,8 @@ class Session:
             raise PlayError(422, str(exc)) from None
         self.agents = tuple(None if s == HUMAN else make_agent(s, agent_seed(seed, p)) for p, s in enumerate(seats))
         self.views = (Observation(self.state, 0), Observation(self.state, 1))
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # held briefly: never across an await
+        self.serial = None  # the server's asyncio.Lock that queues this game's moves (forge.play.server)
         self.events: list[dict] = []  # every record line after the header, as JSON objects
         self.error: str | None = None
         self.worded: dict[str, list[str]] = {}  # lang -> the log's lines worded so far (forge.play.views)

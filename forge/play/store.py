@@ -123,8 +123,12 @@ class GameStore:
 
     # -- writing ----------------------------------------------------------------------------
     def save(self, session: Session) -> None:
-        """Write the game's record (atomically); an error is the server's, said as 503 with the path."""
+        """Write the game's record as it stands now."""
+        self.write(session.gid, session.record_text())
+
+    def write(self, gid: str, text: str) -> None:
+        """Write a game's record (atomically); an error is the server's, said as 503 with the path."""
         try:
-            atomic.write_text(self.path(session.gid), session.record_text())
+            atomic.write_text(self.path(gid), text)
         except OSError as exc:
-            raise PlayError(503, f"cannot save game {session.gid}: {atomic.describe(exc)}") from None
+            raise PlayError(503, f"cannot save game {gid}: {atomic.describe(exc)}") from None

@@ -167,3 +167,29 @@ def test_an_engine_failure_ends_the_game_not_the_server(client, monkeypatch):
     assert r.status_code == 200 and "a rules bug" in r.json()["over"]["text"] and r.json()["decision"] is None
     _refused(client.post(f"/api/games/{gid}/decide", json={"decision": view["decision_no"], "action": end["action"]}),
              409, "over")
+
+
+def test_two_clicks_at_once_make_one_move_and_one_stale_refusal(playable, tmp_path):
+    """The same decision sent twice at the same moment (a double click, two tabs): one is played, one refused."""
+    import asyncio
+
+    import httpx2
+
+    from forge.play.project import make_app
+
+    app = make_app(playable, tmp_path / "play")
+
+    async def race():
+        transport = httpx2.ASGITransport(app=app)
+        async with httpx2.AsyncClient(transport=transport, base_url="http://127.0.0.1") as c:
+            gid = (await c.post("/api/games", json={"seed": 6})).json()["game"]
+            view = (await c.get(f"/api/games/{gid}")).json()
+            body = {"decision": view["decision_no"], "action": ["end", -1, -1]}
+            answers = await asyncio.gather(*(c.post(f"/api/games/{gid}/decide", json=body) for _ in range(4)))
+            return gid, sorted(r.status_code for r in answers), (await c.get(f"/api/games/{gid}")).json()
+
+    gid, codes, after = asyncio.run(race())
+    assert codes == [200, 409, 409, 409]
+    session = app.state.play.store.sessions[gid]
+    record = (tmp_path / "play" / "games" / f"game-{int(gid):06d}.jsonl").read_text("utf-8")
+    assert record == session.record_text() and after["decision_no"] == session.state.decisions
