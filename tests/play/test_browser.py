@@ -225,6 +225,7 @@ def test_hot_seat_hides_each_hand_until_its_player_shows_it(browser, server):
         page.wait_for_selector("#cover:not([hidden])")
         assert page.inner_text("#cover-text").startswith("Player 1")
         assert not page.is_visible("#p-me .hand")
+        tab.shot("hotseat-cover", full=False)
         page.click("#reveal")
         assert page.is_visible("#p-me .hand")
         seats = {page.get_attribute("body", "data-seat")}
