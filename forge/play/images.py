@@ -10,6 +10,8 @@ its place is drawn over, never followed).
 """
 from __future__ import annotations
 
+import hashlib
+import re
 import threading
 from pathlib import Path
 
@@ -43,7 +45,8 @@ class CardImages:
             from ..render.template import load_template
 
             face = classed_face(self.cards[card_id], self.db, self.books, lang, self.root)
-            key = self._keys[(card_id, lang)] = f"{face.key(load_template(self.root).digest)}-{WIDTH}-{QUALITY}"
+            made = f"{face.key(load_template(self.root).digest)}-{WIDTH}-{QUALITY}"
+            key = self._keys[(card_id, lang)] = hashlib.sha256(made.encode()).hexdigest()
         return key
 
     def get(self, card_id: str, lang: str) -> bytes:
@@ -68,8 +71,20 @@ class CardImages:
             try:
                 atomic.write_bytes(path, data)
             except OSError:
-                pass  # a picture that cannot be kept is drawn again next time
+                return data  # a picture that cannot be kept is drawn again next time
+            self._forget_older(path, card_id)
             return data
+
+    @staticmethod
+    def _forget_older(path: Path, card_id: str) -> None:
+        """Remove the card's pictures drawn from an older face (the card or the template was edited since)."""
+        older = re.compile(re.escape(card_id) + r"-[0-9a-f]{16}\.jpg")
+        for other in path.parent.iterdir():
+            if other != path and older.fullmatch(other.name) and not other.is_symlink():
+                try:
+                    other.unlink()
+                except OSError:
+                    pass
 
     def _read(self, path: Path) -> bytes | None:
         try:

@@ -124,4 +124,10 @@ def test_a_card_picture_is_drawn_once_and_kept(client, monkeypatch):
 
     monkeypatch.setattr(CardImages, "_draw", no_drawing)
     assert client.get("/card/fr/lost-soul.jpg").content == r.content
+    monkeypatch.undo()
+    # a picture drawn from an older face (the card was edited since) is removed when the new one is kept
+    older = kept[0].with_name("lost-soul-0123456789abcdef.jpg")
+    kept[0].rename(older)
+    client.get("/card/fr/lost-soul.jpg")
+    assert [p.name for p in (client.folder / "cards" / "fr").glob("lost-soul-*.jpg")] == [kept[0].name]
     assert "default-src 'self'" in r.headers["content-security-policy"]
