@@ -14,7 +14,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from .balance.analysis import CardTally, card_effects, seat_advantage
+from .balance.analysis import (CardTally, HealthTrack, add_health, card_effects, cost_curve, ending, endings,
+                               faction_matrix, health_curves, length_summary, seat_advantage)
 from .balance.stats import wilson
 from .engine import Game, make_agent
 from .engine.invariants import InvariantChecker, InvariantError
@@ -68,6 +69,10 @@ class GameOutcome:
     invariant: bool = False
     coverage: dict = field(default_factory=dict)
     record: list[dict] | None = None
+    ending: str | None = None  # forge.balance.analysis.ENDINGS
+    health: list[tuple[int, int, int]] = field(default_factory=list)  # (turn, seat 0, seat 1) at each turn's start
+    no_cards: bool = False  # a player's deck and discard pile were both empty at the end
+    market_empty: bool = False  # the recruit deck was empty at the end
 
     @property
     def failed(self) -> bool:
@@ -79,7 +84,8 @@ def play_one(game: Game, settings: Settings, index: int) -> GameOutcome:
     seed = game_seed(settings.seed, index)
     factions = PAIRINGS[index % len(PAIRINGS)]
     try:
-        state = _play(game, settings, seed, factions, log=settings.record)
+        track: list = []
+        state = _play(game, settings, seed, factions, log=settings.record, track=track)
     except Exception as exc:  # noqa: BLE001 - every failure becomes a reported outcome
         msg = _describe(exc)
         state = None
@@ -88,18 +94,33 @@ def play_one(game: Game, settings: Settings, index: int) -> GameOutcome:
                            invariant=isinstance(exc, InvariantError), record=record)
     record = make_record(state, (settings.agents, settings.agents)) if settings.record else None
     return GameOutcome(index, seed, factions, state.winner, state.turn, state.decisions,
-                       capped=state.capped, coverage=state.cov or {}, record=record)
+                       capped=state.capped, coverage=state.cov or {}, record=record,
+                       ending=ending(state.winner, state.capped, state.lost_in), health=track,
+                       no_cards=any(not state.deck[p] and not state.discard[p] for p in (0, 1)),
+                       market_empty=not state.recruit)
 
 
-def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: list | None = None):
+def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: list | None = None,
+          track: list | None = None):
+    """One game to its end; ``track`` receives the health at each turn's start (HealthTrack)."""
     state = game.new_state(seed, factions, first=0, expert=settings.expert, log=log, coverage=True)
     if out is not None:
         out.append(state)
     agents = (make_agent(settings.agents, splitmix64(seed ^ 1)), make_agent(settings.agents, splitmix64(seed ^ 2)))
     check = InvariantChecker(state) if settings.check else None
+    health = HealthTrack(state)
     if check is not None:
         check(state)
-    return run_game(state, agents, on_step=check)
+
+    def step(s) -> None:
+        if check is not None:
+            check(s)
+        health(s)
+
+    run_game(state, agents, on_step=step)
+    if track is not None:
+        track.extend(health.finish(state))
+    return state
 
 
 def _failure_record(game: Game, settings: Settings, seed: int, factions, msg: str) -> list[dict]:
@@ -176,6 +197,11 @@ class Report:
     turns: list[int] = field(default_factory=list)
     decisions: int = 0
     cards: CardTally = field(default_factory=CardTally)
+    lengths: Counter = field(default_factory=Counter)  # game turns -> games (every game that did not fail)
+    endings: Counter = field(default_factory=Counter)
+    no_cards: int = 0
+    market_empty: int = 0
+    health: Counter = field(default_factory=Counter)  # (turn, winner|loser, health) -> games
 
     @property
     def ok(self) -> bool:
@@ -191,6 +217,10 @@ class Report:
         if o.record is not None:
             self.saved.append(o)
         self.turns.append(o.turns)
+        self.lengths[o.turns] += 1
+        self.endings[o.ending] += 1
+        self.no_cards += o.no_cards
+        self.market_empty += o.market_empty
         if o.capped:
             self.capped.append(o)
             return
@@ -201,6 +231,7 @@ class Report:
             self.games_by_faction[f] += 1
         if o.winner is not None:
             self.cards.add_game(o.coverage, o.winner)
+            add_health(self.health, o.health, o.winner)
             self.wins_by_faction[o.factions[o.winner]] += 1
             self.wins_by_seat[o.winner] += 1
             if o.winner == 0:
@@ -293,14 +324,21 @@ def to_json(report: Report, db: CardDatabase, replays: dict[int, str] | None = N
 
 
 def balance(report: Report, db: CardDatabase) -> dict:
-    """Win rates with their sample sizes and 95 % intervals; per-card effects; the seat advantage."""
+    """Win rates with their sample sizes and 95 % intervals; per-card effects; the seat advantage;
+    the faction matrix by seat, game lengths, endings, health over turns, the cost curve."""
+    cards = card_effects(report.cards, [c.id for c in db.cards], {c.id for c in db.of_set("recruit")})
     return {
         "by_faction": {f: wilson(report.wins_by_faction[f], report.games_by_faction[f]).to_json() for f in FACTIONS},
         "by_pairing": {k: wilson(report.wins_by_pairing[k], report.games_by_pairing[k]).to_json()
                        for k in (f"{a}-{b}" for a, b in PAIRINGS)},
         "seat": seat_advantage(report.wins_by_seat[0], report.decided),
         "length": dict(sorted(Counter(report.turns).items())),
-        "cards": card_effects(report.cards, [c.id for c in db.cards], {c.id for c in db.of_set("recruit")}),
+        "cards": cards,
+        "matrix": faction_matrix(report.wins_by_pairing, report.games_by_pairing, list(FACTIONS)),
+        "lengths": length_summary(report.lengths),
+        "endings": endings(report.endings, sum(report.endings.values()), report.no_cards, report.market_empty),
+        "health": health_curves(report.health),
+        "cost_curve": cost_curve(cards, db.of_set("recruit")),
     }
 
 
@@ -338,6 +376,16 @@ def render_text(data: dict) -> str:
     out.append("win rate of the first player by pairing (95 % interval, games):")
     for k, r in b["by_pairing"].items():
         out.append(f"  {k:<12} {_rate_text(r)}")
+    out.append("win rate by faction and seat (first | second):")
+    for f, r in b["matrix"]["by_seat"].items():
+        out.append(f"  {f:<12} {_rate_text(r['first'])} | {_rate_text(r['second'])}")
+    n = b["lengths"]
+    out.append(f"game turns (both players'): median {n['median']} (quartiles {n['q1']}–{n['q3']}, "
+               f"10–90 % {n['p10']}–{n['p90']}), {n['median_per_player']} per player")
+    e = b["endings"]
+    out.append("how games end: " + ", ".join(f"{k} {_rate_text(r)}" for k, r in e["kinds"].items()))
+    out.append(f"  a player with no cards left to draw at the end: {_rate_text(e['no_cards'])}; "
+               f"recruit deck empty: {_rate_text(e['market_empty'])}")
     flagged = [c for c in b["cards"] if c["significant"] or c["never_used"]]
     out.append(f"cards whose use goes with a significantly different win rate (Holm-corrected), or never used: "
                f"{len(flagged)}")

@@ -5,6 +5,7 @@ import os
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -12,9 +13,11 @@ from .. import atomic, safeio
 from ..findings import ERROR
 from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from ..workers import cap
-from .common import Format, FormatOption, RootOption, check_root, emit_json, inside_project, io_failure, render_findings
+from .common import (Format, FormatOption, RootOption, check_root, default_output, emit_json, inside_project,
+                     io_failure, render_findings)
 
 REPLAY_DIR = Path("output") / "replays"
+REPORT_DIR = "balance"  #: the balance report's folder inside the output folder
 #: A record streams, so it may be far larger than safeio's limit; this only stops an absurd file.
 MAX_RECORD_BYTES = 1 << 30
 
@@ -36,12 +39,18 @@ def simulate(
                                      help="Stop a game after this many decisions."),
     save_replays: bool = typer.Option(False, "--save-replays",
                                       help="Write every game's record under output/replays/ (failing games always are)."),
+    report: bool = typer.Option(False, "--report",
+                                help="Also write the balance report: charts (PNG, SVG) and report.html under "
+                                     "output/balance/."),
+    proofs: bool = typer.Option(True, "--proofs/--no-proofs", help="With --report: each card's face on the proof sheet."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output folder for --report (default: ROOT/output)."),
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
 ) -> None:
     """Play games over the 12 ordered faction pairings, check invariants after every step, report.
 
     Example: forge simulate --games 1200 --jobs 2 --seed 7
+    Example: forge simulate --games 2400 --jobs 2 --report   (charts and output/balance/report.html)
     """
     from ..database import load_database  # the loader pulls in YAML; only this command needs it
     from ..engine.record import to_jsonl
@@ -58,24 +67,43 @@ def simulate(
         raise typer.Exit(1)
     settings = Settings(games=games, seed=seed, jobs=cap(jobs, games), agents=agents.value, expert=expert,
                         turn_cap=turn_cap, decision_cap=decision_cap, record=save_replays)
-    report = _run_with_progress(load.db, settings)
+    sim = _run_with_progress(load.db, settings)
     replays: dict[int, str] = {}
-    if save_replays or report.errors:
+    if save_replays or sim.errors:
         atomic.confine(inside_project(root / REPLAY_DIR, root, format))
     try:
-        for o in report.errors + (report.saved if save_replays else []):
+        for o in sim.errors + (sim.saved if save_replays else []):
             if o.record:
                 rel = REPLAY_DIR / f"game-{o.index:06d}-seed-{o.seed}.jsonl"
                 atomic.write_text(inside_project(root / rel, root, format), to_jsonl(o.record))
                 replays[o.index] = str(rel)
     except OSError as exc:  # one line: the replay's path and the reason; earlier replays are kept
         io_failure(exc, format)
-    data = to_json(report, load.db, replays)
+    data = to_json(sim, load.db, replays)
+    written = _write_report(data, load.db, root, out, format, proofs) if report else []
     if format is Format.json:
-        emit_json(data)
+        emit_json({**data, "report": written} if report else data)
     else:
         typer.echo(render_text(data))
-    raise typer.Exit(0 if report.ok else 1)
+        if written:
+            typer.echo(f"balance report: {written[-1]} and {len(written) - 1} more files in {Path(written[-1]).parent}")
+    raise typer.Exit(0 if sim.ok else 1)
+
+
+def _write_report(data: dict, db, root: Path, out: Path | None, format: Format, proofs: bool) -> list[str]:
+    """Write the charts, report.html (last) and balance.json under OUT/balance/; the paths written."""
+    from ..balance.report import build
+
+    folder = default_output(root, out, format) / REPORT_DIR
+    files = build(data, db, root, proofs=proofs).files
+    written = []
+    try:
+        for name in sorted(files, key=lambda n: n == "report.html"):
+            atomic.write_bytes(folder / name, files[name])
+            written.append(str(folder / name))
+    except OSError as exc:
+        io_failure(exc, format)
+    return written
 
 
 def _run_with_progress(db, settings):

@@ -122,6 +122,8 @@ class State:
         self.terminal = False
         self.winner: int | None = None
         self.capped: str | None = None
+        #: The phase the loser was in when their health reached 0: initiation is poison (the balance lab).
+        self.lost_in: str | None = None
         self.decisions = 0
         self.history: list[Action] = []
         self.log: list[tuple] | None = None
@@ -250,6 +252,7 @@ class State:
         self.health[p] = 0
         self.terminal = True
         self.winner = 1 - p
+        self.lost_in = self.phase
         self.phase = OVER
         self.pending = -1
         self.options = []
@@ -905,8 +908,15 @@ class State:
             self.stamp[c] = self.next_stamp
             self.next_stamp += 1
             drawn += 1
+            if self.cov is not None:
+                _inc(self.cov, ("by", p, "in_hand", self.defs[c].id))  # had in hand: the balance lab
         if drawn and self.log is not None:
             self.log.append(("draw", p, drawn))
+
+    def _cov_hand(self, p: int, cid: int) -> None:
+        """A card came to ``p``'s hand other than by a draw (the balance lab's "had in hand")."""
+        if self.cov is not None:
+            _inc(self.cov, ("by", p, "in_hand", self.defs[cid].id))
 
     def _stamp(self, cid: int) -> None:
         self.stamp[cid] = self.next_stamp
@@ -1101,6 +1111,7 @@ class State:
                 o = self._leave_field(cid)
                 self.hand[o].append(cid)
                 self._stamp(cid)
+                self._cov_hand(o, cid)
                 if log is not None:
                     log.append(("bounce", p, cid))
         elif purpose == P_EXILE:
@@ -1124,6 +1135,8 @@ class State:
                 self.owner[cid] = p
                 (self.hand[p] if data[0] == "hand" else self.discard[p]).append(cid)
                 self._stamp(cid)
+                if data[0] == "hand":
+                    self._cov_hand(p, cid)
                 if log is not None:
                     log.append(("rift", p, cid))
         elif purpose == P_RECOVER:
@@ -1131,6 +1144,7 @@ class State:
                 self.discard[p].remove(cid)
                 self.hand[p].append(cid)
                 self._stamp(cid)
+                self._cov_hand(p, cid)
                 if log is not None:
                     log.append(("recover", p, cid))
         elif purpose == P_DISCARD:
