@@ -63,6 +63,8 @@ class DiffReport:
     counts: dict[str, tuple] = field(default_factory=dict)  # name -> (before, after)
     #: The French whose English changed since it was translated (in ``new``), with the English before and now.
     stale: list[StaleFrench] = field(default_factory=list)
+    #: Both sides as loaded (for ``forge diff --simulate``); not part of the JSON.
+    loads: tuple = field(default=(), repr=False)
 
     def to_json(self) -> dict:
         return {
@@ -85,7 +87,7 @@ def diff(root: Path | str, old: str, new: str | None = WORKTREE) -> DiffReport:
         before = _side(root, prefix, old, Path(tmp) / "old")
         after = _side(root, prefix, new, Path(tmp) / "new")
         stale = _stale_french(Path(tmp) / "old", Path(tmp) / "new")
-    report = DiffReport(before.label, after.label, stale=stale)
+    report = DiffReport(before.label, after.label, stale=stale, loads=(before.load, after.load))
     report.added = sorted(set(after.raw) - set(before.raw))
     report.removed = sorted(set(before.raw) - set(after.raw))
     for cid in sorted(set(before.raw) & set(after.raw)):

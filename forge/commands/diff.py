@@ -1,28 +1,43 @@
 """``forge diff``: the cards added, removed and changed between two git revisions."""
 from __future__ import annotations
 
+from enum import Enum
 from pathlib import Path
 
 import typer
 
 from typing import TYPE_CHECKING
 
-from ..findings import EXIT_CLEAN, EXIT_USAGE
-from .common import Format, FormatOption, RootOption, check_root, emit_json
+from ..findings import ERROR, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from .common import RootOption, check_root, emit_json, render_findings
+from .simulate import AgentKind
 
 if TYPE_CHECKING:
     from ..diff import DiffReport
 
 
+class DiffFormat(str, Enum):
+    text = "text"
+    json = "json"
+    markdown = "markdown"
+
+
 def diff(
     rev: str = typer.Argument(..., help="The revision to compare from, e.g. HEAD~1 or a tag."),
     rev2: str = typer.Argument(None, help="The revision to compare to (default: the working tree)."),
+    simulate: int = typer.Option(0, "--simulate", min=0, max=10_000_000,
+                                 help="Also play N games on each side, the same seeds on both, and say what moved."),
+    seed: int = typer.Option(0, "--seed", "-s", help="With --simulate: the run's seed."),
+    jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="With --simulate: worker processes."),
+    agents: AgentKind = typer.Option(AgentKind.heuristic, "--agents", help="With --simulate: who plays both seats."),
     root: RootOption = Path("."),
-    format: FormatOption = Format.text,
+    format: DiffFormat = typer.Option(DiffFormat.text, "--format",
+                                      help="text for people, json for tools, markdown for a pull-request comment."),
 ) -> None:
     """What changed in the card database between two git revisions: cards, printed text, counts.
 
     Example: forge diff main   (the working tree against the main branch)
+    Example: forge diff main --simulate 2000 --jobs 2 --format markdown   (what moved, for a PR comment)
     """
     check_root(root)
     from ..diff import DiffError, diff as run_diff
@@ -32,11 +47,60 @@ def diff(
     except DiffError as exc:
         typer.echo(f"forge: error: {exc}", err=True)
         raise typer.Exit(EXIT_USAGE)
-    if format is Format.json:
-        emit_json(report.to_json())
+    moved = _simulate(report, simulate, seed, jobs, agents.value) if simulate else None
+    if format is DiffFormat.json:
+        emit_json({**report.to_json(), "simulation": moved} if moved else report.to_json())
+    elif format is DiffFormat.markdown:
+        typer.echo(to_markdown(report) + ("\n" + _moved_text(report, moved, markdown=True) if moved else ""))
     else:
-        typer.echo(to_text(report))
+        typer.echo(to_text(report) + ("\n" + _moved_text(report, moved) if moved else ""))
     raise typer.Exit(EXIT_CLEAN)
+
+
+def _simulate(report: DiffReport, games: int, seed: int, jobs: int, agents: str) -> dict:
+    """The same games on both sides (forge.balance.compare); a side whose cards do not load stops here."""
+    from ..balance.compare import moved, simulate_both
+    from ..simulate import Settings
+    from ..workers import cap
+
+    for label, load in zip((report.old, report.new), report.loads):
+        errors = [f for f in load.findings if f.severity == ERROR]
+        if errors:
+            typer.echo(f"forge: error: the cards at {label} do not load, nothing to simulate:\n"
+                       + render_findings(errors), err=True)
+            raise typer.Exit(EXIT_FINDINGS)
+    settings = Settings(games=games, seed=seed, jobs=cap(jobs, games), agents=agents)
+    before, after = (load.db for load in report.loads)
+    comparison = simulate_both(before, after, settings)
+    changed = [c.id for c in report.changed] + report.added
+    result = moved(comparison, before, after, changed)
+    result["settings"] = {"games": games, "seed": seed, "agents": agents}
+    result["changes"] = _change_lines(report)
+    result["names"] = {f.id: f.name.get("en", f.id) for f in after.factions}
+    return result
+
+
+def _moved_text(report: DiffReport, moved: dict, markdown: bool = False) -> str:
+    from ..balance.compare import render_markdown, render_text
+
+    render = render_markdown if markdown else render_text
+    return render(moved, moved["settings"], moved["changes"], moved["names"])
+
+
+def _change_lines(report: DiffReport) -> list[str]:
+    """One line per changed card, as `forge diff` says it ("kindle: cost 1 → 2")."""
+    lines = [f"{c.id}: " + (", ".join(_field(n, *c.values[n]) for n in c.fields) or "printed text")
+             for c in report.changed]
+    return lines + [f"{cid}: added" for cid in report.added] + [f"{cid}: removed" for cid in report.removed]
+
+
+def to_markdown(report: DiffReport) -> str:
+    """The card changes as a Markdown list (the text report's lines, each an item)."""
+    from ..balance.compare import md_cell
+
+    head, *rest = to_text(report).splitlines()
+    return "\n".join([f"**{md_cell(head)}**", ""] + [("  - " if line.startswith("    ") else "- ") + md_cell(line.strip())
+                                                    for line in rest])
 
 
 def to_text(report: DiffReport) -> str:
