@@ -47,6 +47,13 @@ def simulate(db, agents: str, games: int, jobs: int) -> float:
     return games / (time.perf_counter() - t)
 
 
+def simulate_cpu(db, agents: str, games: int) -> float:
+    """Games per CPU-second of one process (jobs 1): the per-core figure, whatever else the machine runs."""
+    t = time.process_time()
+    simulate_run(db, Settings(games=games, seed=1, jobs=1, agents=agents))
+    return games / (time.process_time() - t)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--games", type=int, default=600)
@@ -62,6 +69,8 @@ def main() -> None:
         j2 = simulate(db, name, args.games, 2)
         print(f"simulate      {name:<9}: jobs 1 {j1:7.1f} games/s, jobs 2 {j2:7.1f} games/s "
               f"(x{j2 / j1:.2f}; invariants + coverage on)")
+        print(f"simulate      {name:<9}: {simulate_cpu(db, name, args.games):7.1f} games per CPU-second "
+              f"(one core, invariants + coverage on)")
 
 
 if __name__ == "__main__":

@@ -109,13 +109,17 @@ def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: l
     agents = (make_agent(settings.agents, splitmix64(seed ^ 1)), make_agent(settings.agents, splitmix64(seed ^ 2)))
     check = InvariantChecker(state) if settings.check else None
     health = HealthTrack(state)
-    if check is not None:
+    if check is None:
+        step = health
+    else:
         check(state)
+        holds = check.holds
 
-    def step(s) -> None:
-        if check is not None:
-            check(s)
-        health(s)
+        def step(s) -> None:  # after every decision: the cheap test, then the wording if it fails
+            if not holds(s):
+                check.check(s)
+            if s.turn != health.last:
+                health(s)
 
     run_game(state, agents, on_step=step)
     if track is not None:

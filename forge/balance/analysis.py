@@ -131,16 +131,16 @@ class HealthTrack:
     Called after every decision; records a turn the first time it sees it, so it costs a
     comparison per step. ``finish`` adds the final health as the turn after the last."""
 
-    __slots__ = ("turns", "_last")
+    __slots__ = ("turns", "last")
 
     def __init__(self, state) -> None:
         self.turns: list[tuple[int, int, int]] = []
-        self._last = -1
+        self.last = -1  # the last turn recorded
         self(state)
 
     def __call__(self, state) -> None:
-        if state.turn != self._last:
-            self._last = state.turn
+        if state.turn != self.last:
+            self.last = state.turn
             self.turns.append((state.turn, state.health[0], state.health[1]))
 
     def finish(self, state) -> list[tuple[int, int, int]]:

@@ -82,6 +82,19 @@ def _has(lines, verb: str, a=None) -> bool:
     return any(ln.verb == verb and (a is None or ln.a == a) for ln in lines)
 
 
+class _Traits:
+    """What the agent asks of a card design at almost every decision, read once per game."""
+
+    __slots__ = ("junk", "thins_effects", "thins_activate", "effects", "activate")
+
+    def __init__(self, d: CardDef) -> None:
+        self.junk = HeuristicAgent._is_junk(d)
+        self.thins_effects = HeuristicAgent._thins(d.effects)
+        self.thins_activate = HeuristicAgent._thins(d.activate)
+        self.effects = frozenset(ln.verb for ln in d.effects)  # ``verb in t.effects`` is _has(d.effects, verb)
+        self.activate = frozenset(ln.verb for ln in d.activate)
+
+
 class HeuristicAgent:
     """Plays its Souls, builds allegiance toward its cards, buys well, activates, guards, traps.
 
@@ -112,8 +125,16 @@ class HeuristicAgent:
         self._mine: dict[int, CardDef] = {}  # every card instance seen as ours, with its design
         self._last: Action | None = None
         self._aegis_turn, self._aegis = -1, 0
+        self._traits: dict[int, _Traits] = {}
+        self._thin_turn, self._thin = -1, False
 
     # -- card worth ------------------------------------------------------------------------
+    def traits(self, d: CardDef) -> _Traits:
+        t = self._traits.get(d.i)
+        if t is None:
+            t = self._traits[d.i] = _Traits(d)
+        return t
+
     def value(self, d: CardDef) -> float:
         v = self._power.get(d.i)
         if v is None:
@@ -270,7 +291,8 @@ class HeuristicAgent:
         opp = obs.opponent
         hand = obs.hand()
         defn = obs.defn
-        junk = any(self._is_junk(defn(c)) for c in hand)
+        traits = self.traits
+        junk = any(traits(defn(c)).junk for c in hand)
         thin = junk and self._want_thin(obs)
         opp_field = obs.battlefield(opp)
         mine = obs.battlefield(me)
@@ -282,10 +304,11 @@ class HeuristicAgent:
             if k == "play":
                 d = defn(a.a)
                 if d.is_soul:
-                    if self._thins(d.effects):
+                    t = traits(d)
+                    if t.thins_effects:
                         s = 101.0 if thin else self._late_thinner(obs, a.a)
                     else:
-                        s = 100.0 + (1.0 if _has(d.effects, "draw") else 0.0)
+                        s = 100.0 + (1.0 if "draw" in t.effects else 0.0)
                 else:
                     s = self._spell_score(obs, d, opp_field, mine)
             elif k == "summon":
@@ -316,7 +339,13 @@ class HeuristicAgent:
         return 30.0
 
     def _want_thin(self, obs: Observation) -> bool:
-        """Exile a Lost Soul while the deck keeps enough essence to buy with."""
+        """Exile a Lost Soul while the deck keeps enough essence to buy with (what we own changes
+        only when a turn starts: ``_remember``)."""
+        if self._thin_turn != self._turn:
+            self._thin_turn, self._thin = self._turn, self._deck_essence()
+        return self._thin
+
+    def _deck_essence(self) -> bool:
         ess = 0
         for d in self._mine.values():
             for ln in (d.activate if d.is_creature else d.effects):
@@ -371,7 +400,7 @@ class HeuristicAgent:
                 return 0.0
             return 50.0 + gain
         s = 80.0 + useful * 0.1
-        if _has(lines, "draw"):
+        if "draw" in self.traits(d).effects:
             s += 5.0  # see more cards before deciding the rest
         return s
 
@@ -384,23 +413,23 @@ class HeuristicAgent:
     def _activate_score(self, obs: Observation, d: CardDef, cid: int, opp_field: tuple, mine: tuple,
                         thin: bool) -> float:
         lines = d.activate
+        t = self.traits(d)
         if d.sacrifice:
             # Sacrifice costs last, once the fodder has acted this turn.
-            if _has(lines, "recover") or _has(lines, "rift"):
+            if "recover" in t.activate or "rift" in t.activate:
                 return 40.0  # the sacrificed creature comes back
             gain = sum(line_power(ln) for ln in lines if ln.verb not in ("destroy", "exile") or opp_field)
             fodder = self._fodder(obs, mine)
             if fodder == float("inf"):
                 fodder = self._keep_value(d)
             return 35.0 if fodder <= gain + 2.0 else 0.0
-        if self._thins(lines) and thin:
+        if t.thins_activate and thin:
             return 105.0  # exile a Lost Soul before it is played
-        ready_opp = any(not obs.is_exhausted(c) for c in opp_field)
-        if ready_opp and (_has(lines, "exhaust")):
+        if "exhaust" in t.activate and any(not obs.is_exhausted(c) for c in opp_field):
             return 78.0
-        if _has(lines, "draw"):
+        if "draw" in t.activate:
             return 76.0
-        if _has(lines, "essence"):
+        if "essence" in t.activate:
             return 74.0
         return 70.0 + 0.1 * self.value(d)
 
@@ -613,7 +642,7 @@ class HeuristicAgent:
     def _hand_value(self, obs: Observation, cid: int) -> float:
         """What a card in hand is worth keeping (exile and discard the least)."""
         d = obs.defn(cid)
-        if self._is_junk(d):
+        if self.traits(d).junk:
             return 0.0
         if d.is_soul:
             return 1.0 + 1.5 * sum(ln.n for ln in d.effects if ln.verb == "essence")

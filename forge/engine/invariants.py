@@ -20,9 +20,62 @@ class InvariantChecker:
         self.check(state)
 
     def check(self, state: State) -> None:
+        if self.holds(state):
+            return
         problems = list(self.problems(state))
         if problems:
             raise InvariantError(f"turn {state.turn}, decision {state.decisions}: " + "; ".join(problems))
+
+    def holds(self, s: State) -> bool:
+        """Every invariant of ``problems`` at once, the work done by built-ins over whole zones (it runs
+        after each step of each simulated game); False sends the caller to ``problems`` for the wording."""
+        owner = s.owner.__getitem__
+        deck, hand, discard, field, played = s.deck, s.hand, s.discard, s.field, s.played
+        zones = (s.recruit, s.exile, s.set_aside, s.resolving, deck[0], hand[0], discard[0], field[0], played[0],
+                 deck[1], hand[1], discard[1], field[1], played[1])
+        row = [c for c in s.row if c >= 0]
+        n = self.n
+        if sum(map(len, zones)) + len(row) != n or len(set(row).union(*zones)) != n:
+            return False
+        if set(map(owner, deck[0] + hand[0] + discard[0] + field[0] + played[0])) - {0} or \
+                set(map(owner, deck[1] + hand[1] + discard[1] + field[1] + played[1])) - {1}:
+            return False
+        if s.exile and set(map(owner, s.exile)) != {-1}:
+            return False
+        essence, poison = s.essence, s.poison
+        if essence[0] < 0 or essence[1] < 0 or poison[0] < 0 or poison[1] < 0 or \
+                len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
+            return False
+        a0, a1 = s.alleg
+        if min(a0) < 0 or min(a1) < 0 or max(a0) > MAX_ALLEGIANCE or max(a1) > MAX_ALLEGIANCE:
+            return False
+        before = self.alleg
+        if a0 != before[0] or a1 != before[1]:
+            if any(map(int.__lt__, a0, before[0])) or any(map(int.__lt__, a1, before[1])):
+                return False
+        if not self._rites_hold(s) or not self._end_holds(s):
+            return False
+        if a0 != before[0] or a1 != before[1]:
+            self.alleg = [a0[:], a1[:]]
+        return True
+
+    @staticmethod
+    def _rites_hold(s: State) -> bool:
+        if s.rite_of[0] is None and s.rite_of[1] is None:
+            return max(s.rite_owner) < 0  # no Rite taken yet: none may have an owner
+        for p in (0, 1):
+            r = s.rite_of[p]
+            if r is not None and s.rite_owner[r.faction] != p:
+                return False
+        owned = [o for o in s.rite_owner if o >= 0]
+        return len(owned) == len(set(owned)) and len(owned) == sum(r is not None for r in s.rite_of)
+
+    @staticmethod
+    def _end_holds(s: State) -> bool:
+        dead = [p for p in (0, 1) if s.health[p] <= 0]
+        if s.terminal and s.capped is None:
+            return s.winner is not None and dead == [1 - s.winner]
+        return not dead and (s.terminal or s.pending in (0, 1))
 
     def problems(self, s: State):
         # No card created or lost across zones.

@@ -130,11 +130,26 @@ class Observation:
         return self.defn(cid).card
 
     def defn(self, cid: int) -> CardDef:
+        s = self._s
+        owner = s.owner[cid]
+        if owner == self.player:  # the agents' most frequent question: a card of their own (see _check)
+            if cid in s.deck[owner]:
+                raise HiddenCard(f"card instance {cid} is hidden from player {self.player}")
+            return s.defs[cid]
         self._check(cid)
-        return self._s.defs[cid]
+        return s.defs[cid]
 
     def _check(self, cid: int) -> None:
+        """Hidden: in the opponent's hand, in a deck, in the recruit deck. The owner says which of
+        these zones the card can be in (forge.engine.invariants keeps owners and zones in step), so
+        one short zone is searched, not four; the recruitment row, face up, is looked at first."""
         s = self._s
-        o = 1 - self.player
-        if cid in s.hand[o] or cid in s.deck[0] or cid in s.deck[1] or cid in s.recruit:
+        owner = s.owner[cid]
+        if owner == self.player:
+            hidden = cid in s.deck[owner]
+        elif owner >= 0:
+            hidden = cid in s.hand[owner] or cid in s.deck[owner]
+        else:
+            hidden = cid not in s.row and cid in s.recruit
+        if hidden:
             raise HiddenCard(f"card instance {cid} is hidden from player {self.player}")

@@ -1,0 +1,77 @@
+"""The simulation's fast paths (issue 12 §2, speed) say exactly what the slow, plain ones say.
+
+``InvariantChecker.holds`` (built-ins over whole zones) must accept exactly the states that
+``problems`` finds nothing wrong with; ``Observation.defn``'s owner-based hiding must hide
+exactly the cards in the opponent's hand, in a deck or in the recruit deck.
+"""
+from __future__ import annotations
+
+import pytest
+
+from forge.engine import Game, HeuristicAgent, RandomAgent
+from forge.engine.observation import HiddenCard, Observation
+from forge.engine.invariants import InvariantChecker
+from forge.engine.sample import sample_database
+
+
+@pytest.fixture(scope="module")
+def game():
+    return Game(sample_database())
+
+
+def _steps(game, seed: int, every: int = 7):
+    """States along one game (heuristic against random), every few decisions."""
+    s = game.new_state(seed, ("red", "black"))
+    agents = [HeuristicAgent(seed), RandomAgent(seed + 1)]
+    views = (Observation(s, 0), Observation(s, 1))
+    i = 0
+    while not s.terminal:
+        if i % every == 0:
+            yield s
+        p = s.pending
+        s.apply(agents[p].act(views[p], s.options))
+        i += 1
+    yield s
+
+
+BREAKAGES = {
+    "a card lost": lambda s: s.hand[0].pop() if s.hand[0] else s.deck[0].pop(),
+    "a card twice": lambda s: s.discard[1].append((s.deck[0] or s.hand[0])[0]),
+    "a card moved, its owner not": lambda s: s.discard[1].append((s.deck[0] or s.hand[0]).pop()),
+    "an exiled card owned": lambda s: (s.exile.append(s.recruit.pop()), s.owner.__setitem__(s.exile[-1], 0)),
+    "negative essence": lambda s: s.essence.__setitem__(1, -1),
+    "negative poison": lambda s: s.poison.__setitem__(0, -2),
+    "allegiance over 6": lambda s: s.alleg[0].__setitem__(2, 7),
+    "allegiance down": lambda s: s.alleg[1].__setitem__(s.alleg[1].index(max(s.alleg[1])), max(s.alleg[1]) - 1),
+    "a dead commander playing on": lambda s: s.health.__setitem__(1, 0),
+    "a Rite owned by nobody who holds it": lambda s: s.rite_owner.__setitem__(0, 1),
+}
+
+
+@pytest.mark.parametrize("breakage", sorted(BREAKAGES))
+def test_holds_rejects_every_kind_of_broken_state(game, breakage):
+    for seed in (1, 4):
+        for s in _steps(game, seed, every=23):
+            if s.terminal:
+                continue
+            check = InvariantChecker(s)
+            assert check.holds(s) and not list(InvariantChecker(s).problems(s))
+            broken = s.clone()
+            BREAKAGES[breakage](broken)
+            fast, slow = InvariantChecker(s).holds(broken), list(InvariantChecker(s).problems(broken))
+            assert fast is not bool(slow), (breakage, slow)
+            assert not fast
+
+
+def test_the_fast_hiding_hides_exactly_the_hidden_cards(game):
+    for seed in (2, 3):
+        for s in _steps(game, seed):
+            for player in (0, 1):
+                view, o = Observation(s, player), 1 - player
+                for cid in range(len(s.defs)):
+                    hidden = cid in s.hand[o] or cid in s.deck[0] or cid in s.deck[1] or cid in s.recruit
+                    if hidden:
+                        with pytest.raises(HiddenCard):
+                            view.defn(cid)
+                    else:
+                        assert view.defn(cid) is s.defs[cid]
