@@ -152,3 +152,16 @@ def test_the_page_in_headless_chromium(written, db, browser):
     assert all(r.startswith(("file://", "data:")) for r in requests), requests
     assert broken == [] and images == 6 + len(db.cards)
     assert charts_shown == 6 and not overflow
+
+
+def test_the_text_report_says_the_new_figures(written):
+    from forge.simulate import render_text
+
+    _, data = written
+    text = render_text(data)
+    e = data["balance"]["endings"]["kinds"]
+    assert f"how games end: wound {100 * e['wound']['value']:5.1f}%" in text
+    lengths = data["balance"]["lengths"]
+    assert f"game turns (both players'): median {lengths['median']} (quartiles {lengths['q1']}–{lengths['q3']}" in text
+    red = data["balance"]["matrix"]["by_seat"]["red"]
+    assert f"  red          {100 * red['first']['value']:5.1f}% [" in text
