@@ -38,15 +38,16 @@ def build(data: dict, db: CardDatabase, root: Path, proofs: bool = True, lang: s
     colours = {f.id: f.color for f in db.factions}
     card_names = {c.id: c.name.get(lang, c.id) for c in db.of_set("recruit")}
     charts = all_charts(balance, card_names, faction_names, colours)
-    images = _proof_images(db, root, lang) if proofs else {}
-    html = render_html(data, db, charts, images, lang)
+    images, problems = _proof_images(db, root, lang) if proofs else ({}, [])
+    html = render_html(data, db, charts, images, lang, problems)
     files = {f"{c.name}.{ext}": getattr(c, ext) for c in charts for ext in ("png", "svg")}
     files["report.html"] = html.encode("utf-8")
     files["balance.json"] = (json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True) + "\n").encode("utf-8")
     return ReportFiles(files, charts)
 
 
-def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str, bytes], lang: str = "en") -> str:
+def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str, bytes], lang: str = "en",
+                problems: list[str] = ()) -> str:
     """The page, through the sandbox (every value escaped; data URIs are plain strings)."""
     import jinja2
 
@@ -56,7 +57,8 @@ def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[
                               trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = _pct
     env.filters["pts"] = _pts
-    return env.get_template("report.html.j2").render(**context(data, db, charts, images, lang))
+    return env.get_template("report.html.j2").render(**context(data, db, charts, images, lang),
+                                                     proof_problems=list(problems))
 
 
 def context(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str, bytes], lang: str = "en") -> dict:
@@ -96,19 +98,26 @@ def _uses_of(card) -> tuple[str, ...]:
                  (u != "activated" or card.type == "creature"))
 
 
-def _proof_images(db: CardDatabase, root: Path, lang: str) -> dict[str, bytes]:
-    """Each card's printed face as a JPEG, at its text class's size (as the card renderer prints it)."""
+def _proof_images(db: CardDatabase, root: Path, lang: str) -> tuple[dict[str, bytes], list[str]]:
+    """Each card's printed face as a JPEG, at its text class's size (as the card renderer prints it),
+    and what could not be drawn: a card the renderer refuses keeps its numbers on the sheet."""
     from ..books.anatomy import render_card
     from ..render.face import build_faces
     from ..text import load_phrasebooks
 
-    books = load_phrasebooks(root)
-    faces = {f.id: f for f in build_faces(db, books, [lang], root)[lang]}
-    out = {}
+    try:
+        books = load_phrasebooks(root)
+        faces = {f.id: f for f in build_faces(db, books, [lang], root)[lang]}
+    except Exception as exc:  # noqa: BLE001 - no locales or template: a sheet of numbers, said so
+        return {}, [f"no card faces: {type(exc).__name__}: {exc}"]
+    out, problems = {}, []
     for card in db.cards:
-        data, _, _ = render_card(card, db, books[lang], lang, root, PROOF_WIDTH, face=faces.get(card.id), quality=85)
-        out[card.id] = data
-    return out
+        try:
+            out[card.id], _, _ = render_card(card, db, books[lang], lang, root, PROOF_WIDTH, face=faces.get(card.id),
+                                             quality=85)
+        except Exception as exc:  # noqa: BLE001 - one card the renderer cannot draw is named, not fatal
+            problems.append(f"{card.id}: {type(exc).__name__}: {exc}")
+    return out, problems
 
 
 def _data_uri(data: bytes, mime: str) -> str:

@@ -7,6 +7,7 @@ import copy
 import json
 import os
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -165,3 +166,13 @@ def test_the_text_report_says_the_new_figures(written):
     assert f"game turns (both players'): median {lengths['median']} (quartiles {lengths['q1']}–{lengths['q3']}" in text
     red = data["balance"]["matrix"]["by_seat"]["red"]
     assert f"  red          {100 * red['first']['value']:5.1f}% [" in text
+
+
+def test_a_project_without_locales_gets_a_sheet_of_numbers(written, db, tmp_path):
+    """The card renderer cannot draw without the locales: the report says so and keeps the numbers."""
+    for part in ("cards", "schema", "templates"):
+        shutil.copytree(REPO / part, tmp_path / part)
+    _, data = written
+    page = build({k: v for k, v in data.items() if k != "report"}, db, tmp_path).files["report.html"].decode()
+    assert "Some faces could not be drawn" in page and "no card faces:" in page
+    assert page.count('<section class="card"') == len(db.cards) and "data:image/jpeg" not in page
