@@ -127,6 +127,7 @@ class HeuristicAgent:
         self._aegis_turn, self._aegis = -1, 0
         self._traits: dict[int, _Traits] = {}
         self._thin_turn, self._thin = -1, False
+        self._memo_turn, self._memo = -1, {}  # this turn's buy scores and faction plans (_spend)
 
     # -- card worth ------------------------------------------------------------------------
     def traits(self, d: CardDef) -> _Traits:
@@ -439,8 +440,16 @@ class HeuristicAgent:
         ess = obs.essence(me)
         if ess <= 0:
             return None
-        plan = self._plan_factions(obs)
-        creatures = sum(1 for d in self._mine.values() if d.is_creature)
+        if self._memo_turn != obs.turn:
+            self._memo_turn, self._memo = obs.turn, {}
+        memo, al = self._memo, obs.allegiance(me)
+        # What we own changes only when a turn starts; within a turn the plan depends on allegiance.
+        plan = memo.get(al)
+        if plan is None:
+            plan = memo[al] = self._plan_factions(obs)
+        creatures = memo.get("creatures")
+        if creatures is None:
+            creatures = memo["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)
         items: list[tuple[int, float, Action]] = []
         if buys:
             by_design = {}
@@ -453,7 +462,10 @@ class HeuristicAgent:
                 a = by_design.get(d.i)
                 if a is None:
                     continue
-                s = self._buy_score(obs, d, plan, creatures)
+                key = (d.i, al)  # the score's other inputs (plan, creatures, Aegis) follow from these this turn
+                s = memo.get(key)
+                if s is None:
+                    s = memo[key] = self._buy_score(obs, d, plan, creatures)
                 if s > 0:
                     items.append((d.cost, s, a))
         if raises:
