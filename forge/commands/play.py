@@ -18,8 +18,9 @@ def play(
 ) -> None:
     """Play Rift Commanders in your web browser, against the AI or hot-seat, with the rules enforced.
 
-    Games are kept under output/play/games/ (one record each, as `forge replay` reads them) and
-    go on after a restart. Example: forge play --open
+    Each game is kept in output/play/games/ as a record `forge replay` reads; it goes on after a restart.
+
+    Example: forge play --open
     """
     check_root(root)
     from .. import atomic
