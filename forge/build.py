@@ -4,7 +4,7 @@ The stages run in order and each gates the next, as a designer preparing a print
 run would: validate the database (schema, rulebook, engine proofs, text fit),
 play a smoke batch of games over every faction pairing and seat, render every
 card output, then the rulebook and the reference booklet, in both languages, as
-PDFs and as web pages.
+PDFs and as web pages, and last the card gallery (one page, linking to the proofs).
 Nothing is rendered from a database that fails.
 """
 from __future__ import annotations
@@ -82,6 +82,11 @@ def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: 
 
     say("rendering the rulebook and the reference booklet")
     report.stages.append(_books(root, out, langs, jobs))
+    if not report.ok:
+        return report
+
+    say("writing the card gallery")
+    report.stages.append(_gallery(checked, root, out, langs))
     return report
 
 
@@ -124,6 +129,16 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
                             + [f"{o.kind}-{o.lang}.html" for o in web if o.unchanged],
                "pages": sum(o.pages for o in outcomes if o.ready)}
     return Stage("books", ok, summary, findings, time.perf_counter() - started, io_error=io_error)
+
+
+def _gallery(checked: Report, root: Path, out: Path, langs: tuple[str, ...]) -> Stage:
+    from .web.gallery import build_gallery
+
+    started = time.perf_counter()
+    o = build_gallery(root, out, langs, checked.load.db, checked.books)
+    summary = {"path": o.path, "cards": o.cards, "langs": list(langs), "bytes": o.size, "written": o.written}
+    ok = o.ready and not any(f.severity == ERROR for f in o.findings)
+    return Stage("gallery", ok, summary, o.findings, time.perf_counter() - started, io_error=o.io_error)
 
 
 def _pos(name: str):

@@ -154,11 +154,11 @@ _CLASSED: dict = {}  # the last database's faces (its object kept alive, so its 
 
 
 def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width: int = IMAGE_WIDTH,
-                books: dict | None = None, face=None, quality: int = 90):
+                books: dict | None = None, face=None, quality: int = 90, image_format: str = "JPEG"):
     """Draw ``card`` with the card renderer: (trimmed JPEG bytes, the marks it drew, the template).
 
     With ``books`` (every language's phrasebook) the text is set at its class's size, as printed;
-    ``face`` gives the face already built."""
+    ``face`` gives the face already built; ``image_format`` another Pillow format (WEBP for the web pages)."""
     from ..render.draw import draw_face
     from ..render.face import build_face
     from ..render.paint import Painter
@@ -171,11 +171,12 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
     doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
     painter = Painter(doc.canvas)
     draw_face(painter, tpl, face, root)
-    return _trimmed_jpeg(doc, tpl, width, quality), painter.marks, tpl
+    return _trimmed_jpeg(doc, tpl, width, quality, image_format), painter.marks, tpl
 
 
-def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90) -> bytes:
-    """The one page drawn on ``doc``, rasterised ``width`` pixels wide, its bleed cut off, as JPEG."""
+def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90, image_format: str = "JPEG") -> bytes:
+    """The one page drawn on ``doc``, rasterised ``width`` pixels wide, its bleed cut off, as JPEG
+    (or ``image_format``)."""
     from ..render.raster import render_pages
 
     doc.canvas.showPage()
@@ -184,7 +185,10 @@ def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90) -> bytes:
     bleed = round(tpl.bleed * scale)
     image = render_pages(doc.finish(), full)[0].crop((bleed, bleed, full[0] - bleed, full[1] - bleed))
     buffer = io.BytesIO()
-    image.save(buffer, "JPEG", quality=quality, optimize=True)
+    if image_format == "JPEG":
+        image.save(buffer, "JPEG", quality=quality, optimize=True)
+    else:
+        image.save(buffer, image_format, quality=quality, method=6)
     return buffer.getvalue()
 
 

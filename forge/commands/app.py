@@ -6,6 +6,7 @@ import typer
 from .. import atomic
 from . import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from . import cards, render
+from . import web  # noqa: F401 - registers `forge render gallery`
 from .build import build
 from .check import check
 from .diff import diff

@@ -26,7 +26,7 @@ def build(
     jobs: int = typer.Option(2, "--jobs", min=1, help="Processes for simulating and rendering."),
     lang: str = typer.Option("all", "--lang", help="Languages to render: en, fr or all."),
 ) -> None:
-    """Build the whole kit: validate, simulate every pairing, render the cards and the books in English and French.
+    """Build the whole kit: validate, simulate every pairing, render the cards, the books and the card gallery in English and French.
 
     Example: forge build --root my-game --lang fr
     """
@@ -62,6 +62,8 @@ DESCRIBE = {
                         + (f", {', '.join(s['unchanged'])} unchanged" if s.get("unchanged") else "")
                         + f", {s['pages']} pages"
                         + (f"; web edition: {', '.join(s['web'])}" if s.get("web") else "")),
+    "gallery": lambda s: (f"{s['path']}: {s['cards']} cards in {', '.join(s['langs'])}, {s['bytes'] / 1024:.0f} KB"
+                          + ("" if s["written"] else ", unchanged")),
 }
 
 

@@ -10,64 +10,15 @@ Without Chromium the module is skipped on a workstation, and fails in CI (``CI``
 """
 from __future__ import annotations
 
-import os
-import shutil
-from pathlib import Path
-
 import pytest
 
+from ..browser import DESKTOP, PHONE, Visit, launch, shoot
 from .conftest import KINDS, LANGS
-
-PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
-
-
-def _chromium() -> str | None:
-    return os.environ.get("FORGE_CHROMIUM") or shutil.which("chromium") or (
-        "/usr/bin/chromium" if Path("/usr/bin/chromium").exists() else None)
 
 
 @pytest.fixture(scope="module")
 def browser():
-    executable = _chromium()
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        executable = None
-    if executable is None:
-        if os.environ.get("CI"):
-            pytest.fail("the web edition's tests need Chromium and Playwright: bash scripts/install --test")
-        pytest.skip("Chromium or Playwright is not installed (bash scripts/install --test)")
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=executable, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking"])
-        yield browser
-        browser.close()
-
-
-class Visit:
-    """A page of the edition opened in a fresh context, recording console messages and requests."""
-
-    def __init__(self, browser, folder: Path, viewport=DESKTOP, touch: bool = False):
-        self.folder = folder
-        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=touch,
-                                           is_mobile=touch)
-        self.page = self.context.new_page()
-        self.messages: list[str] = []
-        self.requests: list[str] = []
-        self.page.on("console", lambda m: self.messages.append(f"{m.type}: {m.text}"))
-        self.page.on("pageerror", lambda e: self.messages.append(f"error: {e}"))
-        self.page.on("request", lambda r: self.requests.append(r.url))
-        # nothing may leave the machine, even if a page asked: the test sees the attempt
-        self.context.route("**/*", lambda route: route.continue_() if route.request.url.startswith("file:")
-                           else route.abort())
-
-    def open(self, name: str, anchor: str = ""):
-        self.page.goto((self.folder / name).as_uri() + (f"#{anchor}" if anchor else ""))
-        self.page.wait_for_load_state("load")
-        return self.page
-
-    def close(self):
-        self.context.close()
+    yield from launch()
 
 
 @pytest.fixture
@@ -82,13 +33,6 @@ def visit(browser, web_edition):
     yield make
     for v in opened:
         v.close()
-
-
-def shoot(page, name: str) -> None:
-    folder = os.environ.get("FORGE_SCREENSHOTS")
-    if folder:
-        Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
 
 
 LINKS_LAND = """() => {

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import yaml
 from typer.testing import CliRunner
@@ -15,7 +16,7 @@ def test_build_produces_the_kit_from_the_shipped_game(shipped):
     result = runner.invoke(app, ["build", "--root", str(shipped), "--format", "json", "--lang", "en",
                                  "--games", "12"])
     report = json.loads(result.stdout)
-    assert [s["name"] for s in report["stages"]] == ["validate", "simulate", "render", "books"]
+    assert [s["name"] for s in report["stages"]] == ["validate", "simulate", "render", "books", "gallery"]
     assert report["ok"] and result.exit_code == 0
     assert report["stages"][1]["summary"]["games"] == 12
     assert (shipped / "output" / "pnp" / "rift-commanders-en-a4.pdf").is_file()
@@ -30,6 +31,19 @@ def test_build_produces_the_kit_from_the_shipped_game(shipped):
     assert report["stages"][3]["summary"]["web"] == ["rulebook-en.html", "reference-en.html"]
     assert (shipped / "output" / "books" / "reference-en.html").is_file()
     assert not (shipped / "output" / "books" / "reference-fr.html").exists()
+    gallery = report["stages"][4]["summary"]  # the card gallery (issue 13 §3): its links land on what was rendered
+    assert gallery["langs"] == ["en"] and gallery["written"]
+    page = (shipped / "output" / "gallery.html").read_text(encoding="utf-8")
+    links = {href.split("#")[0] for href in re.findall(r'<a href="([^"#][^"]*)"', page)}
+    assert links and all((shipped / "output" / link).is_file() for link in links), links
+    from pypdf import PdfReader  # each card's proof link names the page of the proof sheet that shows it
+
+    proof = PdfReader(shipped / "output" / "proof" / "rift-commanders-en-proof.pdf")
+    texts = [" ".join(page.extract_text().split()) for page in proof.pages]
+    found = re.findall(r'id="card-([^"]+)".*?proof\.pdf#page=(\d+)"', page, re.S)
+    assert len(found) == gallery["cards"] and len({n for _, n in found}) > 1  # the cards fill more than one page
+    for card_id, number in found:
+        assert card_id in texts[int(number) - 1], (card_id, number)
 
 
 def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):

@@ -1,0 +1,44 @@
+"""``forge render gallery``: the card gallery, one self-contained HTML page (forge/web)."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..findings import exit_status
+from .common import Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, render_findings
+from .render import Lang, app
+
+
+@app.command("gallery")
+def gallery(
+    root: RootOption = Path("."),
+    lang: Lang = typer.Option(Lang.all, "--lang", help="Languages the page holds: en, fr or all (a switch)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output); the page is "
+                                                           "OUT/gallery.html, beside the proofs it links to."),
+    format: FormatOption = Format.text,
+) -> None:
+    """Write the card gallery: every card as printed, with its text, search and filters, in both languages.
+
+    Example: forge render gallery --lang all
+    """
+    from ..web.gallery import build_gallery
+
+    check_root(root)
+    langs = ("en", "fr") if lang is Lang.all else (lang.value,)
+    target = default_output(root, out, format)
+    outcome = build_gallery(root, target, langs)
+    status = exit_status(outcome.findings, bool(outcome.io_error))
+    if format is Format.json:
+        emit_json({"ok": status == 0, "cards": outcome.cards, "langs": list(langs), **outcome.to_json()})
+    else:
+        lines = [render_findings(outcome.findings)] if outcome.findings else []
+        if outcome.ready:
+            how = "unchanged" if outcome.unchanged else "written"
+            lines.append(f"✓ {outcome.path}: {outcome.cards} cards in {', '.join(langs)}, "
+                         f"{outcome.size / 1024:.0f} KB, {how}")
+        if outcome.io_error:
+            lines.append(f"forge: error: {outcome.io_error}")
+        echo_report("\n".join(lines), err=status != 0)
+    raise typer.Exit(status)

@@ -1,0 +1,226 @@
+"""The card gallery: every card of the database, in each language, on one static page.
+
+Each card shows as printed (its picture, from the card renderer) and as text: its
+name, type line, cost, allegiance and the printed rules text, compiled from its
+effects by the locales' phrase templates exactly as the card prints it. The page
+filters by faction, type, cost and keyword and searches names and text, in the
+browser, from what this module wrote into each card's ``data-`` attributes; a
+language switch shows the other language's cards and words. Each card links to
+its page of the proof sheet and to its print image (``forge render cards``),
+relative to the page, which sits in the output folder.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from markupsafe import Markup, escape
+
+from ..books.content import KEYWORD_KEYS, card_constructs, sort_key
+from ..findings import Finding
+from ..model import Card, CardDatabase, Position
+from ..text import parse_markup
+from .page import PageOutcome, asset, json_data, render, write
+from .strings import words
+
+PAGE_NAME = "gallery.html"
+TEMPLATE = "gallery.html.j2"
+#: The markup icons that are not factions, as the books draw them.
+SYMBOLS = ("soul", "activate", "demise", "trap")
+NEUTRAL = "neutral"
+
+
+def proof_link(lang: str, index: int) -> tuple[str, int]:
+    """The proof sheet of ``lang`` and the page that shows the ``index``-th card of the database."""
+    from ..render.sheets import PROOF_COLS, PROOF_ROWS
+
+    return f"proof/rift-commanders-{lang}-proof.pdf", index // (PROOF_COLS * PROOF_ROWS) + 1
+
+
+def print_image(lang: str, card_id: str) -> str:
+    """The card's print image (The Game Crafter's PNG, the full face with its bleed)."""
+    return f"gamecrafter/{lang}/{card_id}.png"
+
+
+@dataclass
+class Face:
+    """One card in one language, as the page shows it."""
+
+    lang: str
+    name: str
+    type_line: str
+    lines: list[Markup]
+    allegiance: Markup
+    flavor: str
+    picture: str
+    search: str
+    proof: str
+    proof_page: int
+    print_image: str
+
+
+@dataclass
+class Entry:
+    """One card: what the filters read, and its face in each language."""
+
+    card: Card
+    factions: tuple[str, ...]
+    keywords: tuple[str, ...]
+    faces: dict[str, Face] = field(default_factory=dict)
+
+    @property
+    def cost(self) -> str:
+        return "" if self.card.cost is None else str(self.card.cost)
+
+
+class Icons:
+    """Each markup icon once, as a style rule; the text shows it as an empty labelled ``span``."""
+
+    def __init__(self, db: CardDatabase):
+        from ..books.icons import IconSet
+
+        self.set = IconSet(tuple((f.id, f.color, f.icon) for f in db.factions))
+        self.names = [f.id for f in db.factions] + list(SYMBOLS)
+
+    def span(self, name: str, label: str) -> Markup:
+        if self.set.uri(name) is None:
+            return escape(f"[[{name}]]")
+        return Markup('<span class="ico ico-{}" role="img" aria-label="{}" title="{}"></span>').format(name, label, label)
+
+    def css(self) -> Markup:
+        rules = [f'.ico-{name} {{ background-image: url("{self.set.uri(name)}"); }}' for name in self.names]
+        return Markup("\n".join(rules))
+
+
+def icon_labels(book, db: CardDatabase) -> dict[str, str]:
+    """What each icon says to a reader who does not see it, in the book's language."""
+    labels = {f.id: book.faction_name(f.id) for f in db.factions}
+    labels.update(soul=book.label("types", "soul"), demise=book.keyword("demise"), trap=book.label("types", "trap"),
+                  activate="⟳")
+    return labels
+
+
+def line_html(line: str, icons: Icons, labels: dict[str, str]) -> Markup:
+    """A printed line's markup as HTML: keywords bold, icons as labelled pictures, the rest escaped."""
+    out = []
+    for span in parse_markup(line):
+        if span.kind == "keyword":
+            out.append(Markup("<strong>{}</strong>").format(span.value))
+        elif span.kind == "icon":
+            out.append(icons.span(span.value, labels.get(span.value, span.value)))
+        else:
+            out.append(escape(span.value))
+    return Markup("").join(out)
+
+
+def entries(db: CardDatabase, books: dict, langs: tuple[str, ...], pictures, icons: Icons) -> list[Entry]:
+    """Every card of the database, in its order, with its face in each of ``langs``."""
+    out = []
+    for index, card in enumerate(db.cards):
+        constructs = card_constructs(card)
+        entry = Entry(card, card.factions or (NEUTRAL,), tuple(k for k in KEYWORD_KEYS if k in constructs))
+        for lang in langs:
+            book = books[lang]
+            labels = icon_labels(book, db)
+            lines = book.card_text(card)
+            name = card.name.get(lang) or card.name.get("en") or card.id
+            flavor = card.flavor.get(lang, "")
+            words_ = [name, book.type_line(card), flavor, card.id] + [book.plain(ln) for ln in lines]
+            proof, page = proof_link(lang, index)
+            allegiance = Markup("").join(icons.span(f, labels.get(f, f)) for f, n in card.allegiance.items()
+                                         for _ in range(n))
+            entry.faces[lang] = Face(lang, name, book.type_line(card), [line_html(ln, icons, labels) for ln in lines],
+                                     allegiance, flavor, pictures.uri(card, lang), sort_key(" ".join(words_)), proof, page,
+                                     print_image(lang, card.id))
+        out.append(entry)
+    return out
+
+
+def filters(db: CardDatabase, books: dict, langs: tuple[str, ...], items: list[Entry]) -> dict:
+    """The choices of each filter, each with its label in every language; only what some card has."""
+    first = books[langs[0]]
+    factions = [f.id for f in db.factions if any(f.id in e.factions for e in items)]
+    faction_opts = [{"value": f, "labels": {l: books[l].faction_name(f) for l in langs}} for f in factions]
+    if any(NEUTRAL in e.factions for e in items):
+        faction_opts.append({"value": NEUTRAL, "labels": {l: words(l)["neutral"] for l in langs}})
+    types = sorted({e.card.type for e in items}, key=lambda t: sort_key(first.label("types", t)))
+    costs = sorted({e.card.cost for e in items if e.card.cost is not None})
+    keys = sorted({k for e in items for k in e.keywords}, key=lambda k: sort_key(first.keyword(k)))
+    return {
+        "faction": faction_opts,
+        "type": [{"value": t, "labels": {l: books[l].label("types", t) for l in langs}} for t in types],
+        "cost": [{"value": str(c), "labels": {l: str(c) for l in langs}} for c in costs],
+        "keyword": [{"value": k, "labels": {l: books[l].keyword(k) for l in langs}} for k in keys],
+    }
+
+
+def page(root: Path, db: CardDatabase, books: dict, langs: tuple[str, ...], pictures) -> str:
+    """The gallery page's text."""
+    icons = Icons(db)
+    items = entries(db, books, langs, pictures, icons)
+    ui = {lang: words(lang) for lang in langs}
+    return render(TEMPLATE, {
+        "langs": list(langs), "lang": langs[0], "w": ui, "entries": items, "filters": filters(db, books, langs, items),
+        "total": len(items), "factions": {f.id: f.color for f in db.factions},
+        "names": {lang: ui[lang]["language"] for lang in langs},
+        "css": asset("base.css") + asset("gallery.css") + icons.css(), "script": asset("gallery.js"),
+        "data": json_data({"ui": {lang: {k: ui[lang][k] for k in ("shown", "none")} for lang in langs},
+                           "langs": list(langs)}),
+    })
+
+
+@dataclass
+class GalleryOutcome(PageOutcome):
+    cards: int = 0
+    langs: tuple[str, ...] = ()
+    seconds: float = 0.0
+
+
+def build_gallery(root: Path, out: Path, langs: tuple[str, ...] = ("en", "fr"), db: CardDatabase | None = None,
+                  books: dict | None = None) -> GalleryOutcome:
+    """Write ``<out>/gallery.html`` (when its bytes changed); the pictures are kept for the next run.
+
+    A database that does not load, a locale or card template that cannot print a card: findings, no page."""
+    from ..render.template import TemplateError
+    from ..text import PhraseError
+    from .pictures import CardPictures
+
+    started = time.perf_counter()
+    outcome = GalleryOutcome(langs=langs)
+    try:
+        if db is None or books is None:
+            db, books = _load(root, outcome)
+            if db is None:
+                return outcome
+        outcome.cards = len(db.cards)
+        pictures = CardPictures(root, db, books, out)
+        text = page(root, db, books, langs, pictures)
+    except PhraseError as exc:
+        outcome.findings.append(Finding(Position(exc.file or "locales", exc.line, exc.col), exc.rule, exc.reason,
+                                        exc.hint or "fix the phrase in the locale file (forge validate)"))
+        return outcome
+    except TemplateError as exc:
+        outcome.findings.append(Finding(Position("templates/cards/card.yaml", exc.line, exc.col), exc.rule, str(exc),
+                                        exc.hint or "fix the card template (forge validate)"))
+        return outcome
+    write(Path(out) / PAGE_NAME, text, outcome)
+    pictures.save()
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _load(root: Path, outcome: GalleryOutcome):
+    """The database and the phrasebooks, or (None, None) with the findings that refuse them."""
+    from ..database import load_database
+    from ..findings import ERROR
+    from ..text import load_phrasebooks
+
+    load = load_database(root)
+    errors = [f for f in load.findings if f.severity == ERROR]
+    if load.io_error or errors or not load.db.cards:
+        outcome.findings += errors or [Finding(Position("cards"), "count", "no card loads: no gallery to make",
+                                               "add cards under cards/ (forge validate)")]
+        outcome.io_error = "the card database cannot be read" if load.io_error else ""
+        return None, None
+    return load.db, load_phrasebooks(root)
