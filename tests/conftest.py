@@ -91,3 +91,20 @@ def no_hang():
         signal.signal(signal.SIGALRM, previous)
         resource.setrlimit(resource.RLIMIT_AS, limits)
         resource.setrlimit(resource.RLIMIT_FSIZE, file_limits)
+
+
+@pytest.fixture
+def wound_fails_after_turn_4(monkeypatch):
+    """The engine's Wound handler, broken from turn 5 on: games fail there, as a bug would make them
+    (the engine's record tests and the replay viewer's)."""
+    from forge.engine import state as state_mod
+
+    orig = state_mod.State._v_wound
+
+    def broken(self, p, ln, ctx):
+        if self.turn > 4:
+            raise RuntimeError("boom")
+        orig(self, p, ln, ctx)
+
+    monkeypatch.setattr(state_mod.State, "_v_wound", broken)
+    monkeypatch.setitem(state_mod._VERBS, "wound", broken)

@@ -13,7 +13,7 @@ from .. import atomic, safeio
 from ..findings import ERROR
 from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from ..workers import cap
-from .common import (Format, FormatOption, RootOption, check_root, default_output, emit_json, inside_project,
+from .common import (Format, FormatOption, RootOption, check_root, default_output, emit_json, fail, inside_project,
                      io_failure, render_findings)
 
 REPLAY_DIR = Path("output") / "replays"
@@ -131,10 +131,15 @@ def replay(
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
     decisions: bool = typer.Option(False, "--decisions", help="Show every raw decision in the log too."),
+    html: bool = typer.Option(False, "--html", help="Write the replay viewer instead: one self-contained page that "
+                                                    "steps through the game as board views, with the log."),
+    out: Optional[Path] = typer.Option(None, "--out", help="With --html: the page to write (default: "
+                                                           "ROOT/output/replays/<record>-<lang>.html)."),
 ) -> None:
-    """Replay a game record, check it reaches the recorded state, and print its log.
+    """Replay a game record, check it reaches the recorded state, and print its log (or, with --html, write
+    a page that steps through it).
 
-    Example: forge replay output/replays/game-000007-seed-42.jsonl --lang fr
+    Example: forge replay output/replays/game-000007-seed-42.jsonl --lang fr --html
     """
     # The record streams: each line is checked, replayed and printed before the next is read.
     # Exit 1 for a bad record (FILE:LINE: [record] ...), 2 when the file cannot be read.
@@ -145,6 +150,10 @@ def replay(
     if lang not in ("en", "fr"):
         typer.echo(f"forge: error: --lang {lang}: choose en or fr", err=True)
         raise typer.Exit(2)
+    if out is not None and not html:
+        fail("--out names the page --html writes; add --html", format)
+    if html:
+        _replay_page(record, root, lang, out, format)
     try:
         stream = _open_record(record, root)
     except safeio.UnsafeInput as exc:
@@ -182,6 +191,29 @@ def replay(
         typer.echo(f"{record}:{problem.line}: [{problem.rule}] {problem.message}\n    hint: {problem.hint}",
                    err=True)
     raise typer.Exit(1 if problem else 0)
+
+
+def _replay_page(record: Path, root: Path, lang: str, out: Path | None, format: Format) -> None:
+    """``forge replay FILE --html``: write the replay viewer, report, exit (1: a finding, 2: I/O)."""
+    from ..web.replay import build_replay
+    from .web import report_page
+
+    try:
+        _open_record(record, root).close()  # refused before anything is loaded: a folder, a FIFO, a link out
+    except safeio.UnsafeInput as exc:
+        fail(f"{record}: [{exc.rule}] {exc.message}", format, exc.hint)
+    except OSError as exc:
+        fail(f"{record}: [io] cannot read the file ({exc.strerror or exc})", format)
+    if out is None:
+        target = inside_project(root / REPLAY_DIR, root, format) / f"{record.stem}-{lang}.html"
+        cache = default_output(root, None, format)
+    else:
+        target, cache = out, None
+        atomic.confine(Path(os.path.abspath(out)).parent)
+    outcome = build_replay(root, lambda: _open_record(record, root), str(record), target, lang, cache,
+                           MAX_RECORD_BYTES)
+    report_page(outcome, format, {"record": str(record), "lang": lang, "steps": outcome.steps, "cards": outcome.cards},
+                f"{outcome.steps} steps, {outcome.cards} cards", failed=bool(outcome.failure))
 
 
 def _open_record(path: Path, root: Path):

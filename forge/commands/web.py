@@ -29,16 +29,21 @@ def gallery(
     langs = ("en", "fr") if lang is Lang.all else (lang.value,)
     target = default_output(root, out, format)
     outcome = build_gallery(root, target, langs)
+    report_page(outcome, format, {"cards": outcome.cards, "langs": list(langs)},
+                f"{outcome.cards} cards in {', '.join(langs)}")
+
+
+def report_page(outcome, format: Format, facts: dict, what: str, failed: bool = False) -> None:
+    """Report a web page written (or not) and exit: 0 clean, 1 findings, 2 an output that cannot be written."""
     status = exit_status(outcome.findings, bool(outcome.io_error))
     if format is Format.json:
-        emit_json({"ok": status == 0, "cards": outcome.cards, "langs": list(langs), **outcome.to_json()})
-    else:
-        lines = [render_findings(outcome.findings)] if outcome.findings else []
-        if outcome.ready:
-            how = "unchanged" if outcome.unchanged else "written"
-            lines.append(f"✓ {outcome.path}: {outcome.cards} cards in {', '.join(langs)}, "
-                         f"{outcome.size / 1024:.0f} KB, {how}")
-        if outcome.io_error:
-            lines.append(f"forge: error: {outcome.io_error}")
-        echo_report("\n".join(lines), err=status != 0)
+        emit_json({"ok": status == 0, **facts, **outcome.to_json()})
+        raise typer.Exit(status)
+    lines = [render_findings(outcome.findings)] if outcome.findings else []
+    if outcome.ready:
+        how = "unchanged" if outcome.unchanged else "written"
+        lines.append(f"{'✗' if failed else '✓'} {outcome.path}: {what}, {outcome.size / 1024:.0f} KB, {how}")
+    if outcome.io_error:
+        lines.append(f"forge: error: {outcome.io_error}")
+    echo_report("\n".join(lines), err=status != 0)
     raise typer.Exit(status)

@@ -21,13 +21,12 @@ from ..books.content import KEYWORD_KEYS, card_constructs, sort_key
 from ..findings import Finding
 from ..model import Card, CardDatabase, Position
 from ..text import parse_markup
+from .icons import Icons
 from .page import PageOutcome, asset, json_data, render, write
 from .strings import words
 
 PAGE_NAME = "gallery.html"
 TEMPLATE = "gallery.html.j2"
-#: The markup icons that are not factions, as the books draw them.
-SYMBOLS = ("soul", "activate", "demise", "trap")
 NEUTRAL = "neutral"
 
 
@@ -72,25 +71,6 @@ class Entry:
     @property
     def cost(self) -> str:
         return "" if self.card.cost is None else str(self.card.cost)
-
-
-class Icons:
-    """Each markup icon once, as a style rule; the text shows it as an empty labelled ``span``."""
-
-    def __init__(self, db: CardDatabase):
-        from ..books.icons import IconSet
-
-        self.set = IconSet(tuple((f.id, f.color, f.icon) for f in db.factions))
-        self.names = [f.id for f in db.factions] + list(SYMBOLS)
-
-    def span(self, name: str, label: str) -> Markup:
-        if self.set.uri(name) is None:
-            return escape(f"[[{name}]]")
-        return Markup('<span class="ico ico-{}" role="img" aria-label="{}" title="{}"></span>').format(name, label, label)
-
-    def css(self) -> Markup:
-        rules = [f'.ico-{name} {{ background-image: url("{self.set.uri(name)}"); }}' for name in self.names]
-        return Markup("\n".join(rules))
 
 
 def icon_labels(book, db: CardDatabase) -> dict[str, str]:

@@ -58,19 +58,3 @@ def ids(state, cids) -> list[str]:
 def sample_game() -> Game:
     return Game(sample_database())
 
-
-@pytest.fixture
-def wound_fails_after_turn_4(monkeypatch):
-    """The engine's Wound handler, broken from turn 5 on: games fail there, as a bug would make them."""
-    from forge.engine import state as state_mod
-
-    orig = state_mod.State._v_wound
-
-    def broken(self, p, ln, ctx):
-        if self.turn > 4:
-            raise RuntimeError("boom")
-        orig(self, p, ln, ctx)
-
-    monkeypatch.setattr(state_mod.State, "_v_wound", broken)
-    monkeypatch.setitem(state_mod._VERBS, "wound", broken)
-

@@ -49,3 +49,31 @@ def visit(browser):
     yield make
     for v in opened:
         v.close()
+
+
+@pytest.fixture(scope="session")
+def played(tmp_path_factory, shipped_db):
+    """A game the heuristic agents play, watched as it is played: (record path, the board after the deal and
+    after each decision, the final state). The viewer must show the same boards from the record."""
+    from forge.engine import Game, HeuristicAgent, run
+    from forge.engine.record import make_record, to_jsonl
+    from forge.web.board import view
+
+    db, _ = shipped_db
+    state = Game(db).new_state(11, ("red", "blue"), first=0, log=True)
+    views = [view(state)]
+    run(state, (HeuristicAgent(1), HeuristicAgent(2)), on_step=lambda s: views.append(view(s)))
+    path = tmp_path_factory.mktemp("records") / "game-seed-11.jsonl"
+    path.write_text(to_jsonl(make_record(state, ("heuristic", "heuristic"))), encoding="utf-8")
+    return path, views, state
+
+
+@pytest.fixture(scope="session")
+def viewer_pages(tmp_path_factory, played):
+    """The replay page of ``played`` in each language, written once: (folder, {lang: outcome})."""
+    from forge.web.replay import build_replay
+
+    folder = tmp_path_factory.mktemp("viewer")
+    outcomes = {lang: build_replay(REPO, lambda: played[0].open("rb"),
+                                   played[0].name, folder / f"game-{lang}.html", lang) for lang in LANGS}
+    return folder, outcomes
