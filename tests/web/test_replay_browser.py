@@ -99,6 +99,11 @@ def test_page_down_goes_to_the_next_turn_and_the_log_follows(visit, viewer_pages
     hidden = page.locator("#log li[hidden]").count()
     assert shown > 0 and hidden > 0 and shown + hidden == page.locator("#log li").count()
     assert page.locator("#log li.now").count() >= 1
+    decisions = page.locator("#log li.decision:not([hidden])")
+    assert decisions.count() == second and decisions.first.is_visible()  # one a step, up to this one
+    page.click("#decisions")  # the raw decisions hidden, the events kept
+    assert decisions.count() > 0 and not decisions.first.is_visible()
+    assert page.locator("#log li.event:not([hidden])").first.is_visible()
     _quiet(v, viewer_pages[0], "game-en.html")
 
 

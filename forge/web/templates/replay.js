@@ -114,6 +114,10 @@
   document.getElementById("prev").addEventListener("click", function () { show(current - 1); });
   document.getElementById("next").addEventListener("click", function () { show(current + 1); });
   document.getElementById("last").addEventListener("click", function () { show(last); });
+  var decisions = document.getElementById("decisions");
+  decisions.addEventListener("change", function () {
+    document.querySelector(".log").classList.toggle("quiet", !decisions.checked);
+  });
   slider.addEventListener("input", function () { show(Number(slider.value)); });
   document.addEventListener("keydown", function (e) {
     if (e.altKey || e.ctrlKey || e.metaKey || e.target === slider) return;
