@@ -21,6 +21,7 @@ from ..books.content import KEYWORD_KEYS, card_constructs, sort_key
 from ..findings import Finding
 from ..model import Card, CardDatabase, Position
 from ..text import parse_markup
+from ..vocabulary import MAX_ALLEGIANCE
 from .icons import Icons
 from .page import PageOutcome, asset, json_data, render, write
 from .strings import words
@@ -100,21 +101,23 @@ def entries(db: CardDatabase, books: dict, langs: tuple[str, ...], pictures, ico
     for index, card in enumerate(db.cards):
         constructs = card_constructs(card)
         entry = Entry(card, card.factions or (NEUTRAL,), tuple(k for k in KEYWORD_KEYS if k in constructs))
-        for lang in langs:
-            book = books[lang]
-            labels = icon_labels(book, db)
-            lines = book.card_text(card)
-            name = card.name.get(lang) or card.name.get("en") or card.id
-            flavor = card.flavor.get(lang, "")
-            words_ = [name, book.type_line(card), flavor, card.id] + [book.plain(ln) for ln in lines]
-            proof, page = proof_link(lang, index)
-            allegiance = Markup("").join(icons.span(f, labels.get(f, f)) for f, n in card.allegiance.items()
-                                         for _ in range(n))
-            entry.faces[lang] = Face(lang, name, book.type_line(card), [line_html(ln, icons, labels) for ln in lines],
-                                     allegiance, flavor, pictures.uri(card, lang), sort_key(" ".join(words_)), proof, page,
-                                     print_image(lang, card.id))
+        entry.faces = {lang: face(card, index, lang, books[lang], db, pictures, icons) for lang in langs}
         out.append(entry)
     return out
+
+
+def face(card: Card, index: int, lang: str, book, db: CardDatabase, pictures, icons: Icons) -> Face:
+    """``card`` in ``lang``: the text the card prints, compiled by ``book``, and what the search reads."""
+    labels = icon_labels(book, db)
+    lines = book.card_text(card)
+    name = card.name.get(lang) or card.name.get("en") or card.id
+    flavor = card.flavor.get(lang, "")
+    searched = " ".join([name, book.type_line(card), flavor, card.id] + [book.plain(ln) for ln in lines])
+    allegiance = Markup("").join(icons.span(f, labels.get(f, f)) for f, n in card.allegiance.items()
+                                 for _ in range(min(int(n), MAX_ALLEGIANCE)))
+    proof, page_number = proof_link(lang, index)
+    return Face(lang, name, book.type_line(card), [line_html(ln, icons, labels) for ln in lines], allegiance, flavor,
+                pictures.uri(card, lang), sort_key(searched), proof, page_number, print_image(lang, card.id))
 
 
 def filters(db: CardDatabase, books: dict, langs: tuple[str, ...], items: list[Entry]) -> dict:
@@ -135,7 +138,7 @@ def filters(db: CardDatabase, books: dict, langs: tuple[str, ...], items: list[E
     }
 
 
-def page(root: Path, db: CardDatabase, books: dict, langs: tuple[str, ...], pictures) -> str:
+def page(db: CardDatabase, books: dict, langs: tuple[str, ...], pictures) -> str:
     """The gallery page's text."""
     icons = Icons(db)
     items = entries(db, books, langs, pictures, icons)
@@ -175,7 +178,7 @@ def build_gallery(root: Path, out: Path, langs: tuple[str, ...] = ("en", "fr"), 
                 return outcome
         outcome.cards = len(db.cards)
         pictures = CardPictures(root, db, books, out)
-        text = page(root, db, books, langs, pictures)
+        text = page(db, books, langs, pictures)
     except PhraseError as exc:
         outcome.findings.append(Finding(Position(exc.file or "locales", exc.line, exc.col), exc.rule, exc.reason,
                                         exc.hint or "fix the phrase in the locale file (forge validate)"))

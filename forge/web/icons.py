@@ -25,7 +25,8 @@ class Icons:
     def span(self, name: str, label: str) -> Markup:
         if self.set.uri(name) is None:
             return escape(f"[[{name}]]")
-        return Markup('<span class="ico ico-{}" role="img" aria-label="{}" title="{}"></span>').format(name, label, label)
+        span = '<span class="ico ico-{}" role="img" aria-label="{}" title="{}"></span>'
+        return Markup(span).format(name, label, label)
 
     def css(self) -> Markup:
         rules = [f'.ico-{name} {{ background-image: url("{self.set.uri(name)}"); }}' for name in self.names]

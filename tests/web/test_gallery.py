@@ -146,7 +146,7 @@ def test_a_card_name_or_flavour_with_markup_shows_as_text(shipped_db):
     evil = '<script>alert("x")</script> & "q" \'a\' </li>'
     card = dataclasses.replace(db.cards[0], name={"en": evil, "fr": evil}, flavor={"en": evil, "fr": evil})
     hostile = dataclasses.replace(db, cards=[card] + db.cards[1:])
-    text = gallery_mod.page(REPO, hostile, books, LANGS, _Pictures())
+    text = gallery_mod.page(hostile, books, LANGS, _Pictures())
     assert "<script>alert" not in text and evil not in text
     tree = _tree(text)
     li = _cards(tree)[0]
