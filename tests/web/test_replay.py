@@ -216,3 +216,30 @@ def test_a_failing_games_record_shows_the_game_up_to_the_failure(shipped_db, tmp
     assert re.search(rf"{re.escape(str(record))}:{got.failure.line}:1: \[replay\] the replay stops", res.output)
     data = _data(out.read_text(encoding="utf-8"))
     assert data["failure"]["step"] == got.failed_step and data["failure"]["line"] == got.failure.line
+
+
+def test_a_game_still_being_played_shows_to_where_it_stands(shipped_db, tmp_path):
+    """A playtest's record saved mid-game (forge play writes a result line of the state as it stands):
+    its page ends on that state, with no winner and no outcome sentence."""
+    from forge.engine import Game, HeuristicAgent
+    from forge.engine.observation import Observation
+    from forge.engine.record import make_record
+    from forge.web.board import view
+
+    db, books = shipped_db
+    state = Game(db).new_state(5, ("white", "black"), first=1, log=True)
+    agent = HeuristicAgent(3)
+    for _ in range(40):
+        state.apply(agent.act(Observation(state, state.pending), state.options))
+    record = tmp_path / "playtest.jsonl"
+    record.write_text(to_jsonl(make_record(state, ("human", "heuristic"))), encoding="utf-8")
+    with record.open("rb") as stream:
+        got = replay_mod.read(db, stream, "fr")
+    assert len(got.steps) == 41 and got.final == view(state) and got.final["w"] is None
+
+    class Pictures:
+        def uri(self, card, lang):
+            return "data:image/webp;base64,AAAA"
+
+    tree = lxml.html.fromstring(replay_mod.page(db, books, got, "fr", Pictures(), record.name))
+    assert not tree.xpath('//*[@id="outcome"]') and "(human)" in tree.xpath('string(//section[@id="p0"]//h2)')
