@@ -251,7 +251,7 @@ def _fits_at(face: CardFace, tpl, facts: dict, size: float) -> bool:
     at = facts.get("fits") or {}
     if str(size) not in at:
         args = _text_args(face, tpl)
-        at = {**at, str(size): layout_fixed(list(face.lines), *args[1:4], size, args[4], face.lang).fits}
+        at = {**at, str(size): layout_fixed(list(face.lines), *args[1:4], size, args[4], face.lang, place=False).fits}
         facts["fits"] = at
     return at[str(size)]
 

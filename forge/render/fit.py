@@ -154,9 +154,9 @@ def group_width(group: list[Atom], size: float, style: TextStyle) -> float:
 
 @lru_cache(maxsize=4)
 def _hyphenator(lang: str):
-    import pyphen
+    from .hyphen import hyphenator  # pyphen's points, its patterns parsed only as words need them
 
-    return pyphen.Pyphen(lang={"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=3, right=3)
+    return hyphenator({"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=3, right=3)
 
 
 def _hyphenable(group, style: TextStyle) -> bool:
@@ -199,30 +199,37 @@ def wrap(groups: list[list[Atom]], width: float, size: float, style: TextStyle,
         return _greedy(groups, width, size, style, lang, max_lines)
     items = _items(groups, size, style, lang)
     n = len(items)
+    widths = [it.width for it in items]
+    spaces = [it.space for it in items]
+    # may a line end after items[k]?
+    breakable = [k == n - 1 or spaces[k + 1] > 0 or items[k].hyphen > 0 for k in range(n)]
+    last_word = items[-1].word if items else 0
+    room = width + 1e-6
 
-    def breakable(k: int) -> bool:  # may a line end after items[k]?
-        return k == n - 1 or items[k + 1].space > 0 or items[k].hyphen > 0
-
-    # best[j]: the cheapest way to set items[:j] as lines: (lines, one-word last lines, raggedness)
+    # best[j]: the cheapest way to set items[:j] as lines: (lines, one-word last lines, raggedness); it is set
+    # only where a line may end, so a line may start after every a whose best[a] is set
     best: list[tuple | None] = [None] * (n + 1)
     back = [0] * (n + 1)
     best[0] = (0, 0, 0.0)
     for j in range(1, n + 1):
-        if not breakable(j - 1):
+        if not breakable[j - 1]:
             continue
         hyphen = items[j - 1].hyphen if j < n else 0.0
         used = 0.0
+        after = 0.0  # the space before items[a + 1], which the line holds once it starts at a
         for a in range(j - 1, -1, -1):
-            used += items[a].width + (items[a + 1].space if a + 1 < j else 0.0)
-            if used + hyphen > width + 1e-6 and a < j - 1:
+            used += widths[a] + after
+            after = spaces[a]
+            if used + hyphen > room and a < j - 1:
                 break  # starting the line earlier only makes it wider
-            if best[a] is None or (a > 0 and not breakable(a - 1)):
+            start = best[a]
+            if start is None:
                 continue
             if j == n:  # the last line: its slack is free, but it never holds one word alone
-                cost = (best[a][0] + 1, best[a][1] + (a > 0 and _words(items, a, j) < 2), best[a][2])
+                cost = (start[0] + 1, start[1] + (a > 0 and items[a].word == last_word), start[2])
             else:
                 slack = max(0.0, width - used - hyphen) / width if width > 0 else 0.0
-                cost = (best[a][0] + 1, best[a][1], best[a][2] + slack * slack + (HYPHEN_COST if hyphen else 0.0))
+                cost = (start[0] + 1, start[1], start[2] + slack * slack + (HYPHEN_COST if hyphen else 0.0))
             if best[j] is None or cost < best[j]:
                 best[j], back[j] = cost, a
     spans = []
@@ -277,11 +284,6 @@ def _word_pieces(word: str, lang: str) -> tuple[str, ...]:
     """A word cut at every place the language's hyphenation allows."""
     cuts = [0] + list(_hyphenator(lang).positions(word)) + [len(word)]
     return tuple(word[a:b] for a, b in zip(cuts, cuts[1:]) if b > a)
-
-
-def _words(items: list[_Item], a: int, j: int) -> int:
-    """How many words (groups) the line items[a:j] shows."""
-    return len({it.word for it in items[a:j]})
 
 
 def _join(items: list[_Item], hyphenated: bool) -> list[list[Atom]]:
@@ -370,14 +372,17 @@ def _place(groups: list[list[Atom]], size: float, style: TextStyle) -> tuple[tup
 
 # -- fitting ---------------------------------------------------------------------------
 def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, style: TextStyle,
-              lang: str, limit: float | None = None, align: str | None = None) -> TextLayout:
+              lang: str, limit: float | None = None, align: str | None = None, place: bool = True) -> TextLayout:
     """Lay out rules paragraphs (and the flavour text under a rule) at one font size.
 
     With ``limit`` (a height) it stops once the text is taller than that: the layout does not fit,
     and laying out the rest of a huge text would only cost time. ``align`` is the card's text
-    class alignment (``text_class``); without it the style's own.
+    class alignment (``text_class``); without it the style's own. ``place=False`` only measures:
+    the same height, ``fits`` and ``rule_y``, without placing the atoms of each line (``lines`` is
+    empty), for the text classes, which ask only whether and how tall a text fits.
     """
     lines: list[Line] = []
+    count = 0  # lines laid out (``lines`` holds them when placed)
     y = 0.0
     ok = True
     for pi, para in enumerate(paragraphs):
@@ -389,25 +394,29 @@ def layout_at(paragraphs: list[str], flavor: str, width: float, size: float, sty
         ok &= fine
         if pi:
             y += size * style.paragraph_gap
+        lh = psize * style.leading
         for li, line_groups in enumerate(wrapped):
-            items, w = _place(line_groups, psize, style)
-            lh = psize * style.leading
-            lines.append(Line(items, w, psize, y + (lh - psize) / 2 + 0.8 * psize, para_start=li == 0))
+            if place:
+                items, w = _place(line_groups, psize, style)
+                lines.append(Line(items, w, psize, y + (lh - psize) / 2 + 0.8 * psize, para_start=li == 0))
             y += lh
+        count += len(wrapped)
     rule_y = None
     if flavor and not (limit is not None and y > limit):
         fsize = size * style.flavor_scale
-        if lines:
+        if count:
             y += size * style.flavor_gap
             rule_y = y
             y += size * style.flavor_gap
         wrapped, fine = wrap(_groups(flavor, lang, style.flavor_font, style.flavor_font), width, fsize, style,
                              lang, _lines_left(limit, y, fsize * style.leading))
         ok &= fine
+        lh = fsize * style.leading
         for li, groups in enumerate(wrapped):
-            items, w = _place(groups, fsize, style)
-            lh = fsize * style.leading
-            lines.append(Line(items, w, fsize, y + (lh - fsize) / 2 + 0.8 * fsize, flavor=True, para_start=li == 0))
+            if place:
+                items, w = _place(groups, fsize, style)
+                lines.append(Line(items, w, fsize, y + (lh - fsize) / 2 + 0.8 * fsize, flavor=True,
+                                  para_start=li == 0))
             y += lh
     align = align or style.align
     if align not in ("left", "center"):
@@ -431,22 +440,24 @@ def _fits(layout: TextLayout, height: float) -> bool:
 
 
 def layout_fixed(paragraphs, flavor, width, height, size: float, style: TextStyle, lang,
-                 align: str | None = None) -> TextLayout:
+                 align: str | None = None, place: bool = True) -> TextLayout:
     """The text at ``size`` (its class's size): unhyphenated when that fits, else hyphenated.
 
     When neither fits, the layout is cut a few box heights down (OVERFLOW_DRAWN) with fits=False.
+    ``place=False`` only measures (see ``layout_at``).
     """
-    chosen = layout_at(paragraphs, flavor, width, size, replace(style, hyphenate=False), lang, height, align)
+    chosen = layout_at(paragraphs, flavor, width, size, replace(style, hyphenate=False), lang, height, align, place)
     if not _fits(chosen, height) and style.hyphenate:
-        chosen = layout_at(paragraphs, flavor, width, size, style, lang, height, align)
+        chosen = layout_at(paragraphs, flavor, width, size, style, lang, height, align, place)
     if _fits(chosen, height):
         return chosen  # nothing was cut: the limit only stops a text that is already too tall
-    layout = layout_at(paragraphs, flavor, width, size, style, lang, OVERFLOW_DRAWN * height, align)
+    layout = layout_at(paragraphs, flavor, width, size, style, lang, OVERFLOW_DRAWN * height, align, place)
     return replace(layout, fits=False)
 
 
 def _largest_fit(paragraphs, flavor, width, height, style: TextStyle, lang) -> TextLayout | None:
-    """The largest size of the grid max_size, max_size - step, … min_size at which the text fits.
+    """The largest size of the grid max_size, max_size - step, … min_size at which the text fits (measured,
+    not placed: ``best_size`` wants only its size).
 
     A smaller size never needs more height, so the grid is searched by halves (a few layouts, not
     one per step).
@@ -457,7 +468,7 @@ def _largest_fit(paragraphs, flavor, width, height, style: TextStyle, lang) -> T
     lo, hi = 0, len(sizes) - 1  # invariant: every size before lo does not fit
     while lo <= hi:
         mid = (lo + hi) // 2
-        layout = layout_at(paragraphs, flavor, width, sizes[mid], style, lang, limit=height)
+        layout = layout_at(paragraphs, flavor, width, sizes[mid], style, lang, limit=height, place=False)
         if _fits(layout, height):
             found, hi = layout, mid - 1
         else:
@@ -508,7 +519,7 @@ def text_fill(paragraphs, flavor, width, height, style: TextStyle, lang) -> floa
 @lru_cache(maxsize=4096)
 def _fill_layout(paragraphs: tuple[str, ...], flavor: str, width: float, style: TextStyle, lang: str) -> float:
     plain = replace(style, hyphenate=False)
-    layout = layout_at(list(paragraphs), flavor, width, style.max_size, plain, lang)
+    layout = layout_at(list(paragraphs), flavor, width, style.max_size, plain, lang, place=False)
     return layout.height if layout.fits else math.inf  # a word wider than the box: it must shrink
 
 
