@@ -10,8 +10,8 @@ Three pools do forge's work: card rendering (forge.render.cards), the books
   leaves nothing writing into ``output/``; it then checks that the parent is still there,
   since it may have died before the request was made. Off Linux that request is skipped.
   The signal comes when the *thread* that started the worker ends: every pool here starts its
-  workers from the main thread (multiprocessing.Pool replaces a dead worker from its own
-  thread, which lives as long as the pool).
+  workers from the main thread (with fork, a ProcessPoolExecutor starts them all at its first job,
+  which ``process_pool`` submits at once).
 - SIGTERM (the parent stopping the pool) makes a worker remove the temporary file it is
   writing (forge.atomic) and exit at once.
 - ``cap`` bounds --jobs: no more processes than work items or cores.
@@ -20,8 +20,10 @@ Three pools do forge's work: card rendering (forge.render.cards), the books
   KeyboardInterrupt passes through it, and through every ``except Exception``. While a pool
   starts its workers, Ctrl-C waits (interrupted half-way, the pool would leave workers that
   no one stops), and a worker forked before its initializer ran ignores the handler it inherited.
-- ``process_pool`` (a ProcessPoolExecutor) and ``mp_pool`` (a multiprocessing Pool) stop
-  their workers at once on Ctrl-C.
+- ``process_pool`` (a ProcessPoolExecutor) and ``mp_pool`` (its ``imap``, results in order) stop
+  their workers at once on Ctrl-C: SIGTERM, then SIGKILL for a worker still there after a grace
+  period, so a worker that missed its SIGTERM cannot hold forge up: on Ctrl-C nothing waits for
+  a worker, or for a lock a worker may hold, without a deadline.
 """
 from __future__ import annotations
 
@@ -165,16 +167,44 @@ def process_pool(workers: int, then: Callable | None = None, args: tuple = ()) -
 
 
 @contextmanager
-def mp_pool(processes: int, then: Callable | None = None, args: tuple = ()):
-    """A multiprocessing Pool set up by ``init_worker``, terminated on the way out (Ctrl-C included)."""
-    with _building():
-        started = mp_context().Pool(processes, **initializer(then, args))
-        started.apply(int)  # a worker has run its initializer: a Ctrl-C meanwhile is raised below, at once
-    try:
-        _raise_deferred()
-        yield started
-    finally:
-        started.terminate()
+def mp_pool(processes: int, then: Callable | None = None, args: tuple = ()) -> Iterator[OrderedPool]:
+    """A pool with ``imap`` (results in order, as ``multiprocessing.Pool.imap``) over ``process_pool``, whose
+    workers are stopped on the way out, Ctrl-C included, without ever waiting for a worker without a deadline.
+
+    It was a ``multiprocessing.Pool``, whose ``terminate()`` hung about once in a few hundred Ctrl-Cs under
+    load: it joins its workers and its own threads with no timeout, but a worker can miss its SIGTERM (the
+    signal lands just before the worker blocks on the task queue's lock, and Python runs a handler only
+    between bytecodes), and a worker stopped while it sends a result leaves the result queue's lock taken
+    for the pool's task thread, which terminate() then joins.
+    """
+    with process_pool(processes, then, args) as executor:
+        yield OrderedPool(executor, processes)
+
+
+class OrderedPool:
+    """``imap`` over an executor: each result in the order of the items, a few items ahead per worker, so that
+    the workers never wait for the caller and a long or endless iterable is not submitted at once."""
+
+    AHEAD = 4  # items submitted per worker before the first result is taken
+
+    def __init__(self, executor: ProcessPoolExecutor, processes: int):
+        self.executor, self.ahead = executor, max(1, processes) * self.AHEAD
+
+    def imap(self, fn: Callable, items) -> Iterator:
+        from collections import deque
+
+        items = iter(items)
+        waiting = deque(self.executor.submit(fn, item) for _, item in zip(range(self.ahead), items))
+        try:
+            while waiting:
+                done = waiting.popleft()
+                for item in items:  # refill before waiting: the worker that finishes next has its next item
+                    waiting.append(self.executor.submit(fn, item))
+                    break
+                yield done.result()
+        finally:
+            for future in waiting:
+                future.cancel()
 
 
 def stop(pool: ProcessPoolExecutor) -> None:
