@@ -4,6 +4,7 @@ from __future__ import annotations
 import typer
 
 from .. import atomic
+from . import plainparams
 from . import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from . import cards, render
 from . import web  # noqa: F401 - registers `forge render gallery`
@@ -18,6 +19,8 @@ from .schema import schema
 from .simulate import replay, simulate
 from .validate import validate
 from .watch import watch
+
+plainparams.install()  # plain option values coerced without importing pydantic (issue 9, Fast to start)
 
 app = typer.Typer(
     name="forge",

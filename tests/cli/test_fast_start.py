@@ -52,3 +52,17 @@ def test_validate_quick_loads_no_engine_and_no_renderer(shipped):
 def test_the_probe_would_see_a_heavy_import():
     """Not vacuous: the full validation does load the rules engine."""
     assert "forge.engine" in _loaded("validate", "--root", str(Path(__file__).resolve().parents[2]))
+
+
+@pytest.mark.parametrize("args", [["validate"], ["validate", "--quick", "--format", "json"]])
+def test_validate_parses_its_options_without_pydantic(args):
+    """Typer coerces forge's plain option values without pydantic (``forge.commands.plainparams``)."""
+    root = str(Path(__file__).resolve().parents[2])
+    loaded = _loaded(*args, "--root", root)
+    assert "forge.validate" in loaded
+    assert not {m for m in loaded if m.split(".")[0] in ("pydantic", "pydantic_core")}
+
+
+def test_a_value_typer_must_judge_still_goes_through_its_adapter(shipped):
+    """Not vacuous: an int option given as "1e3" is left to Typer's pydantic adapter (and refused there)."""
+    assert "pydantic" in _loaded("simulate", "--games", "1e3", "--root", str(shipped))
