@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from . import safeio
 from .database import unsafe_finding
@@ -54,22 +55,30 @@ class CheckReport:
 
 
 def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int = 1,
-          strict: bool = False) -> CheckReport:
-    """Run every check on the project at ``root``; ``strict`` makes warnings fail their check."""
+          strict: bool = False, progress: Callable[[str], None] | None = None) -> CheckReport:
+    """Run every check on the project at ``root``; ``strict`` makes warnings fail their check.
+
+    ``progress(step)`` is told each check as it starts (the command's progress line on a terminal)."""
     root = Path(root)
+    say = progress or (lambda step: None)
     report = CheckReport()
+    say("validate")
     started = time.perf_counter()
     checked = validate(root, extra=True)
     report.io_error = checked.io_error
     report.checks.append(_result("validate", checked.findings, strict, checked.summary(), started))
+    say("parity")
     started = time.perf_counter()
     matched = parity(root, layout=False)  # validate above measured the text fit
     report.io_error |= matched.io_error
     report.checks.append(_result("parity", matched.findings, strict, matched.summary(), started))
+    say("schema")
     report.checks.append(_timed("schema", lambda: _schema_findings(root), strict))
     usable = not any(f.severity == ERROR for f in checked.findings) and not checked.io_error
     if usable:
+        say("docs")
         report.checks.append(_timed("docs", lambda: _docs_findings(root, checked), strict))
+        say(f"simulate: {games} games")
         started = time.perf_counter()
         findings, summary = smoke(checked.load.db, games, seed, jobs)
         report.checks.append(_result("simulate", findings, strict, summary, started))

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from ..limits import SMOKE_GAMES_CHECK as SMOKE_GAMES
-from .common import ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural, render_findings
+from .common import (ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural,
+                     progress, render_findings)
 
 
 if TYPE_CHECKING:
@@ -31,7 +32,8 @@ def check(
     check_root(root)
     from ..check import check as run_check
 
-    report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict)
+    with progress(format) as say:  # a spinner naming the running check, on a terminal only
+        report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say)
     if format is ReportFormat.json:
         emit_json(report.to_json())
     elif format is not ReportFormat.text:
