@@ -270,3 +270,16 @@ def test_ctrl_c_stops_mp_pool_workers_that_miss_their_sigterm(tmp_path):
     assert result is not None, "forge hung stopping workers that missed their SIGTERM"
     assert result.returncode == 0 and result.stdout.startswith("interrupted after"), result.stderr
     assert pids and wait_for(lambda: not any(alive(pid) for pid in pids), timeout=10)
+
+
+@pytest.mark.skipif(workers.cpus() < 2, reason="on a single core forge plays every game in its own process")
+def test_simulated_games_are_the_same_in_the_same_order_with_two_workers():
+    """forge simulate plays through mp_pool's imap: its outcomes, in game order, do not depend on --jobs."""
+    from forge.database import load_database
+    from forge.simulate import Settings, play_games
+
+    db = load_database(Path(__file__).resolve().parents[2]).db
+    alone = list(play_games(db, Settings(games=10, seed=3, jobs=1)))
+    shared = list(play_games(db, Settings(games=10, seed=3, jobs=2)))
+    assert [o.index for o in shared] == list(range(10))
+    assert shared == alone
