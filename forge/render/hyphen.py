@@ -3,8 +3,8 @@
 ``pyphen.Pyphen`` parses every pattern of a dictionary when it is made (about 11,000 for
 en_US), which was a fifth of a first ``forge validate``: the fitter only ever looks up the
 patterns found inside the few words it hyphenates. ``LazyHyphDict`` indexes each pattern line
-by its letters (one ``str.translate`` a line) and parses a line, exactly as pyphen does, on its
-first lookup. The word-splitting algorithm is pyphen's own (``HyphDict.positions``), so the
+by its letters (the digits are taken out of the whole file in one pass) and parses a line, exactly
+as pyphen does, on its first lookup. The word-splitting algorithm is pyphen's own (``HyphDict.positions``), so the
 points are pyphen's to the letter (``tests/validate/test_hyphen.py`` compares them).
 """
 from __future__ import annotations
