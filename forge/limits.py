@@ -8,3 +8,6 @@ SMOKE_GAMES_BUILD = 48
 #: The largest turn and decision caps a game (or a record) may ask for.
 MAX_TURN_CAP = 100_000
 MAX_DECISION_CAP = 1_000_000
+#: forge simulate --budget: the search agent's imagined games per decision (each a few turns long).
+DEFAULT_SEARCH_BUDGET = 64
+MAX_SEARCH_BUDGET = 100_000

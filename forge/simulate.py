@@ -8,7 +8,6 @@ command does).
 """
 from __future__ import annotations
 
-import statistics
 import traceback
 from collections import Counter
 from dataclasses import dataclass, field
@@ -17,7 +16,8 @@ from typing import Callable, Iterator
 from .balance.analysis import (CardTally, HealthTrack, add_health, card_effects, cost_curve, ending, endings,
                                faction_matrix, health_curves, length_summary, seat_advantage)
 from .balance.stats import wilson
-from .engine import Game, make_agent
+from .agents import DEFAULT_BUDGET, make_agent
+from .engine import Game
 from .engine.invariants import InvariantChecker, InvariantError
 from .engine.play import run as run_game
 from .engine.record import make_record
@@ -52,6 +52,9 @@ class Settings:
     decision_cap: int = 20_000
     check: bool = True
     record: bool = False  # keep every game's record (slower), not only failing ones
+    budget: int = DEFAULT_BUDGET  # the search agent's iterations per decision
+    backend: str = "local"  # or "ray" (forge.cluster): the same games, on a cluster
+    address: str | None = None  # the Ray cluster to join (None: start a local one)
 
 
 @dataclass
@@ -106,7 +109,8 @@ def _play(game: Game, settings: Settings, seed: int, factions, log: bool, out: l
     state = game.new_state(seed, factions, first=0, expert=settings.expert, log=log, coverage=True)
     if out is not None:
         out.append(state)
-    agents = (make_agent(settings.agents, splitmix64(seed ^ 1)), make_agent(settings.agents, splitmix64(seed ^ 2)))
+    agents = (make_agent(settings.agents, splitmix64(seed ^ 1), settings.budget),
+              make_agent(settings.agents, splitmix64(seed ^ 2), settings.budget))
     check = InvariantChecker(state) if settings.check else None
     health = HealthTrack(state)
     if check is None:
@@ -165,7 +169,13 @@ def _chunks(n: int, size: int) -> list[list[int]]:
 
 def play_games(db: CardDatabase, settings: Settings,
                progress: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
-    """Every outcome, in game order, whatever the number of jobs (capped at the games and the cores)."""
+    """Every outcome, in game order, whatever the number of jobs (capped at the games and the cores)
+    or the backend (``ray``: forge.cluster, imported only then)."""
+    if settings.backend == "ray":
+        from . import cluster
+
+        yield from cluster.play_games(db, settings, progress)
+        return
     jobs = workers.cap(settings.jobs, settings.games)
     if jobs <= 1:
         _init_worker(db, settings)
@@ -198,7 +208,6 @@ class Report:
     games_by_pairing: Counter = field(default_factory=Counter)
     wins_by_seat: Counter = field(default_factory=Counter)
     decided: int = 0
-    turns: list[int] = field(default_factory=list)
     decisions: int = 0
     cards: CardTally = field(default_factory=CardTally)
     lengths: Counter = field(default_factory=Counter)  # game turns -> games (every game that did not fail)
@@ -220,7 +229,6 @@ class Report:
         self.decisions += o.decisions
         if o.record is not None:
             self.saved.append(o)
-        self.turns.append(o.turns)
         self.lengths[o.turns] += 1
         self.endings[o.ending] += 1
         self.no_cards += o.no_cards
@@ -297,13 +305,27 @@ def run(db: CardDatabase, settings: Settings, progress: Callable[[int], None] | 
     return report
 
 
+def _median(counts: Counter):
+    """statistics.median of the values ``counts`` counts, without listing them."""
+    n = counts.total()
+    lo, hi, seen = None, None, 0
+    for value in sorted(counts):
+        seen += counts[value]
+        if lo is None and seen > (n - 1) // 2:
+            lo = value
+        if seen > n // 2:
+            hi = value
+            break
+    return lo if n % 2 else (lo + hi) / 2
+
+
 def _rate(w: int, n: int) -> float | None:
     return round(w / n, 4) if n else None
 
 
 def to_json(report: Report, db: CardDatabase, replays: dict[int, str] | None = None) -> dict:
     s = report.settings
-    t = report.turns
+    t = report.lengths
     return {
         "settings": {"games": s.games, "seed": s.seed, "jobs": s.jobs, "agents": s.agents, "expert": s.expert,
                      "turn_cap": s.turn_cap, "decision_cap": s.decision_cap},
@@ -319,8 +341,8 @@ def to_json(report: Report, db: CardDatabase, replays: dict[int, str] | None = N
             "by_seat": {"first": _rate(report.wins_by_seat[0], report.decided),
                         "second": _rate(report.wins_by_seat[1], report.decided)},
         },
-        "turns": {"mean": round(statistics.fmean(t), 2) if t else None, "median": statistics.median(t) if t else None,
-                  "min": min(t) if t else None, "max": max(t) if t else None},
+        "turns": {"mean": round(sum(k * n for k, n in t.items()) / t.total(), 2) if t else None,
+                  "median": _median(t) if t else None, "min": min(t) if t else None, "max": max(t) if t else None},
         "decisions": report.decisions,
         "coverage": card_coverage(report, db),
         "balance": balance(report, db),
@@ -336,7 +358,7 @@ def balance(report: Report, db: CardDatabase) -> dict:
         "by_pairing": {k: wilson(report.wins_by_pairing[k], report.games_by_pairing[k]).to_json()
                        for k in (f"{a}-{b}" for a, b in PAIRINGS)},
         "seat": seat_advantage(report.wins_by_seat[0], report.decided),
-        "length": dict(sorted(Counter(report.turns).items())),
+        "length": dict(sorted(report.lengths.items())),
         "cards": cards,
         "matrix": faction_matrix(report.wins_by_pairing, report.games_by_pairing, list(FACTIONS)),
         "lengths": length_summary(report.lengths),

@@ -11,7 +11,7 @@ import typer
 
 from .. import atomic, safeio
 from ..findings import ERROR
-from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
+from ..limits import DEFAULT_SEARCH_BUDGET, MAX_DECISION_CAP, MAX_SEARCH_BUDGET, MAX_TURN_CAP
 from ..workers import cap
 from .common import (Format, FormatOption, RootOption, check_root, default_output, emit_json, fail, inside_project,
                      io_failure, render_findings)
@@ -25,14 +25,28 @@ MAX_RECORD_BYTES = 1 << 30
 class AgentKind(str, Enum):
     random = "random"
     heuristic = "heuristic"
+    search = "search"
+
+
+class Backend(str, Enum):
+    local = "local"
+    ray = "ray"
 
 
 def simulate(
     games: int = typer.Option(120, "--games", "-n", min=1, help="How many games to play."),
     seed: int = typer.Option(0, "--seed", "-s", help="The run's seed; game i's seed derives from it."),
     jobs: int = typer.Option(1, "--jobs", "-j", min=1, help="Worker processes (the results do not depend on it)."),
-    agents: AgentKind = typer.Option(AgentKind.heuristic, "--agents",
-                                     help="Who plays both seats: heuristic (balance) or random (fuzzing)."),
+    agents: AgentKind = typer.Option(AgentKind.heuristic, "--agent", "--agents",
+                                     help="Who plays both seats: heuristic (balance), search (stronger, slower: "
+                                          "see --budget) or random (fuzzing)."),
+    budget: int = typer.Option(DEFAULT_SEARCH_BUDGET, "--budget", min=1, max=MAX_SEARCH_BUDGET,
+                               help="The search agent's iterations per decision (more: stronger and slower)."),
+    backend: Backend = typer.Option(Backend.local, "--backend",
+                                    help="local: worker processes here (--jobs); ray: a Ray cluster (docs/simulation.md)."),
+    address: str = typer.Option(None, "--address",
+                                help="With --backend ray: the cluster to join (HOST:PORT of `ray start --head`); "
+                                     "without it a local cluster of --jobs CPUs is started and stopped."),
     expert: bool = typer.Option(False, "--expert", help="Use the expert variant (recruitment set-asides)."),
     turn_cap: int = typer.Option(200, "--turn-cap", min=1, max=MAX_TURN_CAP, help="Stop a game after this many turns."),
     decision_cap: int = typer.Option(20_000, "--decision-cap", min=1, max=MAX_DECISION_CAP,
@@ -54,6 +68,7 @@ def simulate(
     """
     from ..database import load_database  # the loader pulls in YAML; only this command needs it
     from ..engine.record import to_jsonl
+    from ..cluster import ClusterError  # imports no Ray: forge.cluster imports it when a cluster is used
     from ..simulate import Settings, render_text, to_json
 
     check_root(root)
@@ -66,8 +81,16 @@ def simulate(
         typer.echo(render_findings(errors), err=True)
         raise typer.Exit(1)
     settings = Settings(games=games, seed=seed, jobs=cap(jobs, games), agents=agents.value, expert=expert,
-                        turn_cap=turn_cap, decision_cap=decision_cap, record=save_replays)
-    sim = _run_with_progress(load.db, settings)
+                        turn_cap=turn_cap, decision_cap=decision_cap, record=save_replays, budget=budget,
+                        backend=backend.value, address=address)
+    if address and backend is not Backend.ray:
+        typer.echo("forge: error: --address needs --backend ray", err=True)
+        raise typer.Exit(2)
+    try:
+        sim = _run_with_progress(load.db, settings)
+    except ClusterError as exc:
+        typer.echo(f"forge: error: {exc}", err=True)
+        raise typer.Exit(2) from None
     replays: dict[int, str] = {}
     if save_replays or sim.errors:
         atomic.confine(inside_project(root / REPLAY_DIR, root, format))

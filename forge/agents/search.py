@@ -1,0 +1,226 @@
+"""A search agent: information-set Monte Carlo tree search over determinized hidden information.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse, 2012), guided by the heuristic
+agent and compared with common random numbers. At each decision, in rounds:
+
+1. one *determinization*: the observed state with every hidden thing redrawn
+   (forge.engine.determinize: the opponent's hand, the decks' order, the state's RNG);
+2. every legal option is tried on a copy of that same determinization, with the same seeds
+   for the imagined players, so options are compared on the same cards and draws;
+3. below the option, one tree of action sequences shared by every determinization: a node
+   follows the heuristic agent's choice, then widens to other options as its visits grow
+   (progressive widening), chosen by UCB1 among those legal in this determinization with
+   *availability* counts (a move is judged against the times it could have been chosen);
+4. two heuristic agents play on for ``horizon`` turns, and ``evaluate`` scores the position
+   (health, poison and the worth of the cards each player owns), or the game's result;
+5. the score goes to every node on the path, for the player who chose there.
+
+The agent plays the heuristic agent's choice unless another option beats it round by round
+by more than chance would (``CONFIDENCE`` standard errors of the paired differences): a
+tiny budget plays like the heuristic, a larger one corrects it where the imagined games
+say so. The budget is a number of imagined games, never a time, so the same seed plays
+the same game on any machine under any load. Every random draw comes from the agent's
+``random.Random(seed)``; forge.simulate derives that seed from the game's.
+"""
+from __future__ import annotations
+
+import math
+import random
+
+from ..engine.actions import Action
+from ..limits import DEFAULT_SEARCH_BUDGET
+from ..engine.agents import HeuristicAgent, card_power
+from ..engine.determinize import determinize
+from ..engine.observation import Observation
+from ..engine.state import State
+
+#: Imagined games per decision unless told otherwise (forge simulate --budget); at least two per option.
+DEFAULT_BUDGET = DEFAULT_SEARCH_BUDGET
+#: Turns an imagined game goes on after the tree before its position is scored.
+DEFAULT_HORIZON = 2
+#: UCB1's exploration constant, for scores in [-1, 1].
+EXPLORATION = 0.7
+#: Health points a card's worth (forge.engine.agents.card_power) counts for, at the horizon.
+CARD_WEIGHT = 0.5
+#: The score of a position is tanh(advantage / SCALE): 12 points of advantage is about 0.75.
+SCALE = 12.0
+#: A node below the root tries a second option after WIDEN visits, a third after 4 * WIDEN...
+#: (progressive widening: until then it follows the heuristic agent).
+WIDEN = 8
+#: Decisions left to the guide, and main-phase actions the search neither takes nor replaces.
+STRATEGIC = frozenset({"pick:keep", "pick:set_aside", "pick:rift", "pick:recover", "pick:allegiance"})
+STRATEGIC_ACTIONS = frozenset({"buy", "raise", "end"})
+#: Another option replaces the heuristic agent's choice when its paired advantage is more than
+#: CONFIDENCE standard errors above 0.
+CONFIDENCE = 1.5
+
+
+class _Node:
+    """One action sequence: how often it was chosen, could have been chosen, and what it scored."""
+
+    __slots__ = ("children", "visits", "total", "avail")
+
+    def __init__(self) -> None:
+        self.children: dict[Action, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 0
+
+
+def evaluate(state: State, player: int) -> float:
+    """How good ``state`` is for ``player``, in [-1, 1]: ±1 for a won or lost game, else the
+    difference in health (poison counts double: it hits again next turn) plus the worth of
+    the cards each one owns, squashed."""
+    if state.terminal:
+        if state.winner is None:
+            return 0.0
+        return 1.0 if state.winner == player else -1.0
+    opp = 1 - player
+    adv = (state.health[player] - 2 * state.poison[player]) - (state.health[opp] - 2 * state.poison[opp])
+    worth = [0.0, 0.0]
+    for cid, owner in enumerate(state.owner):
+        if owner >= 0:
+            worth[owner] += _worth(state.defs[cid])
+    adv += CARD_WEIGHT * (worth[player] - worth[opp])
+    return math.tanh(adv / SCALE)
+
+
+_WORTH: dict[int, float] = {}
+
+
+def _worth(d) -> float:
+    v = _WORTH.get(id(d))
+    if v is None:
+        v = _WORTH[id(d)] = card_power(d)
+    return v
+
+
+class SearchAgent:
+    """Chooses by ISMCTS within a budget of imagined games (see the module's docstring)."""
+
+    name = "search"
+
+    def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, horizon: int = DEFAULT_HORIZON,
+                 guide=HeuristicAgent, defer: bool = True) -> None:
+        if budget < 1:
+            raise ValueError("the search budget is at least 1 imagined game")
+        self.rng = random.Random(seed)
+        self.budget = budget
+        self.horizon = horizon
+        #: The agent class that plays the imagined games and whose choice is kept unless beaten.
+        self.guide = guide
+        self._guide = guide(seed)
+        #: Leave the STRATEGIC decisions to the guide (``candidates``); False: weigh every option.
+        self.defer = defer
+        #: After each decision: {action: (visits, mean score)} at the root (tests and diagnostics).
+        self.last_stats: dict[Action, tuple[int, float]] = {}
+
+    def act(self, obs: Observation, legal: list[Action]) -> Action:
+        guess = self._guide.act(obs, legal)  # keeps the guide's memory of the game up to date too
+        options = self.candidates(obs, legal, guess) if self.defer else legal
+        self.last_stats = {}
+        if len(options) == 1:
+            return guess
+        root = _Node()
+        for a in options:
+            root.children[a] = _Node()
+        rounds = max(2, self.budget // len(options))
+        scores: dict[Action, list[float]] = {a: [] for a in options}
+        for _ in range(rounds):
+            # One determinization and one set of guide seeds for every option: common random
+            # numbers, so options are compared on the same imagined cards and draws.
+            world = determinize(obs, self.rng)
+            seeds = (self.rng.getrandbits(32), self.rng.getrandbits(32))
+            for a in options:
+                scores[a].append(self._iterate(world.clone(), seeds, root, a))
+        self.last_stats = {a: (n.visits, n.total / n.visits) for a, n in root.children.items()}
+        return self._choose(options, guess, scores)
+
+    @staticmethod
+    def candidates(obs: Observation, legal: list[Action], guess: Action) -> list[Action]:
+        """The options the search weighs against the guide's ``guess``: those whose worth shows within
+        the horizon (what to play, activate, target, guard, spring). Buying, raising allegiance, ending
+        the turn and the picks that shape the deck (STRATEGIC) pay off over many turns, past what
+        ``evaluate`` can see: there the guide's long-term judgement is kept."""
+        decision = obs.decision
+        if decision in STRATEGIC or guess.kind in STRATEGIC_ACTIONS:
+            return [guess]
+        if decision == "pick:exile" and any(a.a in obs.hand() or a.a in obs.discard_pile(obs.player) for a in legal):
+            return [guess]  # thinning one's own deck: strategic too
+        return [a for a in legal if a.kind not in STRATEGIC_ACTIONS]
+
+    @staticmethod
+    def _choose(legal: list[Action], guess: Action, scores: dict[Action, list[float]]) -> Action:
+        """The heuristic agent's choice, unless another option beats it round by round by more
+        than chance would (the lower end of the paired differences' interval is above 0)."""
+        base = scores[guess]
+        n = len(base)
+        best, best_low = guess, 0.0
+        for a in legal:
+            if a == guess:
+                continue
+            d = [x - y for x, y in zip(scores[a], base)]
+            mean = sum(d) / n
+            var = sum((x - mean) ** 2 for x in d) / (n - 1)
+            low = mean - CONFIDENCE * math.sqrt(var / n)
+            if low > best_low:
+                best, best_low = a, low
+        return best
+
+    def _iterate(self, s: State, seeds: tuple[int, int], root: _Node, first: Action) -> float:
+        """One imagined game from ``s`` that starts with ``first``: its score for the chooser."""
+        rng = self.rng
+        guides = (self.guide(seeds[0]), self.guide(seeds[1]))
+        views = (Observation(s, 0), Observation(s, 1))
+        me = s.pending
+        node = root.children[first]
+        path: list[tuple[_Node, int]] = [(node, me)]
+        s.apply(first)
+        while not s.terminal:
+            p = s.pending
+            opts = s.options
+            guess = guides[p].act(views[p], opts)
+            children = node.children
+            if guess not in children:
+                children[guess] = _Node()
+                a = guess
+                leaf = True
+            else:
+                legal_here = [o for o in opts if o in children]
+                fresh = [o for o in opts if o not in children]
+                if fresh and len(legal_here) < 1 + int(math.sqrt(node.visits / WIDEN)):
+                    a = fresh[int(rng.random() * len(fresh))]
+                    children[a] = _Node()
+                    leaf = True
+                else:
+                    a = self._select(node, legal_here)
+                    leaf = False
+            for o in opts:
+                c = children.get(o)
+                if c is not None:
+                    c.avail += 1
+            node = children[a]
+            path.append((node, p))
+            s.apply(a)
+            if leaf:
+                break
+        end = s.turn + self.horizon
+        while not s.terminal and s.turn < end:
+            p = s.pending
+            s.apply(guides[p].act(views[p], s.options))
+        score0 = evaluate(s, 0)
+        for n, p in path:
+            n.visits += 1
+            n.total += score0 if p == 0 else -score0
+        return score0 if me == 0 else -score0
+
+    @staticmethod
+    def _select(node: _Node, opts: list[Action]) -> Action:
+        best, best_v = opts[0], -math.inf
+        children = node.children
+        for a in opts:
+            c = children[a]
+            v = c.total / c.visits + EXPLORATION * math.sqrt(math.log(c.avail) / c.visits) if c.visits else math.inf
+            if v > best_v:
+                best, best_v = a, v
+        return best

@@ -1,0 +1,181 @@
+"""The search agent (forge.agents.search): legal, reproducible, blind to hidden cards, and stronger than chance.
+
+Games here are short (a turn cap) and budgets tiny: the strength that matters (against the
+heuristic agent) is measured by benchmarks/search_strength.py, not in the suite.
+"""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from forge.agents import make_agent
+from forge.agents.search import SearchAgent, evaluate
+from forge.engine import Game, Observation, RandomAgent
+from forge.engine.determinize import determinize
+from forge.engine.agents import HeuristicAgent
+
+
+@pytest.fixture(scope="module")
+def db():
+    from forge.database import load_database
+    from tests.conftest import REPO
+
+    return load_database(REPO).db
+
+
+class Checked:
+    """Wraps an agent: records every choice and that it was among the legal options."""
+
+    def __init__(self, agent) -> None:
+        self.agent = agent
+        self.choices: list = []
+
+    def act(self, obs, legal):
+        a = self.agent.act(obs, legal)
+        assert a in legal, (a, legal)
+        self.choices.append(tuple(a))
+        return a
+
+
+def play(game: Game, seed: int, agents, factions=("red", "white")):
+    s = game.new_state(seed, factions)
+    while not s.terminal:
+        p = s.pending
+        s.apply(agents[p].act(Observation(s, p), s.options))
+    return s
+
+
+def at_decision(game: Game, seed: int, player: int, turn: int):
+    """A state of a heuristic game at ``player``'s first main-phase decision of turn ``turn`` or later."""
+    s = game.new_state(seed, ("blue", "black"))
+    agents = (HeuristicAgent(1), HeuristicAgent(2))
+    while not (s.turn >= turn and s.pending == player and s.decision_kind() == "main"):
+        p = s.pending
+        s.apply(agents[p].act(Observation(s, p), s.options))
+    return s
+
+
+def test_chooses_only_legal_options_and_is_reproducible(db):
+    game = Game(db, turn_cap=6)
+    runs = []
+    for _ in range(2):
+        search = Checked(SearchAgent(7, budget=8, horizon=1))
+        state = play(game, 3, (search, HeuristicAgent(4)))
+        runs.append((search.choices, state.health, state.turn))
+    assert runs[0][0], "the search agent made no decision"
+    assert runs[0] == runs[1]
+    other = Checked(SearchAgent(8, budget=8, horizon=1))
+    play(game, 3, (other, HeuristicAgent(4)))
+    assert other.choices != runs[0][0]  # the seed matters: the run above is not reproducible by accident
+
+
+def test_make_agent_names_the_search_agent(db):
+    a = make_agent("search", 5, budget=3)
+    assert isinstance(a, SearchAgent) and a.budget == 3
+    assert isinstance(make_agent("heuristic", 5), HeuristicAgent)
+    with pytest.raises(ValueError, match="search"):
+        make_agent("oracle", 5)
+
+
+def _hide_differently(s):
+    """The same position as ``s`` for player 0, with everything player 0 cannot see changed:
+    the opponent's hand swapped with cards of their deck, both decks and the recruit deck
+    in another order, and another RNG for future shuffles."""
+    t = s.clone()
+    opp = 1
+    pool = t.hand[opp] + t.deck[opp]
+    n = len(t.hand[opp])
+    pool = pool[n:] + pool[:n]  # the deck's first cards become the hand
+    t.hand[opp], t.deck[opp] = pool[:n], pool[n:]
+    t.deck[0] = t.deck[0][::-1]
+    t.recruit = t.recruit[::-1]
+    t.rng = random.Random(12345)
+    return t
+
+
+def _observed(s, player: int) -> dict:
+    o = Observation(s, player)
+    return {
+        "hand": o.hand(), "turn": o.turn, "decision": o.decision,
+        **{f"{name}{p}": getattr(o, name)(p) for p in (0, 1)
+           for name in ("health", "poison", "essence", "allegiance", "hand_size", "deck_size", "discard_pile",
+                        "battlefield", "played", "rite")},
+        "exile": o.exile_pile(), "row": o.recruitment_row(), "recruit": o.recruit_deck_size(),
+        "options": tuple(s.options),
+    }
+
+
+def test_does_not_read_hidden_cards(db):
+    game = Game(db)
+    s = at_decision(game, 21, player=0, turn=5)
+    t = _hide_differently(s)
+    # The change is real: the hidden cards differ, and playing on from each state differs.
+    assert set(s.hand[1]) != set(t.hand[1]) and s.deck[0] != t.deck[0]
+    assert _observed(s, 0) == _observed(t, 0)
+    ends = []
+    for x in (s, t):
+        y = x.clone()
+        agents = (HeuristicAgent(1), HeuristicAgent(2))
+        while not y.terminal and y.turn < s.turn + 4:
+            p = y.pending
+            y.apply(agents[p].act(Observation(y, p), y.options))
+        ends.append((y.health, y.hand))
+    assert ends[0] != ends[1]
+    # What the search builds from either state is the same, and so is everything it concludes.
+    w1, w2 = determinize(Observation(s, 0), random.Random(5)), determinize(Observation(t, 0), random.Random(5))
+    assert (w1.hand, w1.deck, w1.recruit, w1.rng.getstate()) == (w2.hand, w2.deck, w2.recruit, w2.rng.getstate())
+    a1, a2 = SearchAgent(9, budget=24), SearchAgent(9, budget=24)
+    assert a1.act(Observation(s, 0), s.options) == a2.act(Observation(t, 0), t.options)
+    weighed = SearchAgent.candidates(Observation(s, 0), s.options, HeuristicAgent(9).act(Observation(s, 0), s.options))
+    assert len(weighed) >= 3  # a real search happened
+    assert a1.last_stats == a2.last_stats and set(a1.last_stats) == set(weighed)
+
+
+def test_determinization_keeps_what_the_player_sees(db):
+    game = Game(db)
+    s = at_decision(game, 4, player=1, turn=4)
+    w = determinize(Observation(s, 1), random.Random(0))
+    assert _observed(w, 1) == _observed(s, 1)
+    assert sorted(w.hand[0] + w.deck[0]) == sorted(s.hand[0] + s.deck[0])
+    assert sorted(w.recruit) == sorted(s.recruit)
+    # Redrawn, not copied (over a few draws, at least one differs from the real hidden cards).
+    draws = [determinize(Observation(s, 1), random.Random(k)) for k in range(4)]
+    assert any(d.hand[0] != s.hand[0] or d.deck[1] != s.deck[1] for d in draws)
+
+
+def test_choose_keeps_the_guess_on_noise_and_takes_a_clear_gain():
+    from forge.engine.actions import Action
+
+    a, b = Action("end"), Action("buy", 3)
+    noise = {a: [0.1, -0.2, 0.3, 0.0], b: [0.12, -0.1, 0.2, 0.05]}
+    assert SearchAgent._choose([a, b], a, noise) == a
+    clear = {a: [0.1, -0.2, 0.3, 0.0], b: [0.3, 0.0, 0.5, 0.2]}
+    assert SearchAgent._choose([a, b], a, clear) == b
+
+
+def test_evaluate_prefers_health_and_knows_the_end(db):
+    game = Game(db)
+    s = at_decision(game, 4, player=0, turn=3)
+    base = evaluate(s, 0)
+    assert evaluate(s, 1) == pytest.approx(-base)
+    hurt = s.clone()
+    hurt.health[1] -= 10
+    assert evaluate(hurt, 0) > base
+    hurt.terminal, hurt.winner = True, 0
+    assert evaluate(hurt, 0) == 1.0 and evaluate(hurt, 1) == -1.0
+
+
+def test_search_over_random_imagined_games_beats_a_random_player(db):
+    """Strength that does not come from the heuristic agent: the search's only guide is a random
+    player, yet it wins every one of 8 games against one (a player no better than its opponent
+    would do so with probability 1/256)."""
+    game = Game(db, turn_cap=60)
+    wins = 0
+    for i in range(8):
+        seat = i % 2
+        agents = [RandomAgent(100 + i), RandomAgent(100 + i)]
+        agents[seat] = SearchAgent(i, budget=12, horizon=1, guide=RandomAgent, defer=False)
+        s = play(game, 50 + i // 2, agents, factions=(("red", "blue"), ("white", "black"))[i // 4 % 2])
+        wins += s.winner == seat
+    assert wins == 8
