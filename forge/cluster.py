@@ -84,8 +84,7 @@ def connect(address: str | None, cpus: int):
         if address:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         else:
-            ray.init(num_cpus=cpus, include_dashboard=False, logging_level="WARNING", log_to_driver=False,
-                     _node_ip_address="127.0.0.1")
+            ray.init(num_cpus=cpus, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Ray cluster{f' at {address}' if address else ''}: {exc}") from None
     return ray, True
@@ -100,7 +99,10 @@ def play_games(db, settings, progress: Callable[[int], None] | None = None) -> I
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
         def fetch(ref) -> list:
-            outcomes = ray.get(ref)
+            try:
+                outcomes = ray.get(ref)
+            except ray.exceptions.RayError as exc:  # a worker or node lost more often than retried
+                raise ClusterError(f"a batch of games failed on the cluster: {exc}") from None
             if progress:
                 progress(len(outcomes))
             return outcomes

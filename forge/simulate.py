@@ -328,7 +328,8 @@ def to_json(report: Report, db: CardDatabase, replays: dict[int, str] | None = N
     t = report.lengths
     return {
         "settings": {"games": s.games, "seed": s.seed, "jobs": s.jobs, "agents": s.agents, "expert": s.expert,
-                     "turn_cap": s.turn_cap, "decision_cap": s.decision_cap},
+                     "turn_cap": s.turn_cap, "decision_cap": s.decision_cap,
+                     **({"budget": s.budget} if s.agents == "search" else {})},
         "games": report.games,
         "errors": [{"game": o.index, "seed": o.seed, "factions": list(o.factions), "error": o.error,
                     "invariant": o.invariant, "replay": (replays or {}).get(o.index)} for o in report.errors],
@@ -372,7 +373,8 @@ def render_text(data: dict) -> str:
     """The JSON report, rendered for people."""
     out = []
     s = data["settings"]
-    out.append(f"simulated {data['games']} games ({s['agents']} agents, seed {s['seed']}, "
+    budget = f", budget {s['budget']}" if "budget" in s else ""
+    out.append(f"simulated {data['games']} games ({s['agents']} agents{budget}, seed {s['seed']}, "
                f"{s['jobs']} jobs{', expert variant' if s['expert'] else ''})")
     out.append(f"errors: {len(data['errors'])}")
     for e in data["errors"]:

@@ -179,3 +179,23 @@ def test_search_over_random_imagined_games_beats_a_random_player(db):
         s = play(game, 50 + i // 2, agents, factions=(("red", "blue"), ("white", "black"))[i // 4 % 2])
         wins += s.winner == seat
     assert wins == 8
+
+
+def test_forge_simulate_plays_the_search_agent(db):
+    import json
+
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+    from forge.simulate import Settings, run, to_json
+    from tests.conftest import REPO
+
+    args = ["simulate", "--root", str(REPO), "--games", "2", "--seed", "1", "--turn-cap", "6", "--format", "json"]
+    done = CliRunner().invoke(app, args + ["--agent", "search", "--budget", "4"])
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert data["settings"]["agents"] == "search" and data["settings"]["budget"] == 4
+    same = to_json(run(db, Settings(games=2, seed=1, turn_cap=6, agents="search", budget=4)), db)
+    assert data == json.loads(json.dumps(same))
+    heuristic = json.loads(CliRunner().invoke(app, args).stdout)
+    assert "budget" not in heuristic["settings"]
