@@ -28,11 +28,11 @@ import math
 import random
 
 from ..engine.actions import Action
-from ..limits import DEFAULT_SEARCH_BUDGET
 from ..engine.agents import HeuristicAgent, card_power
 from ..engine.determinize import determinize
 from ..engine.observation import Observation
 from ..engine.state import State
+from ..limits import DEFAULT_SEARCH_BUDGET
 
 #: Imagined games per decision unless told otherwise (forge simulate --budget); at least two per option.
 DEFAULT_BUDGET = DEFAULT_SEARCH_BUDGET
@@ -67,32 +67,29 @@ class _Node:
         self.avail = 0
 
 
-def evaluate(state: State, player: int) -> float:
+def evaluate(state: State, player: int, worth: list[float] | None = None) -> float:
     """How good ``state`` is for ``player``, in [-1, 1]: ±1 for a won or lost game, else the
     difference in health (poison counts double: it hits again next turn) plus the worth of
-    the cards each one owns, squashed."""
+    the cards each one owns, squashed. ``worth``: each card instance's worth, if already known."""
     if state.terminal:
         if state.winner is None:
             return 0.0
         return 1.0 if state.winner == player else -1.0
+    if worth is None:
+        worth = card_worths(state)
     opp = 1 - player
     adv = (state.health[player] - 2 * state.poison[player]) - (state.health[opp] - 2 * state.poison[opp])
-    worth = [0.0, 0.0]
+    owned = [0.0, 0.0]
     for cid, owner in enumerate(state.owner):
         if owner >= 0:
-            worth[owner] += _worth(state.defs[cid])
-    adv += CARD_WEIGHT * (worth[player] - worth[opp])
+            owned[owner] += worth[cid]
+    adv += CARD_WEIGHT * (owned[player] - owned[opp])
     return math.tanh(adv / SCALE)
 
 
-_WORTH: dict[int, float] = {}
-
-
-def _worth(d) -> float:
-    v = _WORTH.get(id(d))
-    if v is None:
-        v = _WORTH[id(d)] = card_power(d)
-    return v
+def card_worths(state: State) -> list[float]:
+    """The worth of every card instance of a game (forge.engine.agents.card_power), by instance."""
+    return [card_power(d) for d in state.defs]
 
 
 class SearchAgent:
@@ -112,6 +109,7 @@ class SearchAgent:
         self._guide = guide(seed)
         #: Leave the STRATEGIC decisions to the guide (``candidates``); False: weigh every option.
         self.defer = defer
+        self._worth: list[float] = []  # card_worths of this agent's game, computed once
         #: After each decision: {action: (visits, mean score)} at the root (tests and diagnostics).
         self.last_stats: dict[Action, tuple[int, float]] = {}
 
@@ -208,7 +206,9 @@ class SearchAgent:
         while not s.terminal and s.turn < end:
             p = s.pending
             s.apply(guides[p].act(views[p], s.options))
-        score0 = evaluate(s, 0)
+        if len(self._worth) != len(s.defs):
+            self._worth = card_worths(s)
+        score0 = evaluate(s, 0, self._worth)
         for n, p in path:
             n.visits += 1
             n.total += score0 if p == 0 else -score0
