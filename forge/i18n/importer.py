@@ -174,6 +174,8 @@ def _target(pair: inventory.Pair) -> tuple[str, tuple] | None:
         return "locales/fr.yaml", path
     if pair.kind == "label":
         return f"{inventory.BOOKS_DIR}/strings.yaml", ("fr",) + path
+    if pair.kind == "template-label":
+        return inventory.TEMPLATE_FILE, pair.meta["base"]["fr"] + path
     if path is not None and pair.en is not None:
         return pair.en.file, path + ("fr",)
     if pair.fr is not None:

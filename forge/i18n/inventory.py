@@ -2,9 +2,10 @@
 
 The inventory is what a translator works through: card names, flavour and wording
 overrides, faction names and identities, the locale phrase templates, the books' labels
-(``strings.yaml``) and prose. Strings come in pairs (English, French) under one id; a
+(``strings.yaml``) and prose, and the card template's labels (``templates/cards/card.yaml``:
+the player aids, the calibration page's help, the Tabletop Simulator README). Strings come in pairs (English, French) under one id; a
 string missing in one language is a pair with one side empty. Ids are stable while the
-text changes: ``cards/<id>/name``, ``locales/phrases.wound``, ``strings/anatomy.cost.text``,
+text changes: ``cards/<id>/name``, ``locales/phrases.wound``, ``strings/anatomy.cost.text``, ``template/aids.turn``,
 ``books/rulebook/<section>/<hash>`` (the section is the English heading's slug, the hash
 the paragraph's English: ``prose_id``).
 
@@ -22,6 +23,7 @@ from .sources import Doc, Sources
 
 LANGS = ("en", "fr")
 BOOKS_DIR = "templates/books"
+TEMPLATE_FILE = "templates/cards/card.yaml"
 CARDS_DIR = "cards"
 #: Locale keys that are not a translation of each other (each language's own name).
 LOCALE_SKIP = {("language",)}
@@ -87,6 +89,7 @@ def build(root: Path | str, sources: Sources | None = None) -> Inventory:
     _locales(inv)
     _cards(inv)
     _strings(inv)
+    _template(inv)
     _books(inv)
     return inv
 
@@ -150,7 +153,7 @@ def _pair_trees(inv: Inventory, prefix: str, kind: str, en: Doc, en_base: tuple,
             f"{prefix}/{dotted(path)}", kind, context(path),
             entry(en, en_base + path, "en", _raw(en_tree, path)) if path in a else None,
             entry(fr, fr_base + path, "fr", _raw(fr_tree, path)) if path in b else None,
-            {"path": path}))
+            {"path": path, "base": {"en": en_base, "fr": fr_base}}))
 
 
 def _raw(tree: object, path: tuple) -> object:
@@ -241,6 +244,31 @@ def _strings(inv: Inventory) -> None:
                                                 f"add `{lang}:` with the same keys as the other language"))
     _pair_trees(inv, "strings", "label", doc, ("en",), doc, ("fr",),
                 lambda path: f"book label `{dotted(path)}` (strings.yaml)")
+
+
+#: Where each of the card template's labels prints, for the translator (by its first key).
+_TEMPLATE_WHERE = {
+    "aids": "the player aids (turn summary, trackers, mat, tokens: `forge render aids`)",
+    "calibration_help": "one line of the duplex calibration page's help (`forge render calibration`)",
+    "tts_help": "a line of the Tabletop Simulator README.txt (plain text: spaces are layout)",
+    "backs": "a card back's label", "sides": "the page label of a print-and-play sheet",
+}
+
+
+def _template(inv: Inventory) -> None:
+    """The card template's ``labels.en`` and ``labels.fr``: aids, calibration help, TTS help, page labels.
+
+    A missing template is the renderer's finding (``forge validate``); a template without
+    a ``labels.fr`` table is left to the presence check, string by string.
+    """
+    if not (inv.sources.root / TEMPLATE_FILE).exists():
+        return
+    doc = inv.sources.yaml(TEMPLATE_FILE)
+    if doc is None or not isinstance(doc.data.get("labels"), dict):
+        return
+    _pair_trees(inv, "template", "template-label", doc, ("labels", "en"), doc, ("labels", "fr"),
+                lambda path: f"card template label `{dotted(path)}` (card.yaml): "
+                             + _TEMPLATE_WHERE.get(str(path[0]), "a label the renderer prints"))
 
 
 # -- prose ----------------------------------------------------------------------------------

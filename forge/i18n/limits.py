@@ -12,7 +12,16 @@ glyph widths), at the smallest size the text may shrink to:
   card's other lines and flavour leave free, in its language (an estimate: the box is
   shared, and the fitter that lays it out is parity's ``length`` check);
 - a phrase template, frame or event: a whole text box (an upper bound);
-- a book heading: one line of the page column at the heading's size (## less its chapter number).
+- a book heading: one line of the page column at the heading's size (## less its chapter number);
+- a card template label (``templates/cards/card.yaml``, ``template_limits``): a player aid's title,
+  one line of its card in the title font at 7 pt; the health tracker's note, one line at 7 pt; the
+  turn summary's headings and steps, a side of the card below its title (shared: an estimate);
+  the allegiance note, its 14 mm strip; the player aid's back label, upper-cased, at 5 pt; a line
+  of the calibration page's help, one line of its text zone (the narrower paper) at 6 pt.
+  Left unlimited, by design: the Tabletop Simulator README (``tts_help``: a plain-text file, no
+  box), the labels of the A4/Letter mat and token sheet and of the print-and-play page labels
+  (one short label on a whole page), TTS object names, and the card backs' and footer words
+  (drawn and fit-checked with the card, like the cards' own text).
 
 ``chars`` turns the width into characters of average French prose in that font, for the
 translator's tools (``max-length:`` in the .po, ``slr:sizeRestriction`` in XLIFF). A string
@@ -37,7 +46,7 @@ SAMPLE = ("Quand cette créature est détruite, piochez une carte. Chaque joueur
 TYPE_LINE_TABLES = ("types", "trap_kinds", "factions")
 #: Locale tables whose strings are composed into rules text.
 RULES_TABLES = ("phrases", "frames", "events")
-_MARKUP = re.compile(r"\*\*|\[\[[a-z_-]+\]\]|\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+_MARKUP = re.compile(r"\*\*|`|\[\[[a-z_-]+\]\]|\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")  # ` : a code span prints without it
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,7 @@ class Limit:
     #: A type-line word: the type lines too long for their bar that it is the widest word of,
     #: (language, card, line, its width, the bar's), which parity reports instead of measuring the word alone.
     overflow: tuple = ()
+    upper: bool = False  # printed upper-cased (the player aid's back label): measured so
 
     def note(self, text: str = "", which: str = "French") -> str:
         """For the translator: the room, about how many characters, and how much of it ``text`` fills."""
@@ -62,7 +72,8 @@ class Limit:
                     "size it prints at; an estimate: the text box is shared, `forge parity` checks the real fit).")
         fill = ""
         if text.strip() and self.width > 0:
-            fill = f"; the {which} fills {100 * width(text, self.font, self.size) / self.width:.0f} % of it"
+            shown = text.upper() if self.upper else text
+            fill = f"; the {which} fills {100 * width(shown, self.font, self.size) / self.width:.0f} % of it"
         return (f"Room: {self.where} is {mm:.0f} mm wide at {self.size:g} pt, the smallest size it prints at "
                 f"(about {self.chars} characters){fill}.")
 
@@ -103,6 +114,7 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
     if load is not None and books:
         out.update(_card_limits(tpl, inv, load, books))
     out.update(_heading_limits(root, inv))
+    out.update(template_limits(tpl, inv))
     return out
 
 
@@ -231,6 +243,50 @@ def _height(lines: list[str], flavour: str, w: float, style) -> float:
     return h
 
 
+# -- the card template's labels ------------------------------------------------------------------
+#: Player-aid labels printed as a heading or a step of the turn summary (both sides share its card).
+TURN_SUMMARY = ("initiation", "initiation_steps", "strategy", "strategy_steps", "cleanup", "cleanup_steps",
+                "wound", "wound_steps", "wound_note")
+
+
+def template_limits(tpl, inv: Inventory) -> dict[str, Limit]:
+    """The room of the card template's labels that print in a bounded box (the module's docstring lists them)."""
+    from ..render import aids, sheets
+
+    x, y, w, h = aids._content_box(tpl)
+    small = aids.AID_MIN_TEXT
+    text, title = tpl.font("text"), tpl.font("title")
+    below_title = h - aids._title_height(small)  # at the smallest title, the most room the text may have
+    turn_lines = int(below_title // (small * 1.18))
+    zone = min(z[2] - z[0] for z in (sheets.calibration_zones(paper, 9)["text"] for paper in sheets.PAPERS))
+    sx, sy, sw, sh = tpl.safe_rect()
+    per_line = _limit(w, text, small, "")
+    out: dict[str, Limit] = {}
+    for pair in inv.by_kind("template-label"):
+        path = pair.meta["path"]
+        head, key = str(path[0]), (str(path[1]) if len(path) > 1 else "")
+        if head == "calibration_help":
+            out[pair.id] = _limit(zone, text, 6.0, "one line of the calibration page's help zone")
+        elif head != "aids":
+            continue
+        elif key in ("turn", "health", "allegiance"):
+            out[pair.id] = _limit(w, title, 7.0, "the title line of a player-aid card")
+        elif key == "health_note":
+            out[pair.id] = _limit(w, text, small, "the note line under the health tracker")
+        elif key == "player_aid":
+            out[pair.id] = replace(_limit(sw - 12, tpl.font("type_line"), 5.0,
+                                          "the label at the foot of the player aids' back (upper-cased)"), upper=True)
+        elif key == "allegiance_note":
+            lines = int(14 * 72 / 25.4 // (small * 1.18))
+            out[pair.id] = Limit(per_line.chars * lines, w * lines, text, small,
+                                 f"the allegiance tracker's note ({lines} lines of {w * 25.4 / 72:.0f} mm)", False)
+        elif key in TURN_SUMMARY:
+            out[pair.id] = Limit(per_line.chars * turn_lines, w * turn_lines, text, small,
+                                 f"a side of the turn summary, shared by its headings and steps ({turn_lines} "
+                                 f"lines of {w * 25.4 / 72:.0f} mm)", False)
+    return out
+
+
 # -- books ------------------------------------------------------------------------------------
 _PAGE_SIZES_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "A6": (105.0, 148.0), "LETTER": (215.9, 279.4)}
 _HEADING_FONT = "IMFellEnglishSC"  # book.css: h1, h2, h3, h4 { font-family: "IM FELL English SC" }
@@ -315,7 +371,7 @@ def check(inv: Inventory, limits: dict[str, Limit]) -> list[Finding]:
             entry = pair.side(lang)
             if entry is None or not entry.text.strip():
                 continue
-            used = width(entry.text, limit.font, limit.size)
+            used = width(entry.text.upper() if limit.upper else entry.text, limit.font, limit.size)
             if used > limit.width + 0.01:
                 found.append(at(entry, "length", f"{label(pair)}: the {names[lang]} \"{_plain(entry.text)}\" is "
                                 f"{used * 25.4 / 72:.1f} mm wide at {limit.size:g} pt; {limit.where} holds "
@@ -324,4 +380,4 @@ def check(inv: Inventory, limits: dict[str, Limit]) -> list[Finding]:
     return found
 
 
-__all__ = ["Limit", "compute", "check", "width", "SAMPLE"]
+__all__ = ["Limit", "compute", "check", "width", "template_limits", "SAMPLE", "TURN_SUMMARY"]

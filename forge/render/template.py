@@ -12,7 +12,7 @@ import math
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -125,8 +125,14 @@ class Template:
         return self.data["fonts"][role]
 
     def labels(self, lang: str) -> dict:
-        labels = self.data["labels"]
-        return labels.get(lang) or labels["en"]
+        """The labels printed in ``lang``, code spans without their backticks (``forge.verbatim``)."""
+        return self._printed_labels.get(lang) or self._printed_labels["en"]
+
+    @cached_property
+    def _printed_labels(self) -> dict:
+        from ..verbatim import plain
+
+        return plain(self.data["labels"])
 
 
 _REQUIRED = ("card", "colors", "fonts", "text", "layouts", "backs", "labels")

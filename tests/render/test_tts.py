@@ -134,7 +134,7 @@ def test_counters_come_from_bags_that_never_run_out(two_folders, lang):
         with Image.open(image(a, lang, tile["CustomImage"]["ImageURL"])) as im:
             assert im.mode == "RGB" and im.size[0] == im.size[1]
     names = {b["Nickname"] for b in bags}
-    labels = {"en": {"Poison counters", "Soul essence"}, "fr": {"Marqueurs de poison", "Essence d'âme"}}
+    labels = {"en": {"Poison counters", "Soul essence"}, "fr": {"Marqueurs de poison", "Essence d’âme"}}
     assert names == labels[lang]
 
 

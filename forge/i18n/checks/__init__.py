@@ -10,10 +10,13 @@ import re
 from dataclasses import dataclass
 
 from ...findings import ERROR, Finding
+from ...verbatim import SPAN
 from ..inventory import Entry, Pair
 
-#: Jinja (comments, statements, expressions), ``{n|a|b}`` and ``{kw:x}`` placeholders, icons, ``card('id')``.
-CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|\{\w+(?::\w+|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]", re.S)
+#: Jinja (comments, statements, expressions), ``{n|a|b}`` and ``{kw:x}`` placeholders, icons, ``card('id')``,
+#: and code spans (`` `~/Library/` ``: verbatim text, ``forge.verbatim``).
+CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|\{\w+(?::\w+|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]|"
+                  + SPAN.pattern, re.S)
 #: Kinds of pair that hold no words of their own (a line of Jinja statements).
 CODE_ONLY = ("prose-jinja",)
 

@@ -21,10 +21,11 @@ def check(inv: Inventory) -> list[Finding]:
 
 def _missing(pair, other, lang: str, olang: str) -> Finding:
     path = pair.meta.get("path", ())
-    if pair.kind in ("locale", "label"):
-        where = other.doc.at(((olang,) if pair.kind == "label" else ()) + path, key=True)
-        target = "under `{}:` in strings.yaml".format(lang) if pair.kind == "label" else f"to locales/{lang}.yaml"
-        home = "strings.yaml" if pair.kind == "label" else f"locales/{lang}.yaml"
+    if pair.kind in ("locale", "label", "template-label"):
+        where = other.doc.at(pair.meta["base"][olang] + path, key=True)
+        home = {"label": "strings.yaml", "template-label": "card.yaml"}.get(pair.kind, f"locales/{lang}.yaml")
+        target = f"to locales/{lang}.yaml" if pair.kind == "locale" else \
+            f"under `{dotted(pair.meta['base'][lang])}:` in {home}"
         return Finding(where, "parity-key", f"`{dotted(path)}` has no `{lang}` version in {home}",
                        f"add `{dotted(path)}` {target}, translated")
     return Finding(other.doc.at(path), "parity-language", f"{label(pair)} has no `{lang}` version",

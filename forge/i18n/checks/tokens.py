@@ -1,4 +1,4 @@
-"""What a translation copies, never translates: placeholders, Jinja, markup, card references.
+"""What a translation copies, never translates: placeholders, Jinja, markup, card references, code spans.
 
 Each is compared as a multiset between the two languages of a string (Jinja expressions
 in prose as a set: a sentence may name a keyword twice in one language and once in the
@@ -10,6 +10,7 @@ import re
 from collections import Counter
 
 from ...findings import Finding
+from ...verbatim import spans
 from ..inventory import Inventory, Pair
 from . import at, both, label
 
@@ -52,10 +53,21 @@ def markup(text: str) -> Counter:
     return marks
 
 
+#: A language code standing alone in a code span: ``rift-commanders-en`` names the French file ``…-fr``.
+_LANG_CODE = re.compile(r"(?<![^\W_])(?:en|fr)(?![^\W_])")
+
+
+def code_spans(text: str) -> Counter:
+    """Code spans (`` `~/Library/` ``, ``forge.verbatim``): copied character for character, spaces included,
+    but for a language code standing alone (a file named after its language: ``rift-commanders-en``)."""
+    return Counter(_LANG_CODE.sub("{lang}", span) for span in spans(text))
+
+
 MEASURES = (("parity-placeholder", "placeholders", placeholders),
             ("parity-jinja", "Jinja expressions", jinja),
             ("parity-card-ref", "card references", card_refs),
-            ("parity-markup", "markup (bold, icons)", markup))
+            ("parity-markup", "markup (bold, icons)", markup),
+            ("parity-verbatim", "code spans (`…`, copied as they are)", code_spans))
 
 
 def check(inv: Inventory) -> list[Finding]:

@@ -1,7 +1,8 @@
 """Whitespace and punctuation: spaces, sentence ends, and French typography, with their corrections.
 
 Every string: no leading, trailing or double spaces, and the same sentence-ending mark
-in both languages. French strings of the YAML files (locales, cards, factions, book
+in both languages. A code span (`` `…` ``, ``forge.verbatim``) is verbatim: its spaces and
+marks are not read (an indented line of a plain-text file starts with one: `` `   `Linux``). French strings of the YAML files (locales, cards, factions, book
 labels): a no-break space before ``: ; ! ?`` and inside « », and ’ for the apostrophe.
 The books' prose is typeset by forge (``books/typography.py`` adds the French spacing
 and curls the apostrophes), so there only what a typesetter cannot know is checked.
@@ -15,6 +16,7 @@ from __future__ import annotations
 import re
 
 from ...findings import Finding
+from ...verbatim import SPAN
 from ..inventory import Entry, Inventory, Pair
 from . import CODE_ONLY, Fix, at, both, label, masked
 
@@ -63,7 +65,8 @@ def _spaces(text: str, prose: bool) -> list[tuple]:
     if text != text.rstrip(" \t"):
         n = len(text.rstrip(" \t"))
         out.append((n, "whitespace", "trailing space", "remove the space at the end", (n, len(text), "")))
-    for m in _DOUBLE.finditer(masked(text) if prose else text):
+    # code spans are verbatim (their spaces too); elsewhere only prose masks its code
+    for m in _DOUBLE.finditer(masked(text) if prose else SPAN.sub(lambda s: "x" * len(s.group(0)), text)):
         if text[m.start():m.end()].strip(" ") == "":
             out.append((m.start(), "whitespace", "a double space", "write one space", (m.start(), m.end(), " ")))
     return out

@@ -1,0 +1,164 @@
+"""The card template's labels (player aids, calibration help, Tabletop Simulator help) under parity.
+
+Issue 11: ``templates/cards/card.yaml`` holds 73 translated strings that were outside the
+translators' workflow. Each test makes one mistake in a copy of the shipped game and
+asserts the finding's file, line and rule. Code spans (`` `…` ``, ``forge.verbatim``) are
+the rule for technical text: copied as they are, never read as language.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from forge import verbatim
+from forge.cli import app
+from forge.i18n import inventory, limits
+from forge.render.template import parse_template
+
+runner = CliRunner()
+CARD = "templates/cards/card.yaml"
+
+
+def report(root: Path, *args: str) -> tuple[int, list[dict]]:
+    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json", *args])
+    return result.exit_code, json.loads(result.stdout)["findings"]
+
+
+def mistake(root: Path, old: str, new: str, nth: int = 1) -> int:
+    """Replace the ``nth`` ``old`` of card.yaml by ``new``; the line it is on."""
+    path = root / CARD
+    text = path.read_text(encoding="utf-8")
+    at = -1
+    for _ in range(nth):
+        at = text.index(old, at + 1)
+    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    return text.count("\n", 0, at) + 1
+
+
+def found(root: Path) -> set[tuple[str, int, str]]:
+    code, findings = report(root)
+    assert code == 1, findings
+    return {(f["file"], f["line"], f["rule"]) for f in findings}
+
+
+# -- the inventory ---------------------------------------------------------------------------------
+def test_every_template_label_is_a_pair_at_its_line_and_column(shipped):
+    pairs = inventory.build(shipped).by_kind("template-label")
+    assert len(pairs) == 73 and len({p.id for p in pairs}) == 73
+    ids = {p.id: p for p in pairs}
+    assert {"template/aids.turn", "template/aids.wound_steps.2", "template/calibration_help.8",
+            "template/tts_help.13", "template/backs.recruit", "template/sides.1"} <= set(ids)
+    turn = ids["template/aids.turn"]
+    lines = (shipped / CARD).read_text(encoding="utf-8").split("\n")
+    for entry, text in ((turn.en, "Turn summary"), (turn.fr, "Résumé du tour")):
+        assert entry.file == CARD and entry.text == text
+        assert lines[entry.line - 1][entry.col - 1:].startswith(text)
+    assert turn.fr.line > turn.en.line and "player aids" in turn.context
+
+
+def test_the_shipped_template_is_clean_and_tracked(shipped):
+    assert report(shipped) == (0, [])
+
+
+# -- mistakes in the aids ----------------------------------------------------------------------------
+def test_a_straight_apostrophe_and_a_plain_space_are_found_and_fixed_in_place(shipped):
+    before = (shipped / CARD).read_text(encoding="utf-8")
+    a = mistake(shipped, "L’essence non dépensée", "L'essence non dépensée")
+    b = mistake(shipped, "Départ\u00a0: {start_allegiance}", "Départ : {start_allegiance}")
+    assert found(shipped) == {(CARD, a, "typography"), (CARD, b, "typography")}
+    assert report(shipped, "--fix") == (0, [])
+    assert (shipped / CARD).read_text(encoding="utf-8") == before  # only those two characters changed back
+
+
+def test_a_number_changed_in_the_calibration_help(shipped):
+    line = mistake(shipped, "150\u00a0mm en largeur", "160\u00a0mm en largeur")
+    assert found(shipped) == {(CARD, line, "parity-number")}
+
+
+def test_english_left_in_an_aid_title(shipped):
+    line = mistake(shipped, "turn: Résumé du tour", "turn: Turn summary")
+    assert (CARD, line, "untranslated") in found(shipped)
+
+
+def test_a_label_missing_in_french_is_reported_at_the_english(shipped):
+    mistake(shipped, "      essence_note: \"Perdue à la fin de votre tour.\"\n", "")
+    en = (shipped / CARD).read_text(encoding="utf-8").split("\n").index(
+        '      essence_note: "Lost at the end of your turn."') + 1
+    code, findings = report(shipped)
+    assert code == 1
+    key = [f for f in findings if f["rule"] == "parity-key"]  # the renderer's template check reports it too
+    assert [(f["file"], f["line"]) for f in key] == [(CARD, en)]
+    assert "card.yaml" in key[0]["message"] and "labels.fr" in key[0]["hint"]
+
+
+def test_a_placeholder_dropped_from_an_aid(shipped):
+    line = mistake(shipped, "Piochez jusqu’à {hand} cartes.", "Piochez jusqu’à 5 cartes.")
+    assert (CARD, line, "parity-placeholder") in found(shipped)
+
+
+# -- code spans: technical text ----------------------------------------------------------------------
+def test_a_path_translated_inside_its_code_span(shipped):
+    line = mistake(shipped, "`~/Library/Tabletop Simulator/`⍽;".replace("⍽", "\u00a0"),
+                   "`~/Bibliothèque/Tabletop Simulator/`\u00a0;")
+    assert found(shipped) == {(CARD, line, "parity-verbatim")}
+
+
+def test_a_path_whose_code_span_was_dropped(shipped):
+    # the path is now read as French: its English words and its missing span are both reported
+    line = mistake(shipped, "`Documents/My Games/Tabletop Simulator/`", "Documents/My Games/Tabletop Simulator/", 2)
+    assert (CARD, line, "parity-verbatim") in found(shipped)
+
+
+def test_indentation_is_verbatim_only_inside_a_code_span(shipped):
+    line = mistake(shipped, "\"`    `Avec forge", "\"    Avec forge")
+    assert found(shipped) == {(CARD, line, "parity-verbatim"), (CARD, line, "whitespace")}
+
+
+def test_a_double_space_outside_a_code_span_is_still_found(shipped):
+    line = mistake(shipped, "`  Saves/Saved Objects/       `{save}\u00a0: les decks",
+                   "`  Saves/Saved Objects/       `{save}\u00a0: les  decks")
+    assert found(shipped) == {(CARD, line, "whitespace")}
+
+
+def test_the_renderer_prints_code_spans_without_their_backticks(shipped):
+    tpl = parse_template((shipped / CARD).read_text(encoding="utf-8"))
+    for lang in ("en", "fr"):
+        printed = json.dumps(tpl.labels(lang), ensure_ascii=False)
+        assert "`" not in printed
+    assert tpl.labels("fr")["calibration_help"][4].startswith("    Avec forge")
+    assert tpl.labels("en")["tts_help"][7] == \
+        "   on Windows: Documents/My Games/Tabletop Simulator/; on macOS: ~/Library/Tabletop Simulator/;"
+    assert "`" in tpl.data["labels"]["fr"]["tts_help"][7]  # the data itself is untouched
+    assert verbatim.plain({"a": ["`x` y", 3]}) == {"a": ["x y", 3]}
+    assert verbatim.spans("a `b c` d `e`") == ["`b c`", "`e`"]
+
+
+# -- length ----------------------------------------------------------------------------------------
+def test_a_bounded_aid_label_too_long_for_its_box(shipped):
+    title = mistake(shipped, "turn: Résumé du tour", "turn: Résumé complet et détaillé de chaque tour de jeu")
+    help_line = mistake(shipped, "3. Regardez la feuille par transparence",
+                        "3. Regardez la feuille par transparence, tenue bien droite devant une fenêtre, une lampe "
+                        "ou un écran très lumineux, sans la plier ni la froisser")
+    assert {(CARD, title, "length"), (CARD, help_line, "length")} <= found(shipped)
+
+
+def test_limits_come_from_the_layout_and_the_plain_text_readme_has_none(shipped):
+    inv = inventory.build(shipped)
+    room = limits.compute(shipped, inv)
+    assert room["template/aids.turn"].one_line and room["template/calibration_help.0"].one_line
+    assert not room["template/aids.wound_steps.0"].one_line  # a side shared by its steps: an estimate
+    assert room["template/aids.player_aid"].upper
+    assert not any(k.startswith("template/tts_help") for k in room)
+    narrow = room["template/aids.turn"].chars
+    card = shipped / CARD
+    card.write_text(card.read_text(encoding="utf-8").replace("  width: 63.5\n", "  width: 50.0\n"), encoding="utf-8")
+    assert limits.compute(shipped, inventory.build(shipped))["template/aids.turn"].chars < 0.8 * narrow
+
+
+def test_a_file_named_after_its_language_differs_by_its_language_code_only(shipped):
+    assert "`Objects > Saved Objects > rift-commanders-fr`" in (shipped / CARD).read_text(encoding="utf-8")
+    line = mistake(shipped, "`Objects > Saved Objects > rift-commanders-fr`",
+                   "`Objets > Objets sauvegardés > rift-commanders-fr`")
+    assert found(shipped) == {(CARD, line, "parity-verbatim")}
