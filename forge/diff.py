@@ -19,7 +19,8 @@ from .model import CardDatabase
 from .text import Phrasebook, PhraseError, load_phrasebooks
 
 WORKTREE = None  #: REV2 when comparing with the files on disk
-FOLDERS = ("cards", "locales", "templates/books")  # the books' prose and labels: for the French to review
+#: The books' prose and labels and the card template's labels: for the French to review.
+FOLDERS = ("cards", "locales", "templates/books", "templates/cards")
 
 
 class DiffError(Exception):
@@ -132,9 +133,12 @@ def _side(root: Path, prefix: str, rev: str | None, dest: Path) -> Side:
 
 
 def _wanted(rel: str) -> bool:
-    """The files a side is made of: the YAML files directly inside cards/ and locales/, the books' sources."""
+    """The files a side is made of: the YAML files directly inside cards/ and locales/, the books' sources,
+    the card template (its labels are translated)."""
     if rel.startswith("templates/books/"):
         return rel.endswith((".md", ".yaml")) and rel.count("/") == 2
+    if rel.startswith("templates/cards/"):
+        return rel == "templates/cards/card.yaml"
     return rel.endswith((".yaml", ".yml")) and rel.count("/") == 1
 
 

@@ -74,3 +74,23 @@ def test_every_template_label_is_fingerprinted_in_the_shipped_game(shipped):
     ours = [p for p in fingerprints.untracked(inv, record) + fingerprints.stale(inv, record)
             if p.kind == "template-label"]
     assert ours == [] and sum(p.kind == "template-label" for p in inv.pairs) == 73
+
+
+def test_forge_diff_lists_a_stale_template_label(shipped):
+    import json
+    import subprocess
+
+    def git(*args: str) -> None:
+        subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=shipped, check=True,
+                       capture_output=True)
+
+    git("init", "-q")
+    git("add", "-A")
+    git("commit", "-qm", "base")
+    edit(shipped, CARD, "mat: Player mat", "mat: Player board")
+    data = json.loads(forge("diff", "HEAD", "--root", str(shipped), "--format", "json").stdout)
+    review = {s["id"]: s for s in data["french_to_review"]}
+    assert list(review) == ["template/aids.mat"]
+    assert review["template/aids.mat"]["where"] == f"{CARD}:{line_of(shipped, CARD, 'mat: Plateau du joueur')}:12"
+    assert (review["template/aids.mat"]["english_before"], review["template/aids.mat"]["english_now"]) == \
+        ("Player mat", "Player board")
