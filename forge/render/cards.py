@@ -39,6 +39,7 @@ from ..workers import cap, cpus, process_pool
 from .aids import aid_cards, aid_set, mat_size, token_kinds
 from .assets import assets_hash, has_icon
 from .face import build_faces
+from .formcache import prune as prune_forms
 from .jobs import (CHECK, MASTER, MPC, SCAN_MEMOS, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob,
                    cache_dir, check_output, differs, item_key, read_own, run_job, scan_memo_name, sound_products)
 from .preflight import shop_verdict
@@ -122,9 +123,11 @@ class _Plan:
         self.aid_sides = {lang: list({a.id: a for f in self.aid_fronts[lang] for a in (f, f.reverse())}.values())
                           for lang in opts.langs}
         self.keys: dict[tuple[str, str], str] = {}
+        self.form_keys: set[str] = set()  # the keys of the items' kept forms (``formcache``): never a draft's
         for lang in opts.langs:
             for item in self.items(lang):
                 key = item_key(item, tpl)
+                self.form_keys.add(key)
                 self.keys[(lang, item.id)] = _hash(key, "draft", opts.draft) if opts.draft else key
         self.outputs: list[_Planned] = []
         self._products: dict[str, dict[str, tuple]] = {}
@@ -446,6 +449,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
             write_bytes(path, data)
     if set(options.langs) == set(LANGS):  # a partial run keeps the other languages' cache
         _prune_cache(out, set(plan.keys.values()), set(kept) | set(files))
+        prune_forms(out, plan.form_keys)
     result.written.sort()
     result.unchanged.sort()
     result.seconds = time.perf_counter() - start

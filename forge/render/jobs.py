@@ -13,6 +13,7 @@ from pathlib import Path
 from .. import safeio
 from ..atomic import write_bytes
 from .face import CardFace
+from .formcache import FormCache
 from .paint import Mark, Painter
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
@@ -284,14 +285,15 @@ def _run_doc(job: DocJob) -> JobResult:
     root = Path(job.root)
     tpl = load_template(root)
     faces = list(job.faces)
+    forms = FormCache(Path(job.out) if job.out else None, lambda item: item_key(item, tpl))
     if job.kind == "pnp":
-        data = pnp_sheets(tpl, faces, job.lang, job.paper, root, job.back_offset, layout=job.layout)
+        data = pnp_sheets(tpl, faces, job.lang, job.paper, root, job.back_offset, layout=job.layout, forms=forms)
     elif job.kind == "calibration":
         data = calibration_sheet(tpl, job.paper, job.lang, job.back_offset)
     elif job.kind == "pod":
-        data = pod_document(tpl, faces, job.lang, root)
+        data = pod_document(tpl, faces, job.lang, root, forms=forms)
     elif job.kind == "proof":
-        data = proof_sheet(tpl, faces, job.lang, root, {k: list(v) for k, v in job.flagged})
+        data = proof_sheet(tpl, faces, job.lang, root, {k: list(v) for k, v in job.flagged}, forms=forms)
     elif job.kind in ("mat", "tokens", "tts-mat", "tts-token"):
         from . import aids
 

@@ -122,6 +122,18 @@ def _icon_pdf_path(name: str) -> tuple[PDFPathObject, bool]:
     return p, even_odd
 
 
+#: The canvas attribute where ``Painter.shading`` keeps each gradient it defined: name -> (kind, colours, positions).
+SHADINGS = "_forge_shading_specs"
+
+
+def shading_name(cmyk: bool, kind: str, colors: list[str], positions: list[float] | None) -> str:
+    """A gradient's resource name, from what it is (see ``Painter.shading``)."""
+    import hashlib
+
+    spec = repr((kind, bool(cmyk), [str(v) for v in colors], [float(v) for v in positions or ()]))
+    return "Sh" + hashlib.sha256(spec.encode()).hexdigest()[:16]
+
+
 def fill_mode(even_odd: bool) -> int:
     """reportlab's fill mode for an SVG fill rule: its ``FILL_EVEN_ODD`` is 0 (``f*``), ``FILL_NON_ZERO`` 1 (``f``).
 
@@ -175,20 +187,33 @@ class Painter:
         self._shade("radial", colors, positions, (r, 0, 0, r, x, y))
 
     def _shade(self, kind: str, colors: list[str], positions, matrix: tuple) -> None:
-        """Paint a unit gradient through ``matrix``: the same colours reuse one shading object per document.
+        """Paint a unit gradient through ``matrix``: the same colours reuse one shading object per document."""
+        c = self.canvas
+        name = self.shading(kind, colors, positions)
+        c._shadingUsed[name] = name
+        c.saveState()
+        c.transform(*matrix)
+        c._code.append(f"/{name} sh")
+        c.restoreState()
+
+    def shading(self, kind: str, colors: list[str], positions=None) -> str:
+        """The name of the unit gradient (``kind`` axial or radial) of ``colors``, defined in the document once.
 
         reportlab makes a new shading (three PDF objects) for each gradient drawn; cards repeat the
         same few gradients hundreds of times, so they are defined once, on a unit axis or circle, and
-        placed with a transformation. This uses reportlab's shading registry (``_addShading``).
+        placed with a transformation. The name is a digest of what the gradient is, not a counter, so
+        a card drawn as a form means the same in every document (``formcache``); each canvas keeps
+        what each name it defined is (``SHADINGS``).
         """
         from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
         from reportlab.pdfgen.canvas import _buildColorFunction, _normalizeColors
 
         c = self.canvas
-        cache = c.__dict__.setdefault("_forge_shadings", {})
-        key = (kind, self.cmyk, tuple(colors), tuple(positions or ()))
-        name = cache.get(key)
-        if name is None:
+        positions = [float(v) for v in positions] if positions else None
+        spec = (kind, list(colors), positions)
+        name = shading_name(self.cmyk, *spec)
+        defined = c.__dict__.setdefault(SHADINGS, {})
+        if name not in defined:
             stops, at = (_srgb_stops(colors, positions) if self.cmyk else (colors, positions))
             space, ncolors = _normalizeColors([self.color(v) for v in stops])
             fcn = _buildColorFunction(ncolors, at)
@@ -196,12 +221,9 @@ class Painter:
                 shading = PDFAxialShading(0, 0, 1, 0, Function=fcn, ColorSpace=space, Extend="[true true]")
             else:
                 shading = PDFRadialShading(0, 0, 0, 0, 0, 1, Function=fcn, ColorSpace=space, Extend="[true true]")
-            name = cache[key] = c._addShading(shading)
-        c._shadingUsed[name] = name
-        c.saveState()
-        c.transform(*matrix)
-        c._code.append(f"/{name} sh")
-        c.restoreState()
+            c._doc.Reference(shading, name)
+            defined[name] = spec
+        return name
 
     # -- marks ----------------------------------------------------------------
     def record(self, kind: str, label: str, box: Box, text: str = "", font: str = "") -> None:

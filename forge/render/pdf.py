@@ -91,8 +91,9 @@ class PdfBuffer:
     """
 
     def __init__(self, pagesize: tuple[float, float], title: str, lang: str | None, cmyk: bool = False,
-                 subject: str = "", trim: tuple[float, float, float, float] | None = None):
+                 subject: str = "", trim: tuple[float, float, float, float] | None = None, forms=None):
         register_fonts()
+        self.pagesize, self.trim, self.forms = pagesize, trim, forms
         self.buffer = io.BytesIO()
         kwargs = {}
         if trim:
@@ -112,6 +113,10 @@ class PdfBuffer:
         c.setProducer(CREATOR)
         c.setSubject(subject or title)
         c.setKeywords(["Rift Commanders", "card game"] + ([lang] if lang else []))
+        if forms is not None:
+            from .formcache import preseed
+
+            preseed(c)
 
     def ask_actual_size_duplex(self) -> None:
         """Ask viewers to print at 100 %, two-sided flipping on the long edge, on paper of the page's size.
@@ -127,13 +132,29 @@ class PdfBuffer:
         # reportlab's checked dictionary does not know this PDF 1.7 key, so it is set directly
         PDFDictionary.__setitem__(c._doc.Catalog.ViewerPreferences, "PickTrayByPDFSize", "true")
 
-    def use_form(self, name: str, width: float, height: float, draw) -> None:
-        """Place form ``name`` at the origin, defining it first with ``draw()`` the first time."""
+    def use_form(self, name: str, width: float, height: float, draw, painter=None, item=None) -> None:
+        """Place form ``name`` at the origin, defining it the first time with ``draw(painter)``.
+
+        With a form cache (``forms``) and the ``item`` the form shows, the form is copied from the
+        item's kept fragment, drawn once on a scratch canvas when there is none (``formcache``).
+        """
         c = self.canvas
         if not c.hasForm(name):
-            c.beginForm(name, 0, 0, width, height)
-            draw()
-            c.endForm()
+            fragment = None
+            if self.forms is not None and item is not None:
+                from .formcache import capture, place
+
+                def make():
+                    scratch = PdfBuffer(self.pagesize, "", None, cmyk=self.pdfx, trim=self.trim, forms=self.forms)
+                    return capture(scratch, name, width, height, draw, self.pdfx)
+
+                fragment = self.forms.get(item, name, make, self.pdfx)
+            if fragment is not None:
+                place(c, fragment, self.pdfx)
+            else:
+                c.beginForm(name, 0, 0, width, height)
+                draw(painter)
+                c.endForm()
         c.doForm(name)
 
     def finish(self) -> bytes:

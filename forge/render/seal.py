@@ -80,3 +80,21 @@ def unseal(raw: bytes | None):
     if not hmac.compare_digest(record["seal"], _mac(_canonical(record["data"]))):
         return None
     return record["data"]
+
+
+_BLOB = b"forge-sealed-blob\n"
+
+
+def seal_blob(payload: bytes) -> bytes:
+    """``payload`` (any bytes) with its seal in front, for binary records (``formcache``)."""
+    return _BLOB + hmac.new(key(), payload, hashlib.sha256).digest() + payload
+
+
+def unseal_blob(raw: bytes | None) -> bytes | None:
+    """The payload of a blob this machine sealed, or None (missing, not sealed here, altered)."""
+    if not raw or not raw.startswith(_BLOB) or len(raw) < len(_BLOB) + 32:
+        return None
+    mac, payload = raw[len(_BLOB):len(_BLOB) + 32], raw[len(_BLOB) + 32:]
+    if not hmac.compare_digest(mac, hmac.new(key(), payload, hashlib.sha256).digest()):
+        return None
+    return payload

@@ -59,7 +59,7 @@ def form_name(item: Item) -> str:
 
 def draw_once(doc: PdfBuffer, p: Painter, tpl: Template, item: Item, root: Path | None) -> None:
     """Draw a card at the origin as a form: drawn once per document however often it is placed."""
-    doc.use_form(form_name(item), tpl.full_w, tpl.full_h, lambda: draw_item(p, tpl, item, root))
+    doc.use_form(form_name(item), tpl.full_w, tpl.full_h, lambda painter: draw_item(painter, tpl, item, root), p, item)
 
 
 def _place_trimmed(doc: PdfBuffer, p: Painter, tpl: Template, item: Item, x: float, y: float,
@@ -261,7 +261,8 @@ def _clip_to_printable(c, page: tuple[float, float]) -> None:
 
 
 def pnp_sheets(tpl: Template, fronts: list[CardFace], lang: str, paper: str, root: Path | None,
-               back_offset: tuple[float, float] = (0.0, 0.0), title: str = "", layout: str = "gutter") -> bytes:
+               back_offset: tuple[float, float] = (0.0, 0.0), title: str = "", layout: str = "gutter",
+               forms=None) -> bytes:
     """Print-and-play: every physical card, each page of faces followed by its page of backs.
 
     The backs page is the faces page mirrored for long-edge duplex, shifted by ``back_offset``
@@ -269,7 +270,8 @@ def pnp_sheets(tpl: Template, fronts: list[CardFace], lang: str, paper: str, roo
     """
     sheet = sheet_layout(tpl, paper, layout)
     labels = tpl.labels(lang)
-    doc = PdfBuffer(sheet.page, title or f"Rift Commanders — print and play ({lang}, {paper}, {layout})", lang)
+    doc = PdfBuffer(sheet.page, title or f"Rift Commanders — print and play ({lang}, {paper}, {layout})", lang,
+                    forms=forms)
     doc.ask_actual_size_duplex()
     p = Painter(doc.canvas)
     c = doc.canvas
@@ -407,10 +409,10 @@ def calibration_sheet(tpl: Template, paper: str, lang: str, back_offset: tuple[f
 
 
 # -- print on demand ------------------------------------------------------------------
-def pod_document(tpl: Template, fronts: list[CardFace], lang: str, root: Path | None) -> bytes:
+def pod_document(tpl: Template, fronts: list[CardFace], lang: str, root: Path | None, forms=None) -> bytes:
     """One card per page at full bleed, CMYK, each physical card's face followed by its back."""
     doc = PdfBuffer((tpl.full_w, tpl.full_h), f"Rift Commanders — print on demand ({lang})", lang,
-                    cmyk=True, trim=tpl.trim_rect())
+                    cmyk=True, trim=tpl.trim_rect(), forms=forms)
     p = Painter(doc.canvas, cmyk=True)
     for face in fronts:
         for _ in range(face.copies):
@@ -427,10 +429,10 @@ PROOF_COLS, PROOF_ROWS = 5, 5
 
 
 def proof_sheet(tpl: Template, fronts: list[CardFace], lang: str, root: Path | None,
-                flagged: dict[str, list[str]] | None = None) -> bytes:
+                flagged: dict[str, list[str]] | None = None, forms=None) -> bytes:
     """Every design once, reduced, with its id under it; cards with problems get a red frame."""
     labels = tpl.labels(lang)
-    doc = PdfBuffer(A4, f"Rift Commanders — {labels['proof']} ({lang})", lang)
+    doc = PdfBuffer(A4, f"Rift Commanders — {labels['proof']} ({lang})", lang, forms=forms)
     p = Painter(doc.canvas)
     c = doc.canvas
     pw, ph = A4

@@ -300,8 +300,12 @@ def test_dark_neutral_text_is_black_ink_at_the_same_lightness():
 
 
 # -- transparency -------------------------------------------------------------------------------------
-def test_pages_with_transparency_get_a_cmyk_page_group_and_the_others_none():
-    doc = PdfBuffer((100, 100), "Rift Commanders — groups", "en", cmyk=True, trim=(9, 9, 82, 82))
+@pytest.mark.parametrize("kept", [False, True], ids=["drawn", "from-a-fragment"])
+def test_pages_with_transparency_get_a_cmyk_page_group_and_the_others_none(kept):
+    from forge.render.formcache import FormCache
+
+    forms = FormCache(None, lambda item: f"glow-{item}") if kept else None
+    doc = PdfBuffer((100, 100), "Rift Commanders — groups", "en", cmyk=True, trim=(9, 9, 82, 82), forms=forms)
     p = Painter(doc.canvas, cmyk=True)
     p.fill("#2f63a8", alpha=0.5)  # 1: alpha on the page
     doc.canvas.rect(0, 0, 50, 50, fill=1, stroke=0)
@@ -310,13 +314,13 @@ def test_pages_with_transparency_get_a_cmyk_page_group_and_the_others_none():
     doc.canvas.rect(0, 0, 50, 50, fill=1, stroke=0)
     doc.canvas.showPage()
 
-    def glow():
-        p.fill("#ffffff", alpha=0.1)
-        doc.canvas.circle(50, 50, 20, fill=1, stroke=0)
+    def glow(painter):
+        painter.fill("#ffffff", alpha=0.1)
+        painter.canvas.circle(50, 50, 20, fill=1, stroke=0)
 
-    doc.use_form("glow", 100, 100, glow)  # 3: alpha inside a form the page places
+    doc.use_form("glow", 100, 100, glow, p, "transparent")  # 3: alpha inside a form the page places
     doc.canvas.showPage()
-    doc.use_form("glow", 100, 100, glow)  # 4: the same form placed again
+    doc.use_form("glow", 100, 100, glow, p, "transparent")  # 4: the same form placed again
     doc.canvas.showPage()
     r = PdfReader(io.BytesIO(doc.finish()))
     groups = [page.get("/Group") for page in r.pages]
