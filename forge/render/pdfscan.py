@@ -170,6 +170,7 @@ class Scan:
     texts: list[TextShow] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)
     transparent_pages: list[int] = field(default_factory=list)
+    fonts: dict[str, bool] = field(default_factory=dict)  # every font the pages and forms name -> embedded
 
     def ink(self, value: float | None, where: str) -> None:
         if value is not None and value > self.max_ink + 1e-9:
@@ -239,7 +240,8 @@ def _sound(record) -> bool:
                 and all(isinstance(v, (int, float)) and isinstance(w, str) for v, w in record["ink"])
                 and all((k is None or isinstance(k, int)) and isinstance(i, dict) for k, i in record["images"])
                 and all(isinstance(z, (int, float)) and isinstance(sp, str)
-                        and all(isinstance(x, (int, float)) for x in vals) for z, sp, vals in record["texts"]))
+                        and all(isinstance(x, (int, float)) for x in vals) for z, sp, vals in record["texts"])
+                and all(isinstance(n, str) and isinstance(e, bool) for n, e in record["fonts"]))
     except (KeyError, TypeError, ValueError):
         return False
 
@@ -279,6 +281,8 @@ class _Digests:
     def __init__(self, reader=None):
         self.reader = reader
         self.done: dict[int, bytes] = {}
+        self.wholes: dict[int, bytes | None] = {}
+        self.font_tables: dict[int, dict[str, bool]] = {}  # a font dictionary read once per document
         self.bounds: dict[int, tuple[int, int]] | None = None
         self.data = b""
 
@@ -315,6 +319,31 @@ class _Digests:
                     b"@" + self.ref(_Ref(int(a), int(b)), depth + 1) for a, b in _REF.findall(head))
             self.done[n] = hashlib.sha256(body).digest()
         return self.done[n]
+
+    def whole(self, n: int, depth: int = 0) -> bytes | None:
+        """A digest of object ``n`` and of everything it refers to, from the file's bytes and without the
+        object numbers (they shift when an earlier card changes); None where the file is not plainly laid
+        out. No parsing: a form placed as it was in the last run is recognised for a few hashes."""
+        if n in self.wholes:
+            return self.wholes[n]
+        span = self._spans().get(n)
+        if span is None or depth > _MAX_DEPTH:
+            return None
+        self.wholes[n] = None  # a cycle: not memoised
+        raw = self.data[span[0]:span[1]]
+        raw = raw[raw.index(b"obj") + 3:]
+        m = _STREAM.search(raw)
+        head, body = (raw[:m.start() + 2], raw[m.end():]) if m else (raw, b"")
+        parts, at = [b"whole ", hashlib.sha256(body).digest()], 0
+        for ref in _REF.finditer(head):
+            inner = self.whole(int(ref.group(1)), depth + 1) if ref.group(2) == b"0" else None
+            if inner is None:
+                return None
+            parts += [head[at:ref.start()], b"@", inner]
+            at = ref.end()
+        parts.append(head[at:])
+        self.wholes[n] = hashlib.sha256(b"".join(parts)).digest()
+        return self.wholes[n]
 
     def of(self, value, depth: int = 0, skip: tuple[str, ...] = ("/Font",)) -> bytes:
         """Canonical bytes of a PDF object and everything it refers to (fonts left out: a scan never reads
@@ -476,9 +505,11 @@ class Scanner:
         shadings = _resolve(res.get("/Shading")) or {}
         patterns = _resolve(res.get("/Pattern")) or {}
         states = _resolve(res.get("/ExtGState")) or {}
-        if self.deps is not None:  # recording: note each resource looked up, and the named colour spaces
+        self._fonts(res)
+        if self.deps is not None:  # recording: note each resource looked up, the named colour spaces and fonts
             used = self.deps
             self._note("/ColorSpace", "*", res)
+            self._note("/Font", "*", res)
 
             def note(category: str, name) -> None:
                 if isinstance(name, str) and f"{category} {name}" not in used:
@@ -566,7 +597,8 @@ class Scanner:
             elif op in _SHOW:
                 form.texts.append((abs(size) * scale_of(_mul(tm, ctm)), fill))
             elif op == b"Do" and operands and (note("/XObject", operands[-1]) or operands[-1] in xobjects):
-                self._do(xobjects[operands[-1]], ctm, where, form)
+                self._do(xobjects.raw_get(operands[-1]) if hasattr(xobjects, "raw_get") else xobjects[operands[-1]],
+                         ctm, where, form)
             elif op == b"ID":  # an inline image: BI <key value pairs> ID <data> EI
                 self._inline_image(operands, where)
             operands = []
@@ -579,20 +611,50 @@ class Scanner:
                 self.out.images.append({"where": where, "colour_space": space, "inline": True})
 
     def _do(self, ref, ctm: Matrix, where: str, into: _Form) -> None:
-        obj = _resolve(ref)
-        subtype = obj.get("/Subtype")
-        if subtype == "/Image":
-            into.transparent |= self._image(obj, ref, where)
-            return
-        if subtype != "/Form":
-            return
-        key = _number(obj) or id(obj)
-        inner = self.forms.get(key)
+        inner = self._known_form(ref, where)
         if inner is None:
-            inner = self.forms[key] = self._replay(self._record(ref, obj), where)
+            obj = _resolve(ref)
+            subtype = obj.get("/Subtype")
+            if subtype == "/Image":
+                into.transparent |= self._image(obj, ref, where)
+                return
+            if subtype != "/Form":
+                return
+            key = _number(obj) or id(obj)
+            inner = self.forms.get(key)
+            if inner is None:
+                record = self._record(ref, obj)
+                whole = self._whole(ref)
+                if whole and not record["images"]:  # images are told apart by their object number
+                    self.memo.put(whole, record, {})
+                inner = self.forms[key] = self._replay(record, where)
         placed = scale_of(ctm)
         into.texts += [(s * placed, c) for s, c in inner.texts]
         into.transparent |= inner.transparent
+
+    def _whole(self, ref) -> str | None:
+        """The memo key of a form taken whole (``_Digests.whole``), when there is a memo."""
+        from pypdf.generic import IndirectObject
+
+        if self.memo is None or not isinstance(ref, IndirectObject) or ref.generation != 0:
+            return None
+        whole = self.digests.whole(ref.idnum)
+        return None if whole is None else "whole:" + hashlib.sha256(_code_digest() + whole).hexdigest()
+
+    def _known_form(self, ref, where: str) -> _Form | None:
+        """A form met before in this scan, or one the memo knows whole: no need to read it."""
+        from pypdf.generic import IndirectObject
+
+        if not isinstance(ref, IndirectObject):
+            return None
+        if ref.idnum in self.forms:
+            return self.forms[ref.idnum]
+        whole = self._whole(ref)
+        found = self.memo.get(whole) if whole else None
+        if found is None or found[0]["images"]:
+            return None
+        inner = self.forms[ref.idnum] = self._replay(found[0], where)
+        return inner
 
     def _tile(self, ref, where: str, into: _Form) -> None:
         """A tiling pattern's cell, read once like a form (WeasyPrint paints SVG gradients through them)."""
@@ -609,6 +671,29 @@ class Scanner:
             finally:
                 self.deps = deps
         into.transparent |= inner.transparent
+
+    def _fonts(self, res) -> None:
+        """Note the fonts a resource dictionary names, and whether each is embedded."""
+        from pypdf.generic import IndirectObject
+
+        fonts = res.raw_get("/Font") if hasattr(res, "raw_get") and "/Font" in res else None
+        if fonts is None:
+            return
+        key = fonts.idnum if isinstance(fonts, IndirectObject) else None
+        table = self.digests.font_tables.get(key) if key is not None else None
+        if table is None:
+            table = {}
+            for ref in (_resolve(fonts) or {}).values():
+                font = _resolve(ref)
+                desc = font.get("/FontDescriptor")
+                if desc is None and "/DescendantFonts" in font:
+                    desc = _resolve(_resolve(font["/DescendantFonts"])[0]).get("/FontDescriptor")
+                desc = _resolve(desc) if desc is not None else {}
+                table[str(font.get("/BaseFont", "?"))] = any(k in desc for k in ("/FontFile", "/FontFile2",
+                                                                                  "/FontFile3"))
+            if key is not None:
+                self.digests.font_tables[key] = table
+        self.out.fonts.update(table)
 
     def _note(self, category: str, name: str, resources) -> None:
         self.deps[f"{category} {name}"] = self.digests.entry(resources, category, name)
@@ -633,6 +718,7 @@ class Scanner:
         rec = sub.out
         images = [[im.pop("object", None), {k: v for k, v in im.items() if k != "where"}] for im in rec.images]
         record = {"spaces": sorted(rec.colour_spaces), "ink": rec.events, "images": images,
+                  "fonts": sorted([name, embedded] for name, embedded in rec.fonts.items()),
                   "texts": [[s * scale_of(matrix), c.space, list(c.values)] for s, c in inner.texts],  # type: ignore
                   "transparent": inner.transparent}
         if digest:
@@ -643,6 +729,7 @@ class Scanner:
         """Apply a form's record where it is first placed; its texts, to place at any scale."""
         out = self.out
         out.colour_spaces.update(record["spaces"])
+        out.fonts.update(dict(record["fonts"]))
         for value, suffix in record["ink"]:
             out.ink(value, where + suffix)
         for key, info in record["images"]:

@@ -39,34 +39,6 @@ def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side
             "colour_space": mode, "problems": problems}
 
 
-def _fonts_of(resources, seen: dict, visited: set | None = None) -> None:
-    """Every font a page's resources (and the forms it places, each visited once) use, and if embedded."""
-    if resources is None:
-        return
-    visited = visited if visited is not None else set()
-    resources = resources.get_object()
-    fonts = resources.get("/Font")
-    if fonts:
-        for ref in fonts.get_object().values():
-            font = ref.get_object()
-            name = str(font.get("/BaseFont", "?"))
-            desc = font.get("/FontDescriptor")
-            if desc is None and "/DescendantFonts" in font:
-                desc = font["/DescendantFonts"].get_object()[0].get_object().get("/FontDescriptor")
-            desc = desc.get_object() if desc is not None else {}
-            embedded = any(k in desc for k in ("/FontFile", "/FontFile2", "/FontFile3"))
-            seen[name] = embedded
-    xobjects = resources.get("/XObject")
-    if xobjects:
-        for ref in xobjects.get_object().values():
-            key = getattr(ref, "idnum", None)
-            if key is not None and key in visited:
-                continue
-            visited.add(key)
-            obj = ref.get_object()
-            if obj.get("/Subtype") == "/Form":
-                _fonts_of(obj.get("/Resources"), seen, visited)
-
 
 def check_pdf(path: Path, page_size: tuple[float, float] | None, pages: int | None, cmyk: bool = False,
               lang: str | None = None, memo=None) -> dict:
@@ -188,11 +160,9 @@ def measure_pdf(reader, memo=None) -> dict:
     from .pdfscan import scan
 
     s = scan(reader, memo)
-    fonts: dict[str, bool] = {}
-    visited: set = set()
+    fonts = s.fonts
     grouped = []
     for i, page in enumerate(reader.pages, 1):
-        _fonts_of(page.get("/Resources"), fonts, visited)
         group = page.get("/Group")
         if group is not None and group.get_object().get("/S") == "/Transparency":
             grouped.append((i, str(group.get_object().get("/CS", ""))))
