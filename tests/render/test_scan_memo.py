@@ -185,3 +185,36 @@ def test_a_pattern_painted_in_a_form_is_memoised_with_it(tmp_path, recorded):
     recorded["forms"] = 0
     assert _figures(red, ScanMemo(tmp_path, MEMO)) == fresh[red] and recorded["forms"] == 0
     assert _figures(ink, ScanMemo(tmp_path, MEMO)) == fresh[ink] and recorded["forms"] == 1
+
+
+
+def test_a_form_placed_as_before_is_not_parsed_where_its_object_number_moved(tmp_path, monkeypatch):
+    """A form is known whole from its bytes and what they refer to, less object numbers: in a document where
+    a card put first shifts every later object, the other cards' records are found without reading their
+    dictionaries, and the figures (fonts included) are those of a fresh scan."""
+    from forge.render.face import build_faces
+    from forge.render.formcache import FormCache
+    from forge.render.jobs import item_key
+    from forge.render.sheets import pnp_sheets
+    from forge.render.template import load_template
+
+    tpl = load_template(REPO)
+    faces = build_faces(mini_db(), books(), ["en"], REPO)["en"]
+    forms = FormCache(tmp_path / "out", lambda item: item_key(item, tpl))
+    before, after = tmp_path / "before.pdf", tmp_path / "after.pdf"
+    before.write_bytes(pnp_sheets(tpl, faces[1:], "en", "a4", REPO, forms=forms))
+    after.write_bytes(pnp_sheets(tpl, faces, "en", "a4", REPO, forms=forms))
+    memo = ScanMemo(tmp_path, MEMO)
+    _figures(before, memo)
+    memo.save()
+    fresh = _figures(after)
+    assert fresh["fonts"] and all(fresh["fonts"].values())
+    scanned = []
+    real = pdfscan.Scanner._record
+    monkeypatch.setattr(pdfscan.Scanner, "_record", lambda self, ref, obj: scanned.append(ref.idnum) or real(self, ref, obj))
+    assert _figures(after, ScanMemo(tmp_path, MEMO)) == fresh
+    first = faces[0].id
+    names = {str(n) for page in PdfReader(after).pages for n in page["/Resources"]["/XObject"]}
+    assert f"/FormXob.{first}.en" in names
+    # only the new card's form (and a texture no earlier card wore) was read
+    assert 1 <= len(scanned) <= 2
