@@ -64,10 +64,12 @@ def _shape_path(canvas, shape: str, x: float, y: float, w: float, h: float):
     return p
 
 
-def _background(p: Painter, tpl: Template, base: str, second: str | None = None, texture: str | None = None,
-                covered: tuple = ()) -> None:
+def _background(p: Painter, tpl: Template, base: str, second: tuple[str, str] | None = None,
+                texture: str | None = None, covered: tuple = ()) -> None:
     """Full-bleed frame colour with a soft vertical light, then the frame's texture (``texture``: a
-    faction id or "neutral"); two-faction cards blend both colours across under their main faction's texture.
+    faction id or "neutral"). A two-faction card (``second``: the other faction's texture and colour)
+    blends both colours across its diagonal, and each half of the frame wears its own faction's
+    texture in its own colour, split where the colours meet (``_split``).
 
     Declared full-bleed: it runs past the cut on purpose, so the safe-zone check lets it.
     """
@@ -78,21 +80,45 @@ def _background(p: Painter, tpl: Template, base: str, second: str | None = None,
         path.rect(0, 0, tpl.full_w, tpl.full_h)
         c.clipPath(path, stroke=0, fill=0)
         if second:
-            p.linear(0, tpl.full_h, tpl.full_w, 0, [shade(base, -0.1), base, second, shade(second, 0.35)],
+            p.linear(0, tpl.full_h, tpl.full_w, 0, [shade(base, -0.1), base, second[1], shade(second[1], 0.35)],
                      [0, 0.4, 0.6, 1])
         else:
             p.linear(0, tpl.full_h, 0, 0, [shade(base, -0.18), base, shade(base, 0.45)], [0, 0.45, 1])
-        if texture:
+        if texture and second:
+            for half, (theme, colour) in enumerate(((texture, base), second)):
+                c.saveState()
+                c.clipPath(_split(c, tpl.full_w, tpl.full_h, half), stroke=0, fill=0)
+                draw_frame_texture(p, theme, colour, tpl.full_w, tpl.full_h, covered)
+                c.restoreState()
+        elif texture:
             draw_frame_texture(p, texture, base, tpl.full_w, tpl.full_h, covered)
         c.restoreState()
 
 
-def _second_color(face: CardFace) -> str | None:
-    """The second faction's colour of a multi-faction card, for its frame."""
+def _split(canvas, w: float, h: float, half: int):
+    """Half of the (w × h) card on one side of the line where a two-faction gradient turns from the first
+    colour to the second: through the centre, across the gradient's axis (top-left to bottom-right).
+    ``half`` 0 is the top-left side (the main faction), 1 the bottom-right."""
+    cx, cy = w / 2, h / 2
+    reach = w + h  # past every corner
+    ax, ay = w / (w + h), -h / (w + h)  # along the gradient (towards the second colour), scaled
+    ex, ey = -ay, ax  # along the seam
+    sign = 1 if half else -1
+    path = canvas.beginPath()
+    path.moveTo(cx - ex * reach, cy - ey * reach)
+    path.lineTo(cx + ex * reach, cy + ey * reach)
+    path.lineTo(cx + ex * reach + sign * ax * reach, cy + ey * reach + sign * ay * reach)
+    path.lineTo(cx - ex * reach + sign * ax * reach, cy - ey * reach + sign * ay * reach)
+    path.close()
+    return path
+
+
+def _second_faction(face: CardFace) -> tuple[str, str] | None:
+    """The frame texture and colour of a multi-faction card's second faction (one whose colour differs)."""
     for fid in face.card_factions[1:]:
         style = face.faction_style(fid)
         if style and style[0] != face.frame_color:
-            return style[0]
+            return frame_theme(fid), style[0]
     return None
 
 
@@ -478,7 +504,7 @@ def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = Non
     lay = tpl.layout(face.type)
     base = _frame_color(tpl, face)
     covered = tuple(tpl.box(lay[k]) for k in ("art", "title_bar", "type_bar", "text_box"))
-    _background(p, tpl, base, _second_color(face), frame_theme(face.faction), covered)
+    _background(p, tpl, base, _second_faction(face), frame_theme(face.faction), covered)
     _inner_border(p, tpl, float(lay["frame_inset"]))
     sections = (("art", _draw_art, (face, root, lay)), ("title", _title, (face, m, lay)),
                 ("allegiance", _allegiance, (face, lay)), ("type bar", _type_bar, (face, m, lay)),

@@ -137,3 +137,48 @@ def _forms(reader):
             if obj.get("/Subtype") == "/Form":
                 yield name, obj
                 todo.append(obj.get("/Resources", {}))
+
+
+def _texture_clips(page) -> list[tuple[str, list[tuple[float, float]]]]:
+    """Each frame texture a page places, with the last polygon clipped to before it (in card space)."""
+    data = page.get_contents().get_data().decode("latin-1")
+    out = []
+    for m in re.finditer(r"/(FormXob\.FrameTexture\w+) Do", data):
+        before = data[:m.start()]
+        clip = list(re.finditer(r"((?:[-\d.]+ [-\d.]+ [ml] )+)h W\*? n", before))
+        nums = [float(v) for v in re.findall(r"[-\d.]+", clip[-1].group(1))] if clip else []
+        out.append((m.group(1), list(zip(nums[::2], nums[1::2]))))
+    return out
+
+
+def _inside(pt, poly) -> bool:
+    x, y = pt
+    inside = False
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_a_two_faction_frame_wears_each_factions_texture_on_its_own_colour(lang):
+    """The main faction's texture on the top-left half, the second faction's on the bottom-right, each the
+    very form a single-faction card of that faction wears (the same colour, the same motifs)."""
+    load = load_database(REPO)
+    faces = {f.id: f for f in build_faces(load.db, load_phrasebooks(REPO), [lang], REPO)[lang]}
+    two = [f for f in faces.values() if f.type == "creature" and len(f.card_factions) == 2
+           and f.card_factions[1] in FACTIONS]
+    assert two
+    tpl = load_template(REPO)
+    for card in two:
+        main, second = card.card_factions
+        singles = [_pick(faces, fac, "creature", 1)[0] for fac in (main, second)]
+        reader = PdfReader(io.BytesIO(cards_pdf([card, *singles], REPO)[0]))
+        (own_main, _), = _texture_clips(reader.pages[1])
+        (own_second, _), = _texture_clips(reader.pages[2])
+        placed = _texture_clips(reader.pages[0])
+        assert [name for name, _ in placed] == [own_main, own_second], card.id
+        top_left, bottom_right = (tpl.bleed + 2, tpl.full_h - tpl.bleed - 2), (tpl.full_w - tpl.bleed - 2, tpl.bleed + 2)
+        (_, first_clip), (_, second_clip) = placed
+        assert _inside(top_left, first_clip) and not _inside(bottom_right, first_clip), card.id
+        assert _inside(bottom_right, second_clip) and not _inside(top_left, second_clip), card.id
