@@ -124,6 +124,8 @@ def _icon_pdf_path(name: str) -> tuple[PDFPathObject, bool]:
 
 #: The canvas attribute where ``Painter.shading`` keeps each gradient it defined: name -> (kind, colours, positions).
 SHADINGS = "_forge_shading_specs"
+#: Each gradient's colour space, converted stops and positions, by name (``Painter.shading``).
+_STOPS: dict[str, tuple] = {}
 
 
 def shading_name(cmyk: bool, kind: str, colors: list[str], positions: list[float] | None) -> str:
@@ -214,8 +216,10 @@ class Painter:
         name = shading_name(self.cmyk, *spec)
         defined = c.__dict__.setdefault(SHADINGS, {})
         if name not in defined:
-            stops, at = (_srgb_stops(colors, positions) if self.cmyk else (colors, positions))
-            space, ncolors = _normalizeColors([self.color(v) for v in stops])
+            if name not in _STOPS:  # the stops' colours, converted once per process (every card's form needs them)
+                stops, at = (_srgb_stops(colors, positions) if self.cmyk else (colors, positions))
+                _STOPS[name] = (*_normalizeColors([self.color(v) for v in stops]), at)
+            space, ncolors, at = _STOPS[name]
             fcn = _buildColorFunction(ncolors, at)
             if kind == "axial":
                 shading = PDFAxialShading(0, 0, 1, 0, Function=fcn, ColorSpace=space, Extend="[true true]")

@@ -28,6 +28,8 @@ class FormCanvas(Canvas):
     """
 
     page_groups = False
+    #: A scratch canvas drawing a card into a fragment: forms nested in it come from ``formcache.nested``.
+    nested_fragments = False
 
     def __init__(self, *args, **kwargs):
         self._transparent = False  # the page or form being drawn uses transparency
@@ -146,6 +148,7 @@ class PdfBuffer:
 
                 def make():
                     scratch = PdfBuffer(self.pagesize, "", None, cmyk=self.pdfx, trim=self.trim, forms=self.forms)
+                    scratch.canvas.nested_fragments = True
                     return capture(scratch, name, width, height, draw, self.pdfx)
 
                 fragment = self.forms.get(item, name, make, self.pdfx)

@@ -257,8 +257,8 @@ def draw_frame_texture(p: Painter, theme: str, base: str, w: float, h: float, co
     """
     from .pdf import FormCanvas
 
-    def draw() -> None:
-        TEXTURES[theme](p, random.Random(frame_seed(theme)), base, w, h, covered)
+    def draw(painter: Painter = p) -> None:
+        TEXTURES[theme](painter, random.Random(frame_seed(theme)), base, w, h, covered)
 
     c = p.canvas
     if not isinstance(c, FormCanvas):  # a bare reportlab canvas gives forms no transparency
@@ -267,7 +267,12 @@ def draw_frame_texture(p: Painter, theme: str, base: str, w: float, h: float, co
     key = repr((theme, base, p.cmyk, round(w, 3), round(h, 3), tuple(tuple(round(v, 3) for v in r) for r in covered)))
     name = "FrameTexture" + hashlib.sha256(key.encode()).hexdigest()[:12]
     if not c.hasForm(name):
-        c.beginForm(name, 0, 0, w, h)
-        draw()
-        c.endForm()
+        if c.nested_fragments:  # a card being kept as a fragment: its texture, drawn once per process
+            from .formcache import nested
+
+            nested(c, name, w, h, draw, p.cmyk)
+        else:
+            c.beginForm(name, 0, 0, w, h)
+            draw()
+            c.endForm()
     c.doForm(name)
