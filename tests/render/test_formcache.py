@@ -30,6 +30,17 @@ def tpl():
     return load_template(REPO)
 
 
+@pytest.fixture(autouse=True)
+def unconfined():
+    """These tests write fragments under their own folder: no output folder an earlier CLI test confined
+    writes to (forge.atomic.confine) applies."""
+    from forge.atomic import release
+
+    release()
+    yield
+    release()
+
+
 def _faces(db=None, lang: str = "fr"):
     return build_faces(db or mini_db(), books(), [lang], REPO)[lang]
 

@@ -198,6 +198,9 @@ def test_a_form_placed_as_before_is_not_parsed_where_its_object_number_moved(tmp
     from forge.render.sheets import pnp_sheets
     from forge.render.template import load_template
 
+    from forge.atomic import release
+
+    release()  # fragments are written under tmp_path, whatever an earlier CLI test confined writes to
     tpl = load_template(REPO)
     faces = build_faces(mini_db(), books(), ["en"], REPO)["en"]
     forms = FormCache(tmp_path / "out", lambda item: item_key(item, tpl))
