@@ -20,7 +20,8 @@ from typing import Callable, Iterable, Iterator, TypeVar
 
 T = TypeVar("T")
 
-#: Games per task: big enough that Ray's per-task cost (~1 ms) is small next to the games.
+#: Games per task at most: big enough that Ray's per-task cost (~1 ms) is small next to the games;
+#: a short run is cut smaller so that every CPU gets some (a search agent's game takes seconds).
 BATCH = 32
 #: Tasks in flight per CPU of the cluster: each CPU has the next batch ready when one ends.
 IN_FLIGHT_PER_CPU = 2
@@ -107,7 +108,8 @@ def play_games(db, settings, progress: Callable[[int], None] | None = None) -> I
                 progress(len(outcomes))
             return outcomes
 
-        yield from ordered(batches(settings.games), lambda idx: task.remote(holder, settings, idx), fetch,
+        size = max(1, min(BATCH, settings.games // (IN_FLIGHT_PER_CPU * cpus)))
+        yield from ordered(batches(settings.games, size), lambda idx: task.remote(holder, settings, idx), fetch,
                            IN_FLIGHT_PER_CPU * cpus)
     finally:
         if started:
