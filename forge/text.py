@@ -24,10 +24,11 @@ _MARKUP = re.compile(r"\*\*(.+?)\*\*|\[\[([a-z_]+)\]\]")
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
 #: How icons read in plain text (terminal reports, logs, the text of a PDF).
 PLAIN_ICONS = {"soul": "●", "activate": "⟳", "demise": "✝", "trap": "🐺"}
-#: Languages whose typography wants no capital after a colon or a comma inside a sentence.
+#: Languages whose typography wants no capital after a colon inside a sentence (after a comma, none does).
 _LOWER_AFTER_COLON = frozenset({"fr"})
 #: A frame's ``{effect}`` placed after a colon or a comma, inside the sentence the frame starts.
 _MID_SENTENCE_EFFECT = re.compile(r"[:,]\s*\{effect\}")
+_AFTER_COMMA = re.compile(r",\s*\{effect\}")
 
 
 @dataclass(frozen=True)
@@ -219,7 +220,8 @@ class Phrasebook:
 
     def frame(self, name: str, **values) -> str:
         template = self.label("frames", name)
-        if "effect" in values and self.lang in _LOWER_AFTER_COLON and _MID_SENTENCE_EFFECT.search(template):
+        if "effect" in values and (_AFTER_COMMA.search(template) or
+                                   (self.lang in _LOWER_AFTER_COLON and _MID_SENTENCE_EFFECT.search(template))):
             values["effect"] = self.lower_first(values["effect"])
         return self.fill(template, None, **values)
 

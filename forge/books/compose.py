@@ -25,7 +25,7 @@ import yaml
 from markupsafe import Markup
 
 from .. import safeio, sandbox
-from ..engine.state import TURN_PHASES, WOUND_PROTECTION
+from ..engine.state import PLAY_STEPS, TURN_PHASES, WOUND_PROTECTION
 from ..findings import WARNING, Finding
 from ..model import Card, CardDatabase, Position, collector_order
 from ..text import Phrasebook, PhraseError, parse_markup
@@ -291,7 +291,7 @@ class Book:
             "type_word": self.L.type_word, "trap_kind": self.L.trap_kind, "frame": self.L.frame_title,
             "count": self.count, "plural": self.plural, "spell": self.spell, "trigger": self.trigger,
             "effect_text": self.effect_text,
-            "play_only_if": self.play_only_if, "quick_reference": self.quick_reference,
+            "play_only_if": self.play_only_if, "quick_reference": self.quick_reference, "step": self.step,
             "setup_table": self.setup_table, "worked_example": self.worked_example,
         }
 
@@ -348,6 +348,16 @@ class Book:
                 self.problem(f"`{card_id}` has no effect line {index}", needle=card_id)
             return Markup("")
         return self.markup_html(self.L.book.line_text(card.effects[index]).rstrip("."))
+
+    def step(self, key: str) -> str:
+        """One of the six steps (the engine's ``PLAY_STEPS``) as the locale titles it: "Opponent's window";
+        the rulebook's list and the back cover both print it, so they cannot disagree."""
+        try:
+            return self.L.book.label("steps", key)
+        except PhraseError:
+            self.problem(f"no step `{key}` in locales/{self.lang}.yaml", f"the steps: {', '.join(PLAY_STEPS)}",
+                         needle=key)
+            return key
 
     def play_only_if(self, card: Card) -> str:
         """How a card becomes playable, by its type: "it can only be cast", « cette créature ne s'invoque que »…"""
@@ -636,9 +646,17 @@ class Book:
         phases = [{"title": self.words(q["phases"][p]["title"]), "text": self.words(q["phases"][p]["text"])}
                   for p in TURN_PHASES]
         wound = [self.words(q["wound"][k]) for k in WOUND_PROTECTION] + [self.words(q["wound"]["damage"])]
+        glosses = q.get("steps") if isinstance(q.get("steps"), dict) else {}
+        for key in glosses:
+            if key not in PLAY_STEPS or "{step}" not in str(glosses[key]):
+                self.problem(f"strings.yaml: `quick.steps.{key}` is not a step's `{{step}}` and its gloss",
+                             f"the steps: {', '.join(PLAY_STEPS)}; write e.g. `{{step}} (traps)`",
+                             where=((BOOKS_DIR / "strings.yaml").as_posix(), 0))
+        steps = [Markup(str(self.words(str(glosses.get(k, "{step}")))).replace("{step}", html.escape(self.step(k), quote=False)))
+                 for k in PLAY_STEPS]
         return self.render_macro("quick_reference", {
             "title": q["title"], "turn": q["turn"], "phases": phases, "steps_title": self.words(q["steps_title"]),
-            "steps": [self.words(step) for step in q["steps"]], "wound_title": self.words(q["wound_title"]),
+            "steps": steps, "wound_title": self.words(q["wound_title"]),
             "wound": wound, "waiting": self.words(q["waiting"])})
 
     def anatomy(self) -> Markup:

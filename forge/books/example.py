@@ -27,11 +27,14 @@ WANTED = frozenset({"buy", "activate", "trap", "guard", "rite"})
 #: The active player's actions a trap can answer in the opponent's window (six steps, 3).
 ANSWERED = frozenset({"play", "summon", "activate", "buy"})
 #: Events that start a new action in the text (a new paragraph).
-ACTIONS = frozenset({"play", "summon", "activate", "buy", "trap", "keep", "poison_damage"})
+ACTIONS = frozenset({"play", "summon", "activate", "buy", "trap", "raise", "end", "poison_damage"})
 #: Events whose card is shown as a picture beside the turn.
 PICTURED = ("play", "summon", "activate", "buy", "trap", "guard", "rite")
 #: Events the text leaves out: the turn marker heads its section, the decision lines are the engine's.
 _SILENT = frozenset({"turn", "decision", "setup", "capped"})
+#: Decisions the text tells, as events of their own: they are the cause of what follows them
+#: (the allegiance a raise gives, the cleanup an end of turn starts); the others show in their events.
+TOLD_DECISIONS = frozenset({"raise", "end"})
 
 
 @dataclass
@@ -102,6 +105,8 @@ def read(db: CardDatabase, text: str | bytes, shown: int = 2) -> Example:
                 turns.append(Turn(x["turn"], x["player"], _moment(state)))
             elif x.get("t") == "event" and turns and x.get("e") not in _SILENT:
                 turns[-1].events.append((x, _moment(state)))
+            elif x.get("t") == "decision" and turns and x["action"][0] in TOLD_DECISIONS:
+                turns[-1].events.append(({"e": x["action"][0], "player": x["player"]}, _moment(state)))
     except RecordError as exc:
         raise ExampleError(f"line {exc.line}: {exc}") from None
     head = replayer.head or {}
@@ -132,6 +137,7 @@ def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int 
 def shows_everything(events: list[dict]) -> bool:
     """Whether these events hold a purchase, an activation, a Guard, a Rite taken and a trap sprung
     right after the active player's action (in their opponent's window)."""
+    events = [e for e in events if e.get("e") != "resolve"]  # the causes: not actions of their own
     kinds = {e.get("e") for e in events}
     answered = any(e.get("e") == "trap" and i and events[i - 1].get("e") in ANSWERED
                    and events[i - 1].get("player") != e.get("player") for i, e in enumerate(events))

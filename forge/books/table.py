@@ -16,7 +16,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..engine.state import START_ALLEGIANCE
+from ..engine.state import RAISE_COST, START_ALLEGIANCE
 from ..text import Phrasebook
 from ..vocabulary import FACTIONS
 from .anatomy import render_back, render_card
@@ -161,8 +161,47 @@ def _sentence(book, event: dict, health: list[int], phrases: dict, players: list
     return Phrasebook(book.lang, {}, "strings.yaml").fill(text, None, **values)
 
 
+#: The section a card's own action reads: its lines are that action's, the text names no other cause.
+_OWN_SECTION = {"play": "effects", "trap": "effects", "trap_window": "effects", "activate": "activate"}
+
+
+def _cause_line(book, cause: dict):
+    """The printed line a ``resolve`` event names, and its trigger when it is one: (line, trigger)."""
+    card = book.cards.get(cause["card"])
+    if card is None:
+        return None, None
+    if cause["section"] == "triggers":
+        pairs = [(ln, t) for t in card.triggers for ln in t.lines]
+    else:
+        pairs = [(ln, None) for ln in getattr(card, cause["section"], ())]
+    return pairs[cause["index"]] if 0 <= cause["index"] < len(pairs) else (None, None)
+
+
+def _cause(book, cause: dict, players: list[str]) -> str:
+    """Why the next events happen, when it is not the action they follow: "At the end of the turn,
+    Theo's Void Archivist takes effect:"."""
+    line, trigger = _cause_line(book, cause)
+    template = book.s["game_example"]["causes"].get(cause["section"], "")
+    values = {"card": _name(book, cause["card"]), "player": html.escape(players[cause["player"]])}
+    if trigger is not None:
+        values["trigger"] = book.trigger(trigger.event, trigger.actor, capital=False)
+    return Phrasebook(book.lang, {}, "strings.yaml").fill(str(book.words(str(template))), None, **values)
+
+
+def _told(event: dict, cause: dict | None, line) -> dict:
+    """The event as the text tells it: an exile says where the card came from (the line that exiled it)."""
+    if event.get("e") == "exile" and line is not None and cause is not None and line.verb == "exile":
+        return {**event, "e": f"exile_{line.arg('from')}"}
+    return event
+
+
 def example_view(book, example: Example) -> list[dict]:
-    """The shown turns: title, the table at the start, pictured cards and paragraphs of sentences."""
+    """The shown turns: title, the table at the start, pictured cards and paragraphs of sentences.
+
+    Every sentence says why it happens: an action starts a paragraph, the events of the lines it reads
+    follow it, and the effects of another card's line (a trigger, a Demise, an end-of-turn effect)
+    are introduced by that card and section, from the record's ``resolve`` events; a raise and an end
+    of turn are the decisions that cause what follows them."""
     ex = book.s["game_example"]
     players = [str(p) for p in ex["players"]]
     out = []
@@ -172,21 +211,48 @@ def example_view(book, example: Example) -> list[dict]:
         pictured: list[str] = []
         previous: dict = {}
         health = list(turn.start.health)
+        own: tuple | None = None  # (card, section) of the paragraph's action: its lines need no cause
+        cause: dict | None = None  # the line being read (the last ``resolve``)
+        told: tuple | None = None  # the cause the text last named
+        cleanup = False
         for event, _ in turn.events:
             kind = event.get("e")
+            if kind == "resolve":
+                if not (cause and (cause["card"], cause["section"]) == (event["card"], event["section"])
+                        and event["index"] > cause["index"]):
+                    told = None  # a new reading of a card's lines (a trigger firing again): named again
+                cause, previous = event, event
+                continue
             if kind == "draw" and previous.get("e") in ("trap", "trap_window") and previous.get("player") == event.get("player"):
                 previous = event
                 continue  # the trap's own sentence says its player draws a card
+            if kind == "destroy" and previous.get("e") == "guard" and previous.get("card") == event.get("card"):
+                previous = event
+                continue  # the guard's own sentence says the guarding creature is destroyed
             if kind == "trap" and previous.get("e") in ANSWERED and previous.get("player") != event.get("player"):
                 event = {**event, "e": "trap_window"}
+            line, _ = _cause_line(book, cause) if cause else (None, None)
+            if kind == "draw" and cleanup and not (previous.get("e") == "resolve" and line is not None
+                                                   and line.verb == "draw"):
+                event = {**event, "e": "draw_cleanup"}  # cleanup step 5, a rule: not the last line read
+            if kind in ACTIONS or kind in ("keep",) or event["e"] == "draw_cleanup":
+                cause = told = None  # an action, or a rule of the cleanup: what follows is its own
+                own = (event.get("card"), _OWN_SECTION.get(event["e"]))
+                cleanup = cleanup or kind == "end"
             previous = event
             if kind in ("wound", "poison_damage"):
                 health[event["target" if kind == "wound" else "player"]] -= event.get("n", 0)
-            sentence = _sentence(book, event, health, ex["events"], players)
+            if kind == "raise":
+                event = {**event, "n": RAISE_COST}
+            sentence = _sentence(book, _told(event, cause, line), health, ex["events"], players)
             if sentence is None:
                 continue
-            if event.get("e") in ACTIONS or event.get("e") == "trap_window" or not paragraphs:
+            if event["e"] in ACTIONS or event["e"] == "trap_window" or not paragraphs:
                 paragraphs.append([])
+            key = (cause["card"], cause["section"]) if cause else None
+            if cause is not None and key != own and key != told:
+                sentence = f"{_cause(book, cause, players)} {_after_colon(book, sentence)}"
+                told = key
             paragraphs[-1].append(sentence)
             card_id = event.get("card") or event.get("rite")
             if kind in PICTURED and card_id and card_id not in pictured:
@@ -197,6 +263,15 @@ def example_view(book, example: Example) -> list[dict]:
             "pictures": [{"uri": card_image(book, c), "name": book.L.name(book.cards[c])} for c in pictured[:MAX_PICTURED]],
             "paragraphs": [Markup(" ".join(par)) for par in paragraphs]})
     return out
+
+
+def _after_colon(book, sentence: str) -> str:
+    """A sentence set after a cause's colon: a common word loses its capital ("the effect…"), a name keeps it."""
+    if sentence.startswith("<") or not sentence[:1].isupper():
+        return sentence
+    first = sentence.split(" ", 1)[0].strip(",.;:")
+    names = set(book.s["game_example"]["players"])
+    return sentence if first in names else sentence[:1].lower() + sentence[1:]
 
 
 def _start(book, moment, player: int, players: list[str], example: Example) -> str:

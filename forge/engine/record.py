@@ -74,6 +74,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "shield": ("player",),
     "protect": ("player",),
     "skip": ("player", "line"),
+    "resolve": ("player", "line"),  # a card's line is read: the events up to the next one are its effects
     "rite": ("player", "rite"),
     "set_aside": ("player", "card"),
     "win": ("player",),
@@ -335,6 +336,7 @@ class Replayer:
         self.result: dict | None = None
         self.failure: RecordError | None = None
         self._seen = 0  # engine log entries already matched with record lines
+        self._causes: bool | None = None  # the record has `resolve` lines (None: not known yet)
 
     def lines(self, stream: BinaryIO, max_bytes: int | None = None) -> Iterator[dict]:
         """Each checked line of the record (not the closing one), replayed before it is handed on."""
@@ -451,10 +453,20 @@ class Replayer:
     def _replaying(self) -> bool:
         return self.failure is None
 
-    def _next_logged(self) -> dict | None:
-        """The replay's next logged event not yet matched with a record line, or None."""
+    def _next_logged(self, line: dict | None = None) -> dict | None:
+        """The replay's next logged event not yet matched with record line ``line``, or None.
+
+        A record written before the engine logged causes has no `resolve` lines: its first line
+        where the replay logs one decides, and from then on the replay's are passed over (the
+        record still replays to its digest) or required, for the whole record."""
         log = self.state.log
-        return event_json(self.state, log[self._seen]) if self._seen < len(log) else None
+        while self._seen < len(log):
+            want = event_json(self.state, log[self._seen])
+            if want.get("e") != "resolve" or self._causes or (line or {}).get("e") == "resolve":
+                return want
+            self._causes = False
+            self._seen += 1
+        return None
 
     def _event(self, n: int, x: dict) -> None:
         e = x.get("e")
@@ -463,7 +475,11 @@ class Replayer:
         self._check_fields(n, x, e, f"a `{e}` event")
         if not self._replaying():
             return
-        want = self._next_logged()
+        if e == "resolve":
+            if self._causes is False:
+                raise RecordError(n, "a `resolve` line in a record whose earlier lines leave them out")
+            self._causes = True
+        want = self._next_logged(x)
         if want is None:
             s = self.state
             waits = "the game is over" if s.terminal else f"it waits for player {s.pending + 1}'s decision"
@@ -566,6 +582,8 @@ class LogPrinter:
         """The log line of one record line, or None for lines the log does not show."""
         t = x.get("t")
         if t not in ("event", "decision") or (t == "decision" and not self.decisions):
+            return None
+        if x.get("e") == "resolve":  # why the next events happen: the log says what happens (see FIELDS)
             return None
         table, names, fnames = self.table, self.names, self.fnames
         kind = "decision" if t == "decision" else x["e"]

@@ -40,6 +40,9 @@ NF = len(FACTIONS)
 SETUP, INITIATION, STRATEGY, CLEANUP, OVER = "setup", "initiation", "strategy", "cleanup", "over"
 #: The three phases of a turn, always in this order (The turn).
 TURN_PHASES = (INITIATION, STRATEGY, CLEANUP)
+#: The six steps every card played and every ability activated follows, in this order (The six
+#: steps): ``_push_played`` stacks them so (the window, the Sacrifice cost, the lines, the finish).
+PLAY_STEPS = ("announce", "played", "window", "cost", "resolve", "finish")
 #: What meets a Wound effect aimed at you, in this order, before the rest is dealt
 #: (Protection against Wounds 1-3): ``_wound`` applies them so.
 WOUND_PROTECTION = ("aegis", "divine_shield", "guard")
@@ -717,6 +720,8 @@ class State:
                 _inc(cov, ln.k_met)
         elif cov is not None:
             _inc(cov, ln.k_res)
+        if self.log is not None:
+            self.log.append(("resolve", owner, ln))  # the cause of the events this line logs
         self._ft = ft
         if ln.may:
             self.stack.append((OP_MAY, owner, ln, ctx, ft))

@@ -171,6 +171,23 @@ def test_french_rules_lines_have_at_most_one_colon_and_no_capital_after_it():
             assert after.group(2) in keywords or (after.group(1) and after.group(2) in " ".join(keywords)), (card_id, line)
 
 
+def test_english_rules_lines_have_at_most_one_colon_and_no_capital_after_a_comma():
+    """As the French (ruling 30's neighbour in the copy-edit): a trap's event, "Immediately" and "After its
+    effects" join their effect with a comma, and Rift explains itself in brackets, so no line reads
+    "Demise: Immediately: …" or "Rift 1: take…" after another colon."""
+    project = project_of(REPO)
+    book = project.books["en"]
+    keywords = set(book.section("keywords").values())
+    lines = [(c.id, line) for c in project.db.cards for line in book.card_text(c)]
+    assert [(card_id, line) for card_id, line in lines if line.count(":") > 1] == []
+    for card_id, line in lines:
+        for after in re.finditer(r",\s*(\*\*)?(\w+)", line):
+            assert not after.group(2)[0].isupper() or after.group(2) in " ".join(keywords), (card_id, line)
+    joined = "\n".join(line for _, line in lines)
+    assert "**Demise**: Immediately, **Wound** 2" in joined and "After its effects, return up to" in joined
+    assert "Opponent's turn: when your opponent summons a creature, **Destroy** that creature." in joined
+
+
 def test_french_exile_is_not_said_twice():
     lines, _ = _french_lines()
     assert not [line for _, line in lines if re.search(r"Exil\*\*\s*:\s*exil", line)]

@@ -13,7 +13,7 @@ import pytest
 from forge.books import example
 from forge.books.compose import compose
 from forge.database import load_database
-from forge.engine.state import HAND_SIZE, WOUND_PROTECTION
+from forge.engine.state import HAND_SIZE, PLAY_STEPS, WOUND_PROTECTION
 
 from .conftest import REPO, copy_project, project_of
 
@@ -124,6 +124,86 @@ def test_the_back_cover_is_a_quick_reference_in_the_engines_order(rendered, lang
         assert -1 not in order and order == sorted(order), (kind, order)
         phases = [text.find(strings["phases"][p]["title"]) for p in TURN_PHASES]
         assert -1 not in phases and phases == sorted(phases), (kind, phases)
-        steps = [" ".join(step.split(" (")[0].replace("\u2019", "'").split()) for step in strings["steps"]]
-        assert [step for step in steps if step not in text] == []
+        steps = [text.find(" ".join(book.label("steps", k).replace("\u2019", "'").split())) for k in PLAY_STEPS]
+        assert -1 not in steps and steps == sorted(steps), (kind, steps)
         assert f"{HAND_SIZE} " in text
+
+
+def _told(lang: str, events: list[dict]) -> str:
+    """The example's text for one turn of made-up events, on the shipped game's table."""
+    from dataclasses import replace
+
+    from forge.books import table
+    from forge.books.compose import Book
+
+    db = load_database(REPO).db
+    game = example.read(db, RECORD.read_text(encoding="utf-8"))
+    start = game.turns[1].start
+    turn = example.Turn(9, 0, start, [(e, start) for e in events])
+    view = table.example_view(Book(project_of(REPO), "rulebook", lang), replace(game, turns=[turn]))
+    return _text(re.sub(r"<[^>]+>", "", " ".join(str(p) for p in view[0]["paragraphs"])))
+
+
+def _resolve(card: str, section: str, index: int = 0, player: int = 0) -> dict:
+    return {"t": "event", "e": "resolve", "player": player, "card": card, "section": section, "index": index}
+
+
+MADE_UP = [
+    {"e": "play", "player": 0, "card": "kindle", "cid": 1}, _resolve("kindle", "effects"),
+    {"e": "essence", "player": 0, "n": 1}, _resolve("kindle", "effects", 1),
+    {"e": "wound", "player": 0, "target": 1, "n": 1},
+    _resolve("rite-of-the-blaze", "triggers", 0), {"e": "wound", "player": 0, "target": 1, "n": 1},
+    _resolve("rite-of-the-blaze", "triggers", 0), {"e": "wound", "player": 0, "target": 1, "n": 1},
+    {"e": "destroy", "player": 1, "card": "carrion-crow", "cid": 2}, _resolve("carrion-crow", "demise"),
+    {"e": "poison", "player": 1, "n": 1},
+    {"e": "end", "player": 0}, _resolve("void-archivist", "end_of_turn"),
+    {"e": "exile", "player": 0, "card": "burning-hand", "cid": 3},
+    {"e": "keep", "player": 0, "n": 0, "m": 1}, {"e": "draw", "player": 0, "n": 5}]
+
+
+@pytest.mark.parametrize("lang, says", [
+    ("en", ["Mara plays Kindle. Mara gains 1 soul essence. Mara deals 1 Wound damage to Theo",
+            "Mara's Rite of the Blaze reacts (“each time you cast a spell”): Mara deals 1 Wound damage to Theo, who "
+            "is now at 22. Mara's Rite of the Blaze reacts (“each time you cast a spell”): Mara deals",
+            "The Demise of Carrion Crow takes effect: Theo gets 1 poison counter.",
+            "Mara ends the strategy phase, and the cleanup begins. At the end of the turn, Mara's Void Archivist "
+            "takes effect: Mara exiles Burning Hand from Theo's discard pile. Mara keeps 0 cards in hand and "
+            "discards 1. Mara draws 5 cards, up to 5 in hand."]),
+    ("fr", ["Mara joue Étincelle. Mara gagne 1 essence d'âme. Mara inflige 1 dégât de Blessures à Théo",
+            "Rite du Brasier de Mara réagit (« chaque fois que vous jouez une magie ») : Mara inflige",
+            "Le Trépas de Corneille Charognarde fait effet : Théo reçoit 1 marqueur de poison.",
+            "À la fin du tour, Archiviste du Néant de Mara fait effet : Mara exile Main Brûlante de la défausse de "
+            "Théo. Mara garde 0 carte en main et en défausse 1. Mara pioche 5 cartes pour en avoir 5 en main."])])
+def test_every_event_of_the_example_says_its_cause(lang, says):
+    """An action's own lines follow it; another card's line (a trigger, firing twice, a Demise, an end-of-turn
+    effect) is named before its effects, from the record's `resolve` events; a raise and an end of turn are
+    the decisions that cause what follows them, and the cleanup's own draw is not the last card's line."""
+    text = _told(lang, MADE_UP)
+    for sentence in says:
+        assert sentence in text, (sentence, text)
+    assert "Kindle takes effect" not in text and "Étincelle fait effet" not in text
+
+
+def test_the_shipped_example_names_the_end_of_turn_exile_and_the_raise():
+    text = _told("en", [e for t in example.read(load_database(REPO).db, RECORD.read_text(encoding="utf-8")).turns
+                        for e, _ in t.events])
+    assert "At the end of the turn, Theo's Void Archivist takes effect: Theo exiles Burning Hand from Mara's" in text
+    assert "Mara spends 1 soul essence to raise an allegiance. Mara's Red allegiance rises to 6." in text
+    assert "goes to the exile pile" not in text  # every exile says where from, by the line that exiled
+
+
+def test_the_six_steps_are_titled_once_in_the_locale_for_the_rulebook_and_the_back_cover(tmp_path):
+    """One source: the engine's PLAY_STEPS in order, each titled by the locale's `steps:`; a title changed
+    there changes the rulebook's list and the back cover, and a step the locale lacks is a finding."""
+    root = copy_project(tmp_path / "game")
+    locale = root / "locales/en.yaml"
+    locale.write_text(locale.read_text(encoding="utf-8").replace('window: "Opponent\'s window"', 'window: "Trap window"'),
+                      encoding="utf-8")
+    result = compose(project_of(root), "rulebook", "en")
+    back = _text(result.tail_html(0))
+    assert "Trap window (traps)" in back and "Opponent's window" not in back
+    assert "Trap window." in _text(result.html)
+    assert "Opponent's window." not in _text(result.html)
+    locale.write_text(locale.read_text(encoding="utf-8").replace('  cost: "Pay the cost"\n', ""), encoding="utf-8")
+    result = compose(project_of(root), "rulebook", "en")
+    assert [f for f in result.findings if "no step `cost`" in f.message]

@@ -434,3 +434,42 @@ def test_any_edit_is_a_record_error_or_changes_nothing():
         except RecordError:
             continue
         assert bytes(data) == to_jsonl(base).encode()  # only an edit that changed nothing replays
+
+
+# -- causes: `resolve` lines --------------------------------------------------------------------
+
+def test_each_line_read_is_logged_before_its_events_with_its_card_section_and_index():
+    """The record carries why things happen: a `resolve` line names the card line whose effects follow."""
+    lines = good()
+    db = _load().db
+    by_id = db.by_id()
+    resolves = [x for x in lines if x.get("e") == "resolve"]
+    assert resolves and all(set(x) == {"t", "e", "player", "card", "section", "index"} for x in resolves)
+    for x in resolves:  # each names a real line of its card
+        card = by_id[x["card"]]
+        if x["section"] == "triggers":
+            assert x["index"] < sum(len(t.lines) for t in card.triggers)
+        else:
+            assert x["index"] < len(getattr(card, x["section"]))
+    # a played spell's lines are read after its play, and before the next action
+    i = index_of(lines, lambda x: x.get("e") == "play" and by_id[x["card"]].effects and by_id[x["card"]].type != "soul")
+    after = next(x for x in lines[i + 1:] if x.get("e") == "resolve")
+    assert (after["card"], after["section"]) == (lines[i]["card"], "effects")
+    assert {x["section"] for x in resolves} >= {"effects", "activate"}
+
+
+def test_a_record_written_before_resolve_lines_still_replays_to_its_digest():
+    lines = good()
+    old = [x for x in lines if x.get("e") != "resolve"]
+    assert len(old) < len(lines)
+    state = replay(_load().db, to_jsonl(old))
+    assert digest(state) == lines[-1]["digest"]
+
+
+def test_a_record_with_resolve_lines_must_keep_every_one(tmp_path):
+    lines = good()
+    ids = [i for i, x in enumerate(lines) if x.get("e") == "resolve"]
+    later = edited(lambda ls: ls.pop(ids[3]))  # resolves seen before: the one missing is a difference
+    expect_bad(tmp_path, later, ids[3] + 1, "the replay differs from the record here")
+    first = edited(lambda ls: ls.pop(ids[0]))  # left out first: the next one is out of place
+    expect_bad(tmp_path, first, ids[1], "a `resolve` line in a record whose earlier lines leave them out")
