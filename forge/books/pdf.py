@@ -7,6 +7,10 @@ the same bytes.
 
 Booklet: a saddle-stitched booklet has a multiple of 4 pages, so blank pages are
 added before the back cover when needed.
+
+Page turns: a book whose layout cuts a word across a page turn is laid out again with that
+word kept whole (``forge.books.pageturn``); one whose last page of text is mostly blank, with its
+closing block's leading changed to fill it or give it back (``forge.books.balance``).
 """
 from __future__ import annotations
 
@@ -17,6 +21,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from .fetch import ASSET_SCHEME, FetchLog, FetchRefused, UrlPolicy, guarded_fetcher
+from . import balance
+from .pageturn import MAX_PASSES, keep_whole, page_turn_words
 
 #: The fontTools clock for subset fonts (1 January 2024, 00:00 UTC): any fixed value will do.
 FIXED_EPOCH = "1704067200"
@@ -67,6 +73,12 @@ def _short_assets(markup: str, assets: dict[str, tuple[str, str]]) -> str:
     return _DATA_URI.sub(short, markup)
 
 
+def _with_style(markup: str, css: str) -> str:
+    """``markup`` with one more style sheet, after the book's own (so it wins where it says !important)."""
+    tag = f"<style>{css}</style>"
+    return markup.replace("</head>", tag + "</head>", 1) if "</head>" in markup else tag + markup
+
+
 @dataclass
 class Rendered:
     """A book laid out once, written twice: for the screen and (when asked) for the press."""
@@ -111,6 +123,19 @@ def render_book(main_html: str, tail_html, base_url: str, policy: UrlPolicy, pre
 
     with fixed_clock():
         main = layout(main_html)
+        before = balance.shape(main.pages)
+        css = balance.leading_css(before)
+        if css:  # the last page of text mostly blank: the closing block's leading takes up the slack
+            trial_html = _with_style(main_html, css)
+            trial = layout(trial_html)
+            if balance.better(before, balance.shape(trial.pages)):
+                main, main_html = trial, trial_html
+        for _ in range(MAX_PASSES):  # no word cut across a page turn (forge.books.pageturn)
+            cut = page_turn_words(main.pages)
+            if not cut:
+                break
+            main_html = keep_whole(main_html, cut)
+            main = layout(main_html)
         pages = list(main.pages)
         if tail_html is not None:
             back = 1  # the back cover is one page; checked below, re-rendered if a designer changed that
