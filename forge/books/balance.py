@@ -81,7 +81,7 @@ def leading_css(s: Shape) -> str | None:
     shrink = 1 - (used + 0.02 * s.height) / total  # give the last page back
     grow = 1 + (s.blank - AIM_BLANK) * s.height / total  # or fill it
     factor = shrink if shrink >= TIGHTEST else min(grow, LOOSEST)
-    return "".join(f".{name} {{ line-height: {pitch * factor:.2f}px !important; }}"
+    return "".join(f".{name}, .{name} * {{ line-height: {pitch * factor:.2f}px !important; }}"
                    for name, (h, pitch) in sorted(s.blocks.items()) if pitch > 0)
 
 

@@ -109,3 +109,30 @@ def test_a_word_cut_at_a_page_turn_is_laid_out_again_whole():
     texts = [page.extract_text().splitlines() for page in PdfReader(io.BytesIO(data)).pages]
     ends = [lines[-2] for lines in texts if len(lines) > 1]  # each page's last line of text, above its folio
     assert len(ends) > 5 and not [e for e in ends if re.search(r"[^\W\d_]-$", e.rstrip())], ends
+
+
+def test_a_mostly_blank_last_page_is_filled_by_the_closing_blocks_leading():
+    """forge.books.balance: a book ending with a few lines on its last page has its closing block (the credits)
+    set with a looser leading, measured to fill that page; a book that ends full is laid out once, as it is."""
+    import weasyprint
+
+    from forge.books import balance
+
+    def book(lines: int) -> str:
+        body = "".join(f"<p>Paragraph {i} of the rules, long enough to fill a line or so.</p>" for i in range(lines))
+        return ("<html lang=en><head><style>@page { size: 60mm 60mm; margin: 5mm } p { margin: 0; font-size: 8pt; "
+                "line-height: 1.2 } .credits p { font-size: 6pt }</style></head><body>" + body +
+                '<div class="credits">' + "<p>Credits: a name, another name and a licence.</p>" * 12 + "</div></body></html>")
+
+    for lines in range(10, 30):  # find a length whose last page is mostly blank
+        first = balance.shape(weasyprint.HTML(string=book(lines)).render().pages)
+        if first.blank > 0.6:
+            break
+    css = balance.leading_css(first)
+    assert css and ".credits, .credits * { line-height:" in css
+    from forge.books.pdf import _with_style
+
+    again = balance.shape(weasyprint.HTML(string=_with_style(book(lines), css)).render().pages)
+    assert balance.better(first, again) and (again.pages < first.pages or again.blank <= balance.MOST_BLANK), (first, again)
+    assert balance.leading_css(balance.Shape(4, 0.2, 189.0, {"credits": (263.0, 9.6)})) is None  # full enough
+    assert balance.leading_css(balance.Shape(4, 0.9, 189.0, {})) is None  # no closing block to loosen
