@@ -288,6 +288,20 @@ def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: 
     return Edition(project, composed, bodies, words, cache or AssetCache())
 
 
+def _unstyled(project: Project, body: str) -> list[Finding]:
+    """A warning at web.css for each class book.css styles, the page uses, and web.css forgets (``webcss``)."""
+    from ..findings import WARNING
+    from ..model import Position
+    from .webcss import unstyled
+
+    web_css = project.source(f"{WEB_DIR}/web.css")
+    sheets = [read_source(project, path) for path in (project.source("book.css"), web_css)]
+    return [Finding(Position(f"templates/books/{WEB_DIR}/web.css"), "web-style", f"the class `{name}` is styled in book.css, not here",
+                    "style it for a screen in web.css, or add it to the comment `/* print-only classes: … */` there",
+                    severity=WARNING)
+            for name in unstyled(sheets[0], sheets[1], body)]
+
+
 def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
               draft: str = "") -> list[WebOutcome]:
     """Write the web page of every asked book in every asked language; one outcome each.
@@ -326,6 +340,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
         except Exception as exc:  # noqa: BLE001 - a web layout that fails is a finding at its line
             o.findings.append(_template_finding(project, exc, str(project.source(PAGE) or PAGE)))
             continue
+        o.findings += _unstyled(project, edition.bodies[(o.kind, o.lang)].html)
         data = text.encode("utf-8")
         path = web_path(Path(out), o.kind, o.lang)
         o.path, o.size, o.sha256 = path.as_posix(), len(data), hashlib.sha256(data).hexdigest()

@@ -290,3 +290,32 @@ def test_render_html_writes_the_pages_beside_the_pdfs(game):
     assert [(b["book"], b["lang"], b["written"]) for b in web] == [("rulebook", "en", True)]
     assert (game / "output/books/rulebook-en.html").is_file() and (game / "output/books/rulebook-en.pdf").is_file()
     assert not (game / "output/books/rulebook-fr.html").exists()
+
+
+def test_every_class_the_books_style_is_styled_on_the_web_or_declared_print_only(web_edition, shipped_root):
+    """A class book.css styles for the PDF reaches the web page with web.css's rules: styled there, or listed
+    in its print-only comment; the web build warns at web.css otherwise, and the shipped pages need no warning."""
+    from forge.books import webcss
+
+    outcomes, folder = web_edition
+    book_css = (shipped_root / "templates/books/book.css").read_text(encoding="utf-8")
+    web_css = (shipped_root / "templates/books/web/web.css").read_text(encoding="utf-8")
+    pages = "".join(Path(o.path).read_text(encoding="utf-8") for o in outcomes.values())
+    assert webcss.unstyled(book_css, web_css, pages) == []
+    assert not [f for o in outcomes.values() for f in o.findings if f.rule == "web-style"]
+    assert {"play-step", "credits", "worked-example"} <= webcss.styled(web_css)  # the example and credits, styled
+    assert webcss.print_only(web_css) <= webcss.styled(book_css)  # the list names no class book.css forgot
+    assert "36rem" not in webcss.styled(web_css) and "table-top" in webcss.styled(web_css)
+
+
+def test_a_class_added_to_book_css_alone_is_a_warning_at_web_css(game):
+    css = game / "templates/books/book.css"
+    css.write_text(css.read_text(encoding="utf-8") + "\n.play-step { color: #222; }\n.no-such-class { color: red; }\n",
+                   encoding="utf-8")
+    web = game / "templates/books/web/web.css"
+    web.write_text(web.read_text(encoding="utf-8").replace("p.play-step { margin: 0 0 0.5rem; }\n", ""), encoding="utf-8")
+    [outcome] = build_web(game, ("rulebook",), ("en",), game / "output")
+    found = [f for f in outcome.findings if f.rule == "web-style"]
+    assert [f.message for f in found] == ["the class `play-step` is styled in book.css, not here"]
+    assert found[0].position.file == "templates/books/web/web.css" and found[0].severity == "warning"
+    assert outcome.written  # a warning: the page is still written

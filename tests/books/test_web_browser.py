@@ -181,3 +181,30 @@ def test_the_page_fits_a_phone_and_a_desktop(visit, viewport, name, kind):
         assert bar == 0  # the bar stays on top as the reader scrolls
         shoot(page, f"{kind}-{lang}-{name}-inside")
         assert v.messages == []
+
+
+SETUP_TEXT = """() => {
+  const figure = document.querySelector('figure.setup-table');
+  const top = figure.querySelector('.table-top');
+  const zoom = parseFloat(getComputedStyle(top).zoom || '1');
+  const words = [...top.querySelectorAll('.table-label, .table-slot, .table-counters')];
+  const boxes = [...top.children].map(e => e.getBoundingClientRect());
+  return {sizes: words.map(e => parseFloat(getComputedStyle(e).fontSize) * zoom),
+          left: Math.min(...boxes.map(b => b.left)), right: Math.max(...boxes.map(b => b.right)),
+          width: window.innerWidth};
+}"""
+
+
+@pytest.mark.parametrize("viewport, name, smallest", [(PHONE, "phone", 10.5), (DESKTOP, "desktop", 12)])
+def test_the_setup_diagram_reads_on_a_phone_and_a_desktop(visit, viewport, name, smallest):
+    """The table after setup keeps the printed proportions, drawn larger on a desktop and fitted to a phone,
+    where its words are set larger than the cards' scale: every word at about 11 px or more, on the screen."""
+    for lang in LANGS:
+        v = visit(viewport)
+        page = v.open(f"rulebook-{lang}.html")
+        page.evaluate("document.querySelector('figure.setup-table').scrollIntoView({block: 'center'})")
+        seen = page.evaluate(SETUP_TEXT)
+        assert seen["sizes"] and min(seen["sizes"]) >= smallest, (lang, name, seen["sizes"])
+        assert 0 <= seen["left"] and seen["right"] <= seen["width"], (lang, name, seen)
+        shoot(page, f"setup-{lang}-{name}")
+        assert v.messages == []
