@@ -180,7 +180,7 @@ def _cause_line(book, cause: dict):
 def _cause(book, cause: dict, players: list[str]) -> str:
     """Why the next events happen, when it is not the action they follow: "At the end of the turn,
     Theo's Void Archivist takes effect:"."""
-    line, trigger = _cause_line(book, cause)
+    _, trigger = _cause_line(book, cause)
     template = book.s["game_example"]["causes"].get(cause["section"], "")
     values = {"card": _name(book, cause["card"]), "player": html.escape(players[cause["player"]])}
     if trigger is not None:
