@@ -61,7 +61,9 @@ class Hung(BaseException):
 def no_hang():
     """Fail the test instead of hanging the suite or filling the memory when forge reads a special file.
 
-    A FIFO read blocks: an alarm after 20 s (then every 5 s) interrupts it. Reading /dev/zero never
+    A FIFO read blocks: an alarm after 300 s (then every 5 s) interrupts it. The alarm is wall time,
+    so it is set far above any honest run of these tests on a loaded machine (renders took over 20 s
+    at load average 20): it only turns a hang into a failure, it never times anything. Reading /dev/zero never
     ends: the address space is capped 2 GB above its current size, so the read fails
     with MemoryError, and files written are capped at 256 MB, so copying it fails
     too (Linux; the caps are lifted afterwards).
@@ -69,7 +71,7 @@ def no_hang():
     import resource
 
     def expire(signum, frame):
-        raise Hung("blocked for 20 s: something read a FIFO or a device")
+        raise Hung("blocked for 300 s: something read a FIFO or a device")
 
     previous = signal.signal(signal.SIGALRM, expire)
     limits = resource.getrlimit(resource.RLIMIT_AS)
@@ -83,7 +85,7 @@ def no_hang():
             resource.setrlimit(resource.RLIMIT_AS, (cap, limits[1]))
     except (OSError, ValueError):
         pass  # no /proc: the alarm alone guards
-    signal.setitimer(signal.ITIMER_REAL, 20, 5)
+    signal.setitimer(signal.ITIMER_REAL, 300, 5)
     try:
         yield
     finally:
