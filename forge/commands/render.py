@@ -158,6 +158,23 @@ def cards(
     _report_and_exit(format, reported + result.findings, result)
 
 
+def refuse_a_refused_database(root: Path, format: Format) -> None:
+    """One gate for a page made from the cards: exit 1 with validate's errors when it refuses the database.
+
+    The render's own reports (counts, text fit, the card template) are left to the page's builder,
+    as `render cards` does."""
+    from ..render.template import TEMPLATE_FILE
+    from ..validate import validate
+
+    checked = validate(root, extra=True, layout=False)
+    errors = [f for f in checked.findings if f.severity == "error" and f.rule not in RENDER_REPORTS
+              and f.position.file != TEMPLATE_FILE.as_posix()]
+    if checked.load.io_error or errors:
+        _report_and_exit(format, sorted(set(checked.load.findings) | set(errors)), None,
+                         io_error=checked.load.io_error,
+                         message="the card database has errors; fix them (forge validate)")
+
+
 def _report_and_exit(format: Format, findings: list[Finding], result, io_error: bool = False,
                      message: str = "") -> None:
     if format is Format.json:

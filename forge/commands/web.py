@@ -9,7 +9,7 @@ import typer
 from ..findings import exit_status
 from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json,
                      render_findings)
-from .render import Lang, app
+from .render import Lang, app, refuse_a_refused_database
 
 
 @app.command("gallery")
@@ -22,11 +22,14 @@ def gallery(
 ) -> None:
     """Write the card gallery: every card as printed, with its text, search and filters, in both languages.
 
+    A database that `forge validate` refuses is not shown (exit 1, its errors).
+
     Example: forge render gallery --lang all
     """
     from ..web.gallery import build_gallery
 
     check_root(root)
+    refuse_a_refused_database(root, format)
     langs = ("en", "fr") if lang is Lang.all else (lang.value,)
     target = default_output(root, out, format)
     outcome = build_gallery(root, target, langs)

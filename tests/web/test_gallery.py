@@ -183,3 +183,19 @@ def test_a_broken_card_file_is_a_finding_and_no_page(tmp_path):
     assert res.exit_code == 1
     assert re.search(r"cards/red\.yaml:\d+:\d+: \[schema\] cost: -2", res.output), res.output
     assert "Traceback" not in res.output and not (tmp_path / "output" / "gallery.html").exists()
+
+
+def test_a_database_validate_refuses_is_not_shown(tmp_path):
+    """One gate (issue 9 §2): a duplicate card id loads, but `forge validate` refuses it, so no page."""
+    import shutil
+
+    for part in ("cards", "locales", "templates"):
+        shutil.copytree(REPO / part, tmp_path / part)
+    path = tmp_path / "cards" / "starter.yaml"
+    path.write_text(path.read_text(encoding="utf-8").replace("id: essence-collector", "id: lost-soul", 1),
+                    encoding="utf-8")
+    res = CliRunner().invoke(app, ["render", "gallery", "--root", str(tmp_path)])
+    assert res.exit_code == 1, res.output
+    assert re.search(r"cards/starter\.yaml:\d+:\d+: \[duplicate-id\] card id `lost-soul`", res.output), res.output
+    assert "forge validate" in res.output and "Traceback" not in res.output
+    assert not (tmp_path / "output" / "gallery.html").exists()
