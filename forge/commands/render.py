@@ -114,15 +114,12 @@ def cards(
     offset = parse_offset(back_offset)
     tts_url = parse_tts_url(tts_url)
     from ..render.cards import RenderOptions, render_cards
-    from ..render.template import TEMPLATE_FILE, TemplateError
+    from ..render.template import TemplateError
     from ..text import PhraseError, load_phrasebooks
-    from ..validate import validate
 
     # one gate: what validate refuses is not rendered (but as a draft); the text fit is the render's own
-    checked = validate(root, extra=True, layout=False)
+    checked, errors = gate_errors(root)
     load = checked.load
-    errors = [f for f in checked.findings if f.severity == "error" and f.rule not in RENDER_REPORTS
-              and f.position.file != TEMPLATE_FILE.as_posix()]
     reported = sorted(set(load.findings) | set(errors))
     if load.io_error or (errors and not force) or not load.db.cards:
         _report_and_exit(format, reported, None, io_error=load.io_error,
@@ -158,17 +155,22 @@ def cards(
     _report_and_exit(format, reported + result.findings, result)
 
 
-def refuse_a_refused_database(root: Path, format: Format) -> None:
-    """One gate for a page made from the cards: exit 1 with validate's errors when it refuses the database.
+def gate_errors(root: Path):
+    """Validate the project for a render: the check and the errors that refuse the database.
 
-    The render's own reports (counts, text fit, the card template) are left to the page's builder,
-    as `render cards` does."""
+    The render's own reports (counts, text fit, the card template) are left to the renderer."""
     from ..render.template import TEMPLATE_FILE
     from ..validate import validate
 
     checked = validate(root, extra=True, layout=False)
     errors = [f for f in checked.findings if f.severity == "error" and f.rule not in RENDER_REPORTS
               and f.position.file != TEMPLATE_FILE.as_posix()]
+    return checked, errors
+
+
+def refuse_a_refused_database(root: Path, format: Format) -> None:
+    """One gate for a page made from the cards: exit 1 with validate's errors when it refuses the database."""
+    checked, errors = gate_errors(root)
     if checked.load.io_error or errors:
         _report_and_exit(format, sorted(set(checked.load.findings) | set(errors)), None,
                          io_error=checked.load.io_error,
