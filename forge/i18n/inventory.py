@@ -133,7 +133,9 @@ def _locale_context(path: tuple) -> str:
     what = {"keywords": "a keyword's name, printed in bold on cards", "types": "a card type on the type line",
             "factions": "a faction's short name on the type line", "phrases": "a card text template",
             "frames": "a frame around card text", "events": "an event in a triggered ability",
-            "trap_kinds": "a trap kind on the type line", "sets": "a set name"}.get(table, "a printed label")
+            "trap_kinds": "a trap kind on the type line", "sets": "a set name",
+            "play": "a word of the browser play page (`forge play`: prompts, option buttons, board labels)",
+            }.get(table, "a printed label")
     return f"locale `{dotted(path)}`: {what}"
 
 

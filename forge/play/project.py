@@ -20,13 +20,19 @@ class Playable:
     game: object = None
     findings: list[Finding] = field(default_factory=list)
     io_error: bool = False
+    words: object = None  # the page's words (``forge.play.words.Words``), from the locales
 
 
 def read(root: Path) -> Playable:
-    """Read the project's cards and phrasebooks (without phrasebooks the game plays by names, with no pictures)."""
+    """Read the project's cards and phrasebooks; the page's words are the locales' ``play:`` tables.
+
+    A locale that cannot be read is a finding: the page would have no words to show.
+    """
     from ..database import load_database
     from ..engine import Game
+    from ..model import Position
     from ..text import PhraseError, load_phrasebooks
+    from .words import from_books
 
     root = Path(root)
     loaded = load_database(root)
@@ -35,9 +41,14 @@ def read(root: Path) -> Playable:
         return Playable(root, findings=errors or loaded.findings, io_error=loaded.io_error)
     try:
         books = load_phrasebooks(root)
-    except (PhraseError, OSError):
-        books = {}
-    return Playable(root, loaded.db, books, Game(loaded.db))
+    except PhraseError as exc:
+        where = Position(exc.file or "locales", exc.line or 1, exc.col or 1)
+        return Playable(root, findings=[Finding(where, exc.rule or "locale", exc.reason, exc.hint)],
+                        io_error=exc.rule == "io")
+    words, problems = from_books(books)
+    if problems:
+        return Playable(root, findings=problems)
+    return Playable(root, loaded.db, books, Game(loaded.db), words=words)
 
 
 def make_app(project: Playable, folder: Path | None = None, hosts: tuple[str, ...] | None = None):
@@ -50,4 +61,4 @@ def make_app(project: Playable, folder: Path | None = None, hosts: tuple[str, ..
     folder = Path(folder) if folder is not None else project.root / PLAY_DIR
     store = GameStore(folder / "games", project.game)
     images = CardImages(project.root, project.db, project.books, folder / "cards")
-    return create_app(store, Viewer(project.db, project.books), images, hosts or LOOPBACK)
+    return create_app(store, Viewer(project.db, project.books, project.words), images, hosts or LOOPBACK)

@@ -31,7 +31,7 @@ from .images import CardImages
 from .session import HUMAN, PlayError
 from .store import GameStore
 from .views import Viewer
-from .words import LANGS, WORDS
+from .words import LANGS
 
 #: The largest request body the API reads (a decision is a few dozen bytes).
 MAX_BODY = 16 * 1024
@@ -144,7 +144,7 @@ class PlayApp:
         if lang not in LANGS:
             lang = "fr" if request.headers.get("accept-language", "").lower().startswith("fr") else "en"
         html = self.pages["index.html"].decode("utf-8").replace("{{lang}}", lang).replace(
-            "{{title}}", WORDS[lang]["title"])
+            "{{title}}", self.viewer.words.get(lang, "title"))
         return Response(html, media_type="text/html; charset=utf-8")
 
     async def static(self, request: Request) -> Response:
@@ -166,7 +166,7 @@ class PlayApp:
 
     async def words(self, request: Request) -> Response:
         lang = self.lang(request)
-        return JSONResponse({**WORDS[lang], "factions": {f: FACTION_NAMES[lang][f] for f in FACTIONS}})
+        return JSONResponse({**self.viewer.words.table(lang), "factions": {f: FACTION_NAMES[lang][f] for f in FACTIONS}})
 
     async def create(self, request: Request) -> Response:
         data = await self.body(request)

@@ -14,7 +14,7 @@ from ..engine import Observation
 from ..engine.state import OP_LINES
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
 from .session import HUMAN, Session
-from .words import LANGS, WORDS, say
+from .words import LANGS, Words, from_books
 
 #: Log lines a view carries (the whole log is ``/api/games/{id}/log``).
 LOG_TAIL = 60
@@ -23,9 +23,10 @@ LOG_TAIL = 60
 class Viewer:
     """Builds views of any game over one card database, in each language."""
 
-    def __init__(self, db, books: dict | None = None) -> None:
+    def __init__(self, db, books: dict | None = None, words: Words | None = None) -> None:
         self.db = db
         self.books = books or {}
+        self.words = words if words is not None else from_books(self.books)[0]
         self.names = {lang: {c.id: c.name.get(lang) or c.id for c in db.cards} for lang in LANGS}
         self.logs = {lang: LogPrinter(db, lang) for lang in LANGS}
 
@@ -77,7 +78,7 @@ class Viewer:
             if s.pending == seat and session.seats[seat] == HUMAN:
                 out["decision"] = self.decision(session, lang)
             else:
-                out["waiting"] = say(lang, "waiting", player=names[s.pending])
+                out["waiting"] = self.words.say(lang, "waiting", player=names[s.pending])
         lines = self.log(session, lang)
         out["log"], out["log_total"] = lines[-LOG_TAIL:], len(lines)
         return out
@@ -92,10 +93,10 @@ class Viewer:
         return lines
 
     def player_names(self, session: Session, lang: str) -> list[str]:
-        names = [say(lang, "player", n=p + 1) for p in (0, 1)]
+        names = [self.words.say(lang, "player", n=p + 1) for p in (0, 1)]
         if not session.is_hotseat():
             for p, seat in enumerate(session.seats):
-                names[p] += f" ({say(lang, 'you' if seat == HUMAN else 'ai')})"
+                names[p] += f" ({self.words.say(lang, 'you' if seat == HUMAN else 'ai')})"
         return names
 
     def player(self, s, p: int, seat: int, lang: str) -> dict:
@@ -128,12 +129,12 @@ class Viewer:
     def outcome(self, session: Session, lang: str, names: list[str]) -> dict | None:
         s = session.state
         if session.error:
-            return {"winner": None, "text": say(lang, "over_error", error=session.error[:200])}
+            return {"winner": None, "text": self.words.say(lang, "over_error", error=session.error[:200])}
         if not s.terminal:
             return None
         if s.winner is not None:
-            return {"winner": s.winner, "text": say(lang, "over_win", player=names[s.winner])}
-        return {"winner": None, "text": say(lang, "over_capped", reason=s.capped)}
+            return {"winner": s.winner, "text": self.words.say(lang, "over_win", player=names[s.winner])}
+        return {"winner": None, "text": self.words.say(lang, "over_capped", reason=s.capped)}
 
     # -- the decision ---------------------------------------------------------------------------
     def decision(self, session: Session, lang: str) -> dict:
@@ -144,52 +145,52 @@ class Viewer:
 
     def prompt(self, s, kind: str, lang: str) -> str:
         if kind in ("main", "window:idle", "window:when", "order"):
-            return say(lang, kind)
+            return self.words.say(lang, kind)
         if kind == "window:step3":
             cid = Observation(s, s.pending).announced()
-            return say(lang, kind, card=self.card(s, cid, lang)["name"]) if cid >= 0 else say(lang, "window:step3_summon")
+            return self.words.say(lang, kind, card=self.card(s, cid, lang)["name"]) if cid >= 0 else self.words.say(lang, "window:step3_summon")
         if kind == "guard":
-            return say(lang, "guard", n=s.stack[-1][2])
+            return self.words.say(lang, "guard", n=s.stack[-1][2])
         if kind == "may":
             d, _ = _resolving(s)
-            return say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1][2], lang))
+            return self.words.say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1][2], lang))
         _, purpose, _, k, optional, picked, data, _ = s.stack[-1]
         left = k - len(picked)
         if kind in ("pick:keep", "pick:set_aside"):
-            return say(lang, kind, k=left)
+            return self.words.say(lang, kind, k=left)
         d, ln = _resolving(s)
         if kind == "pick:sacrifice" and data and data[0] is not None:
             d, ln = data[0], (data[0].sacrifice_lines or (None,))[0]
         card = self.names[lang][d.id] if d is not None else ""
         if kind == "pick:allegiance":
-            return say(lang, kind, card=card, k=left)
-        return say(lang, "pick", card=card, text=self.line_text(ln, lang), k=left,
-                   optional=say(lang, "optional") if optional else "")
+            return self.words.say(lang, kind, card=card, k=left)
+        return self.words.say(lang, "pick_optional" if optional else "pick", card=card,
+                              text=self.line_text(ln, lang), k=left)
 
     def option(self, s, i: int, a, kind: str, lang: str) -> dict:
         out = {"i": i, "action": list(a), "kind": a.kind, "card": None}
         k = a.kind
         if k in ("play", "summon", "activate", "trap", "guard", "pick"):
             out["card"] = self.card(s, a.a, lang)
-            key = f"opt:{kind}" if k == "pick" and f"opt:{kind}" in WORDS[lang] else "opt:" + k
-            out["label"] = say(lang, key, card=out["card"]["name"])
+            key = f"opt:{kind}" if k == "pick" and self.words.has(lang, f"opt:{kind}") else "opt:" + k
+            out["label"] = self.words.say(lang, key, card=out["card"]["name"])
         elif k == "buy":
             out["card"] = self.card(s, s.row[a.a], lang)
-            out["label"] = say(lang, "opt:buy", card=out["card"]["name"], n=s.defs[s.row[a.a]].cost)
+            out["label"] = self.words.say(lang, "opt:buy", card=out["card"]["name"], n=s.defs[s.row[a.a]].cost)
         elif k in ("raise", "faction"):
             f = FACTIONS[a.a]
             out["faction"] = f
-            out["label"] = say(lang, "opt:" + k, faction=FACTION_NAMES[lang][f])
+            out["label"] = self.words.say(lang, "opt:" + k, faction=FACTION_NAMES[lang][f])
         elif k == "pass":
-            out["label"] = say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else say(lang, "opt:pass")
+            out["label"] = self.words.say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else self.words.say(lang, "opt:pass")
         elif k == "stop":
-            out["label"] = say(lang, "opt:keep_none" if kind == "pick:keep" else "opt:stop")
+            out["label"] = self.words.say(lang, "opt:keep_none" if kind == "pick:keep" else "opt:stop")
         elif k == "order":
             owner, lines, _, _, d, _ = s.pools[-1][a.a]
             text = "; ".join(self.line_text(ln, lang) for ln in lines)
-            out["label"] = say(lang, "opt:order", card=self.names[lang][d.id]) + (f": {text}" if text else "")
+            out["label"] = self.words.say(lang, "opt:order", card=self.names[lang][d.id]) + (f": {text}" if text else "")
         else:  # end, yes, no
-            out["label"] = say(lang, "opt:" + k)
+            out["label"] = self.words.say(lang, "opt:" + k)
         return out
 
 

@@ -101,7 +101,7 @@ def test_hot_seat_each_player_decides_their_own_decisions(client):
 def test_the_page_speaks_french(client):
     gid, view = new_game(client, seed=4)
     fr = client.get(f"/api/games/{gid}?lang=fr").json()
-    assert fr["decision"]["prompt"].startswith("Votre phase de stratégie")
+    assert fr["decision"]["prompt"].startswith("Votre phase stratégique")
     assert fr["decision"]["options"][-1]["label"] == "Finir le tour"
     assert fr["log"][0].startswith("Mise en place : Joueur 1 joue Rouge")
     assert fr["names"] == ["Joueur 1 (Vous)", "Joueur 2 (IA)"]
