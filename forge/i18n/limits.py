@@ -13,6 +13,8 @@ glyph widths), at the smallest size the text may shrink to:
   shared, and the fitter that lays it out is parity's ``length`` check);
 - a phrase template, frame or event: a whole text box (an upper bound);
 - a book heading: one line of the page column at the heading's size (## less its chapter number);
+- a book label (``templates/books/strings.yaml``) in a bounded place, a table header, a diagram's
+  label, a legend's: ``booklabels``;
 - a card template label (``templates/cards/card.yaml``, ``template_limits``): a player aid's title,
   one line of its card in the title font at 7 pt; the health tracker's note, one line at 7 pt; the
   turn summary's headings and steps, a side of the card below its title (shared: an estimate);
@@ -101,6 +103,7 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
     """A limit per pair id, for every string whose printed space is bounded (none when the layout cannot be read)."""
     from ..render.assets import register_fonts
     from ..render.template import TemplateError, load_template
+    from . import booklabels
 
     root = Path(root)
     try:
@@ -115,6 +118,7 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
         out.update(_card_limits(tpl, inv, load, books))
     out.update(_heading_limits(root, inv))
     out.update(template_limits(tpl, inv))
+    out.update(booklabels.label_limits(root, inv))
     return out
 
 
@@ -347,7 +351,8 @@ def _fits(room: float, limit: Limit) -> int:
 def check(inv: Inventory, limits: dict[str, Limit]) -> list[Finding]:
     """A one-line string wider than its room, in either language, at the string to shorten.
 
-    Card names are the renderer's own fit check's (``checks.length``), so not measured twice.
+    Card names are the renderer's own fit check's (``checks.length``), the books' labels
+    ``booklabels.check``'s (``label-length``), so neither is measured twice.
     """
     from .checks import at, label
 
@@ -355,7 +360,7 @@ def check(inv: Inventory, limits: dict[str, Limit]) -> list[Finding]:
     names = {"en": "English", "fr": "French"}
     for pair in inv.pairs:
         limit = limits.get(pair.id)
-        if limit is None or not limit.one_line or pair.kind == "card-name":
+        if limit is None or not limit.one_line or pair.kind in ("card-name", "label"):
             continue
         if pair.kind == "locale" and str(pair.meta["path"][0]) in TYPE_LINE_TABLES:
             for lang, card, line, used, bar in limit.overflow:

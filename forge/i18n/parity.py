@@ -14,7 +14,7 @@ from pathlib import Path
 from ..database import load_database
 from ..findings import WARNING, Finding
 from ..text import Phrasebook
-from . import fingerprints, inventory, limits, termbase
+from . import booklabels, fingerprints, inventory, limits, termbase
 from .checks import Fix, cards, length, numbers, plurals, presence, structure, terms, tokens, typography, untranslated
 
 LANGS = inventory.LANGS
@@ -73,6 +73,7 @@ def _cards(inv: inventory.Inventory, root: Path, layout: bool, report: ParityRep
     if layout:
         found += length.check(inv, load, books)
         found += limits.check(inv, limits.compute(root, inv, load, books))
+        found += booklabels.check(inv, booklabels.placed(root, inv))
     return found
 
 

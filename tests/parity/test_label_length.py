@@ -1,0 +1,106 @@
+"""The books' labels in bounded places (table headers, the setup diagram, the anatomy legend, the quick
+reference) have a room measured from book.css; parity's ``label-length`` finds a translation past it."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polib
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.i18n import booklabels, inventory
+
+runner = CliRunner()
+STRINGS = "templates/books/strings.yaml"
+
+
+def edit(root: Path, rel: str, old: str, new: str) -> tuple[int, int]:
+    """Replace ``old`` by ``new`` (once); the line and column where ``new`` starts."""
+    path = root / rel
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    at = text.index(old)
+    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+
+
+def findings(root: Path) -> tuple[int, list[dict]]:
+    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json"])
+    return result.exit_code, json.loads(result.stdout)["findings"]
+
+
+def label_findings(root: Path) -> list[tuple[str, int, int]]:
+    code, found = findings(root)
+    assert code == 1, found
+    return [(f["file"], f["line"], f["column"]) for f in found if f["rule"] == "label-length"]
+
+
+def test_every_bounded_label_of_the_shipped_books_has_its_room():
+    inv = inventory.build(Path(__file__).parents[2])
+    room = {pid: limit for pid, limit in booklabels.label_limits(inv.sources.root, inv).items()}
+    # the traps table's kind column is 15 % of the 120 mm A5 column; the header font is 8.5 pt
+    assert round(room["strings/kind"].width * 25.4 / 72, 1) == 18.0 and room["strings/kind"].size == 8.5
+    assert round(room["strings/trap"].width * 25.4 / 72, 1) == 36.0  # td.name: 30 %
+    assert {"strings/setup.exile", "strings/anatomy.demise.label", "strings/quick.title",
+            "strings/faction", "strings/colour", "strings/other_language.en"} <= set(room)
+    assert "strings/setup.caption" not in room  # a caption flows: no room is claimed
+
+
+def test_a_table_header_too_long_for_its_column(shipped):
+    line, col = edit(shipped, STRINGS, "  kind: Sorte\n", "  kind: Sorte de déclenchement\n")
+    assert label_findings(shipped) == [(STRINGS, line, col + len("  kind: "))]
+
+
+def test_the_room_follows_the_stylesheet(shipped):
+    """The same header fits once book.css gives its column twice the share: the limit is measured, not typed."""
+    edit(shipped, STRINGS, "  kind: Sorte\n", "  kind: Sorte de déclenchement\n")
+    edit(shipped, "templates/books/book.css", "td.kind { width: 15%;", "td.kind { width: 30%;")
+    code, found = findings(shipped)
+    assert [f for f in found if f["rule"] == "label-length"] == []
+
+
+def test_a_diagram_slot_label_that_needs_too_many_lines(shipped):
+    line, col = edit(shipped, STRINGS, "    exile: pile d’exil\n",
+                     "    exile: pile d’exil des cartes bannies à jamais hors du jeu\n")
+    code, found = findings(shipped)
+    rows = [f for f in found if f["rule"] == "label-length"]
+    assert [(f["file"], f["line"], f["column"]) for f in rows] == [(STRINGS, line, col + len("    exile: "))]
+    assert "needs 5 lines" in rows[0]["message"] and "4 lines" in rows[0]["message"]
+
+
+def test_a_joined_header_is_reported_at_its_widest_part(shipped):
+    """« Faction · Couleur » spans two columns: a long « Couleur » makes it overflow, reported at colour."""
+    line, col = edit(shipped, STRINGS, "  colour: Couleur\n", "  colour: Couleur héraldique de la bannière\n")
+    assert label_findings(shipped) == [(STRINGS, line, col + len("  colour: "))]
+
+
+def test_an_english_label_is_held_to_the_same_room(shipped):
+    line, col = edit(shipped, STRINGS, "    title: Quick reference\n",
+                     "    title: Quick reference for the whole table, every turn, every phase\n")
+    assert label_findings(shipped) == [(STRINGS, line, col + len("    title: "))]
+
+
+def test_a_keyword_placeholder_is_measured_as_the_keyword_it_prints():
+    locale = {"fr": {"keywords": {"demise": "Trépas"}, "types": {"trap": "Piège"}}}
+    assert booklabels.printed("{kw:demise} et {type:trap}", "fr", locale) == "Trépas et Piège"
+    assert booklabels.printed("zone : {n:row} cartes", "fr", locale) == "zone : 88 cartes"
+
+
+def test_wrapping_counts_lines_and_refuses_a_word_wider_than_a_line():
+    from forge.render.assets import register_fonts
+
+    register_fonts()
+    assert booklabels.lines_needed("pile d’exil", "Lato", 6.0, 36.0) == 1
+    assert booklabels.lines_needed("pile d’exil", "Lato", 6.0, 20.0) == 2
+    assert booklabels.lines_needed("anticonstitutionnellement", "Lato", 6.0, 20.0) == float("inf")
+
+
+def test_the_export_carries_the_label_s_room(shipped, tmp_path):
+    out = tmp_path / "fr.po"
+    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    entry = next(e for e in polib.pofile(str(out)) if e.msgctxt == "strings/kind")
+    assert "max-length:13" in entry.flags
+    assert "the traps table's kind column header" in entry.comment
