@@ -371,7 +371,7 @@ def balance(report: Report, db: CardDatabase) -> dict:
 
 def render_text(data: dict) -> str:
     """The JSON report, rendered for people."""
-    out = []
+    out = [f"DRAFT: {data['draft']}: these figures are not the game's"] if data.get("draft") else []
     s = data["settings"]
     budget = f", budget {s['budget']}" if "budget" in s else ""
     out.append(f"simulated {data['games']} games ({s['agents']} agents{budget}, seed {s['seed']}, "

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..draft import MARK as DRAFT_MARK
 from ..model import CardDatabase
 from .charts import Chart, all_charts
 from .analysis import USES
@@ -82,6 +83,7 @@ def context(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str,
                       "significant": [USE_LABELS[u] for u in row["significant"]]})
     return {
         "settings": data["settings"], "games": data["games"], "errors": len(data["errors"]),
+        "draft": data.get("draft", ""), "draft_mark": DRAFT_MARK,
         "capped": len(data["capped"]), "factions": factions, "names": names,
         "by_faction": balance["by_faction"], "seat": balance["seat"], "matrix": balance["matrix"],
         "lengths": balance["lengths"], "endings": balance["endings"],

@@ -19,17 +19,25 @@ def play(
     """Play Rift Commanders in your web browser, against the AI or hot-seat, with the rules enforced.
 
     Each game is kept in output/play/games/ as a record `forge replay` reads; it goes on after a restart.
+    A database that `forge validate` refuses is not played (exit 1, its errors): a playtest of a duplicate
+    id or a card the rulebook forbids would teach the wrong game.
 
     Example: forge play --open
     """
     check_root(root)
     from .. import atomic
+    from .render import gate_errors
     from ..play import serving
     from ..play.project import PLAY_DIR, make_app, read
     from ..play.server import LOOPBACK
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
     atomic.confine(folder)
+    checked, errors = gate_errors(root, prints_text=False)
+    if checked.load.io_error or errors:
+        typer.echo(render_findings(sorted(set(checked.load.findings) | set(errors))), err=True)
+        typer.echo("forge: error: the card database has errors; fix them (forge validate)", err=True)
+        raise typer.Exit(2 if checked.load.io_error else 1)
     project = read(root)
     if project.game is None:
         typer.echo(render_findings(project.findings), err=True)

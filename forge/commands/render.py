@@ -155,26 +155,30 @@ def cards(
     _report_and_exit(format, reported + result.findings, result)
 
 
-def gate_errors(root: Path):
+def gate_errors(root: Path, prints_text: bool = True):
     """Validate the project for a render: the check and the errors that refuse the database.
 
-    The render's own reports (counts, text fit, the card template) are left to the renderer."""
+    The render's own reports (counts, text fit, the card template) are left to the renderer; a command
+    that prints no card text is not refused for a locale or a template (forge.gate)."""
+    from ..gate import judge
     from ..render.template import TEMPLATE_FILE
-    from ..validate import validate
 
-    checked = validate(root, extra=True, layout=False)
-    errors = [f for f in checked.findings if f.severity == "error" and f.rule not in RENDER_REPORTS
-              and f.position.file != TEMPLATE_FILE.as_posix()]
-    return checked, errors
+    if not prints_text:
+        verdict = judge(root, prints_text=False)
+    else:
+        verdict = judge(root, leave=RENDER_REPORTS, leave_files=(TEMPLATE_FILE.as_posix(),))
+    return verdict.checked, verdict.errors
 
 
-def refuse_a_refused_database(root: Path, format: Format) -> None:
-    """One gate for a page made from the cards: exit 1 with validate's errors when it refuses the database."""
-    checked, errors = gate_errors(root)
+def refuse_a_refused_database(root: Path, format: Format, prints_text: bool = True):
+    """One gate for what is made from the cards: exit 1 with validate's errors when it refuses the database;
+    else validate's report (its ``load`` holds the database)."""
+    checked, errors = gate_errors(root, prints_text)
     if checked.load.io_error or errors:
         _report_and_exit(format, sorted(set(checked.load.findings) | set(errors)), None,
                          io_error=checked.load.io_error,
                          message="the card database has errors; fix them (forge validate)")
+    return checked
 
 
 def _report_and_exit(format: Format, findings: list[Finding], result, io_error: bool = False,

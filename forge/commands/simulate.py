@@ -58,6 +58,8 @@ def simulate(
                                      "output/balance/."),
     proofs: bool = typer.Option(True, "--proofs/--no-proofs", help="With --report: each card's face on the proof sheet."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder for --report (default: ROOT/output)."),
+    force: bool = typer.Option(False, "--force", help="Simulate even when forge validate refuses the cards: the "
+                                                      "figures and the report are then marked DRAFT."),
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
 ) -> None:
@@ -66,20 +68,23 @@ def simulate(
     Example: forge simulate --games 1200 --jobs 2 --seed 7
     Example: forge simulate --games 2400 --jobs 2 --report   (charts and output/balance/report.html)
     """
-    from ..database import load_database  # the loader pulls in YAML; only this command needs it
     from ..engine.record import to_jsonl
     from ..cluster import ClusterError  # imports no Ray: forge.cluster imports it when a cluster is used
+    from ..gate import judge
     from ..simulate import Settings, render_text, to_json
 
     check_root(root)
-    load = load_database(root)
-    errors = [f for f in load.findings if f.severity == ERROR]
-    if load.io_error:
-        typer.echo(render_findings(load.findings), err=True)
-        raise typer.Exit(2)
-    if errors:
-        typer.echo(render_findings(errors), err=True)
-        raise typer.Exit(1)
+    verdict = judge(root, prints_text=False)  # one gate: what validate refuses gives no figures (but a draft)
+    load = verdict.load
+    unloaded = [f for f in load.findings if f.severity == ERROR]
+    if load.io_error or unloaded or (verdict.errors and not force):
+        typer.echo(render_findings(verdict.findings), err=True)
+        typer.echo("forge: error: the card database has errors; fix them (forge validate)"
+                   + ("" if load.io_error or unloaded else ", or simulate a DRAFT with --force"), err=True)
+        raise typer.Exit(2 if load.io_error else 1)
+    draft = verdict.draft_reason()
+    if draft:
+        typer.echo(f"warning: simulating a DRAFT: {draft}; the figures are not the game's", err=True)
     settings = Settings(games=games, seed=seed, jobs=cap(jobs, games), agents=agents.value, expert=expert,
                         turn_cap=turn_cap, decision_cap=decision_cap, record=save_replays, budget=budget,
                         backend=backend.value, address=address)
@@ -103,6 +108,8 @@ def simulate(
     except OSError as exc:  # one line: the replay's path and the reason; earlier replays are kept
         io_failure(exc, format)
     data = to_json(sim, load.db, replays)
+    if draft:
+        data["draft"] = draft
     written = _write_report(data, load.db, root, out, format, proofs) if report else []
     if format is Format.json:
         emit_json({**data, "report": written} if report else data)
@@ -176,6 +183,9 @@ def replay(
     if out is not None and not html:
         fail("--out names the page --html writes; add --html", format)
     if html:
+        from .render import refuse_a_refused_database
+
+        refuse_a_refused_database(root, format, prints_text=False)  # one gate: a refused database makes no page
         _replay_page(record, root, lang, out, format)
     try:
         stream = _open_record(record, root)
