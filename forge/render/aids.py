@@ -23,7 +23,8 @@ from reportlab.lib.pagesizes import landscape
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from .assets import SYMBOL_ICONS, assets_hash, has_icon, resolve_icon_name
+from .assets import assets_hash
+from .counters import COUNTER, MARKER, Grid, cut_grid, health_disc, icon_name, medallion, poison_disc, soul_orb
 from .paint import Painter, mix, shade
 from .template import TEMPLATE_FILE, Template, TemplateError
 
@@ -31,9 +32,14 @@ from .template import TEMPLATE_FILE, Template, TemplateError
 PAPER_MARGIN = 10 * mm
 #: Card-size aids, front side -> what is printed on their back.
 FRONTS: dict[str, str] = {"turn": "wound", "health": "back", "allegiance": "back"}
-SKULL, POISON_ICON = "death-skull", "drop"
+#: The print shops' card-size aids (print-on-demand, The Game Crafter, MakePlayingCards print neither
+#: the mat nor the token sheet): a Rite slot card, then the track markers, poison counters and soul
+#: essence to cut out of cards, each piece printed on both sides (the back reads the columns mirrored).
+SHOP_FRONTS: dict[str, str] = {"rite": "back", "markers": "markers-back", "poison": "poison", "essence": "essence"}
+_SIDES = {**FRONTS, **SHOP_FRONTS}
+SKULL = "death-skull"
 #: Bump when the drawing of an aid, the mat, the tokens or their TTS images changes: every key derives from it.
-AIDS_VERSION = "3"
+AIDS_VERSION = "4"
 #: The smallest text the aids print (points): print shops advise at least 7 pt for text meant to be read
 #: at the table; the card footers' 6 pt is for reference marks only.
 AID_MIN_TEXT = 7.0
@@ -52,6 +58,8 @@ class Numbers:
     raise_cost: int
     poison_decay: int
     players: int
+    phases: tuple[str, ...]  # the turn's phases, in order
+    protection: tuple[str, ...]  # what meets a Wound effect, in order (keywords)
 
 
 def rule_numbers() -> Numbers:
@@ -61,7 +69,8 @@ def rule_numbers() -> Numbers:
     return Numbers(health=state.START_HEALTH, max_allegiance=state.MAX_ALLEGIANCE,
                    start_allegiance=state.START_ALLEGIANCE, hand=state.HAND_SIZE, keep=state.KEEP_AT_CLEANUP,
                    max_creatures=state.MAX_CREATURES, raise_cost=state.RAISE_COST,
-                   poison_decay=state.POISON_DECAY, players=state.PLAYERS)
+                   poison_decay=state.POISON_DECAY, players=state.PLAYERS, phases=tuple(state.TURN_PHASES),
+                   protection=tuple(state.WOUND_PROTECTION))
 
 
 @dataclass(frozen=True)
@@ -83,10 +92,11 @@ class AidSet:
 
 @dataclass(frozen=True)
 class Aid:
-    """One side of a card-size player aid; ``copies`` is one per player."""
+    """One side of a card-size player aid; ``copies``: ``count``, or one per player."""
 
-    kind: str  # turn | wound | health | allegiance | back
+    kind: str  # turn | wound | health | allegiance | back; shops: rite | markers | markers-back | poison | essence
     aids: AidSet
+    count: int = 0
 
     @property
     def id(self) -> str:
@@ -98,16 +108,16 @@ class Aid:
 
     @property
     def copies(self) -> int:
-        return self.aids.numbers.players
+        return self.count or self.aids.numbers.players
 
     @property
     def name(self) -> str:
-        key = {"wound": "turn", "back": "player_aid"}.get(self.kind, self.kind)
+        key = {"wound": "turn", "back": "player_aid", "markers-back": "markers"}.get(self.kind, self.kind)
         return str(self.aids.word(key))
 
     def reverse(self) -> "Aid":
         """What is printed on the back of this aid (its other side)."""
-        return Aid(FRONTS.get(self.kind, "back"), self.aids)
+        return Aid(_SIDES.get(self.kind, "back"), self.aids, self.count)
 
     def key(self, template_digest: str) -> str:
         from .face import RENDERER_VERSION
@@ -132,7 +142,8 @@ def aid_set(tpl: Template, book, lang: str, factions) -> AidSet:
     if not isinstance(raw, dict):
         raise TemplateError(f"{TEMPLATE_FILE}: `labels.{lang}.aids` is missing",
                             hint="copy the `aids:` labels from forge's own templates/cards/card.yaml")
-    values = {k: str(v) for k, v in asdict(numbers).items()}
+    _check_protection_order(raw, numbers.protection, lang)
+    values = {k: str(v) for k, v in asdict(numbers).items() if not isinstance(v, tuple)}
     values.update({k: f"**{book.keyword(k)}**" for k in _KEYWORDS})
     values["soul"] = book.label("types", "soul")
 
@@ -154,6 +165,17 @@ def aid_set(tpl: Template, book, lang: str, factions) -> AidSet:
             words.append((key, fill(key, str(value))))
     return AidSet(lang, str(labels["game"]), tuple(words), numbers,
                   tuple((f.id, f.color, f.icon, book.faction_name(f.id)) for f in factions))
+
+
+def _check_protection_order(raw: dict, protection: tuple[str, ...], lang: str) -> None:
+    """The turn summary's Wound steps name the protections in the engine's order (it applies them so)."""
+    steps = raw.get("wound_steps")
+    text = " ".join(str(v) for v in steps) if isinstance(steps, list) else ""
+    found = [text.find("{%s}" % k) for k in protection]
+    if -1 in found or found != sorted(found):
+        raise TemplateError(f"{TEMPLATE_FILE}: `labels.{lang}.aids.wound_steps` must name "
+                            f"{', '.join('{%s}' % k for k in protection)} in this order, as the engine applies them",
+                            hint="compare with forge's own templates/cards/card.yaml")
 
 
 def aid_cards(aids: AidSet) -> list[Aid]:
@@ -264,34 +286,6 @@ def draw_paragraphs(p: Painter, tpl: Template, paras: list[Para], x: float, top:
 
 
 # -- shapes ---------------------------------------------------------------------------
-def _icon(name: str) -> str:
-    """A symbol or a vendored icon; an icon forge does not vendor shows the neutral one (the renderer
-    warns about it once, as it does for the cards)."""
-    if name in SYMBOL_ICONS:
-        return SYMBOL_ICONS[name]
-    return resolve_icon_name(name) if has_icon(name) else SYMBOL_ICONS["neutral"]
-
-
-def medallion(p: Painter, tpl: Template, cx: float, cy: float, r: float, color: str, icon: str, label: str) -> None:
-    """A faction disc (its colour, a gold ring, its icon): the cards' own medallion, so the aids match them."""
-    from .draw import _medallion
-
-    _medallion(p, tpl, cx, cy, r, color, _icon(icon), label)
-
-
-def soul_orb(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
-    """One soul essence: the Soul colours in a glossy disc."""
-    medallion(p, tpl, cx, cy, r, tpl.color("soul"), "soul", "soul essence")
-
-
-def poison_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
-    medallion(p, tpl, cx, cy, r, "#3f7a2a", POISON_ICON, "poison counter")
-
-
-def health_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
-    medallion(p, tpl, cx, cy, r, tpl.color("ink"), "holy-symbol", "health marker")  # unlike any faction
-
-
 def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, text: str, size: float,
           fill: str, ink: str, icon: str | None = None) -> None:
     """A track cell: a rounded box, its number, optionally a faint icon behind it."""
@@ -301,7 +295,7 @@ def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, tex
     c.roundRect(x, y, w, h, min(w, h) * 0.14, stroke=1, fill=1)
     if icon:
         s = min(w, h) * 0.8
-        p.icon(_icon(icon), x + (w - s) / 2, y + (h - s) / 2, s, ink, alpha=0.22, record=False)
+        p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, ink, alpha=0.22, record=False)
     p.text(x + w / 2, y + h / 2 - size * 0.35, text, tpl.font("number"), size, ink, anchor="middle",
            label=f"track {text}")
 
@@ -362,8 +356,9 @@ def _content_box(tpl: Template) -> tuple[float, float, float, float]:
     return (sx + pad, sy + pad, sw - 2 * pad, sh - 2 * pad)
 
 
-def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
-    """Parchment to the bleed edge, a gold rule inside the safe zone; returns the content box."""
+def _card_base(p: Painter, tpl: Template, rule: bool = True) -> tuple[float, float, float, float]:
+    """Parchment to the bleed edge, a gold rule inside the safe zone (unless not ``rule``: a card cut
+    into tokens shows its cut lines alone); returns the content box."""
     c = p.canvas
     with p.part("aid background", bleed=True):  # declared full-bleed: the safe-zone check lets it
         c.saveState()
@@ -375,6 +370,8 @@ def _card_base(p: Painter, tpl: Template) -> tuple[float, float, float, float]:
         c.restoreState()
     sx, sy, sw, sh = tpl.safe_rect()
     inset = AID_RULE_INSET
+    if not rule:
+        return _content_box(tpl)
     p.stroke(tpl.color("gold_dark"), 0.6)
     c.roundRect(sx + inset, sy + inset, sw - 2 * inset, sh - 2 * inset, 2 * mm, stroke=1, fill=0)
     p.record("rule", "aid frame", (sx + inset, sy + inset, sx + sw - inset, sy + sh - inset))
@@ -406,14 +403,22 @@ def _steps(items, numbered: bool) -> list[Para]:
     return [Para("step", t, f"{i}." if numbered else "•") for i, t in enumerate(items, 1)]
 
 
+def _phase(a: AidSet, phase: str) -> list[Para]:
+    """A phase's heading and steps: numbered, or, after a first step ending in a colon ("In any
+    order, as often as you like:"), bullets."""
+    steps = list(a.word(f"{phase}_steps"))
+    if steps and plain(steps[0]).rstrip().endswith(":"):
+        return [Para("heading", a.word(phase)), Para("note", steps[0]), *_steps(steps[1:], False)]
+    return [Para("heading", a.word(phase)), *_steps(steps, True)]
+
+
 def turn_sides(a: AidSet) -> dict[str, list[Para]]:
-    """The turn summary's two sides: the first two phases on the front; Cleanup and the Wound
-    protection order on the back. All of it on one side only fitted at 6.25 pt."""
-    front = [Para("heading", a.word("initiation")), *_steps(a.word("initiation_steps"), True),
-             Para("heading", a.word("strategy")), Para("note", a.word("strategy_steps")[0]),
-             *_steps(a.word("strategy_steps")[1:], False)]
-    back = [Para("heading", a.word("cleanup")), *_steps(a.word("cleanup_steps"), True),
-            Para("heading", a.word("wound")), *_steps(a.word("wound_steps"), True),
+    """The turn summary's two sides, the phases in the engine's order: all but the last on the front;
+    the last (Cleanup) and the Wound protection order on the back. All of it on one side only fitted
+    at 6.25 pt."""
+    *first, last = a.numbers.phases
+    front = [para for phase in first for para in _phase(a, phase)]
+    back = [*_phase(a, last), Para("heading", a.word("wound")), *_steps(a.word("wound_steps"), True),
             *[Para("note", t, "•") for t in a.word("wound_note")]]
     return {"turn": front, "wound": back}
 
@@ -461,6 +466,8 @@ def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
             ry = top - (i + 1) * row
             allegiance_track(p, tpl, a, faction, x, ry + row * 0.12, w, row * 0.8, AID_MIN_TEXT)
         return []
+    if kind in SHOP_DRAW:
+        return SHOP_DRAW[kind](p, tpl, a)
     draw_aid_back(p, tpl, a)
     return []
 
@@ -485,7 +492,7 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
         p.stroke(gold, wdt, alpha=0.8)
         c.circle(cx, cy, r, stroke=1, fill=0)
     s = 28 * mm
-    p.icon(_icon("rite"), cx - s / 2, cy - s / 2, s, mix(gold, "#fff3cf", 0.4), label="aid back icon")
+    p.icon(icon_name("rite"), cx - s / 2, cy - s / 2, s, mix(gold, "#fff3cf", 0.4), label="aid back icon")
     sx, sy, sw, sh = tpl.safe_rect()
     p.stroke(gold, 0.4, alpha=0.7)
     c.roundRect(sx + 0.6 * mm, sy + 0.6 * mm, sw - 1.2 * mm, sh - 1.2 * mm, 2 * mm, stroke=1, fill=0)
@@ -496,6 +503,134 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
     lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 7.5, 5)
     p.text(cx, sy + 5.5 * mm, label, tpl.font("type_line"), lsize, mix(gold, "#fff3cf", 0.5), anchor="middle",
            label="aid back label")
+
+
+# -- the print shops' aids: the Rite slot, and the pieces cut out of cards ------------------------------
+def shop_aid_cards(tpl: Template, aids: AidSet) -> list[Aid]:
+    """The fronts of the print shops' aids: a Rite slot per player, the track markers, and enough
+    cards of poison counters and of soul essence for ``counters_wanted`` of each."""
+    per_card = token_grid(tpl, COUNTER).capacity
+    cards = -(-counters_wanted(aids.numbers) // per_card) if per_card else 1
+    return [Aid("rite", aids), Aid("markers", aids, 1), Aid("poison", aids, cards), Aid("essence", aids, cards)]
+
+
+#: A token card's header: its title, and the cut note under it (points).
+_TOKEN_TITLE, _TOKEN_NOTE = 10.0, AID_MIN_TEXT
+
+
+def _token_box(tpl: Template) -> tuple[float, float, float, float]:
+    """The safe zone, a hair inside: where a token card's header and cut grid go."""
+    sx, sy, sw, sh = tpl.safe_rect()
+    pad = 0.3 * mm
+    return sx + pad, sy + pad, sw - 2 * pad, sh - 2 * pad
+
+
+def _header_height() -> float:
+    return _TOKEN_TITLE * 1.1 + _TOKEN_NOTE * 1.6
+
+
+def token_grid(tpl: Template, cell: float) -> Grid:
+    """The cut grid of a counter card: as many ``cell`` squares as fit under the header, centred on the
+    card's vertical axis, so that the back, which reads the columns mirrored, lands on the front."""
+    x, y, w, h = _token_box(tpl)
+    room = h - _header_height()
+    cols, rows = int(w // cell), int(room // cell)
+    return Grid(tpl.full_w / 2 - cols * cell / 2, y + room - (room - rows * cell) / 2, cols, rows, cell)
+
+
+def _markers_note(tpl: Template, a: AidSet) -> tuple[list[Para], float, float]:
+    """The markers card's note, its size and height (it sits at the foot of the card)."""
+    x, y, w, h = _token_box(tpl)
+    note = [Para("note", a.word("markers_note"))]
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    size, _ = fit_paragraphs(note, fonts, w, 16 * mm, 8.0)
+    return note, size, _para_height(note[0], fonts, size, w)
+
+
+def _marker_grid(tpl: Template, a: AidSet) -> Grid:
+    """One row per player when a player's markers fit a row (health, then each faction), centred in the
+    room between the header and the note."""
+    x, y, w, h = _token_box(tpl)
+    _, _, note_h = _markers_note(tpl, a)
+    room = h - _header_height() - note_h
+    cols = max(1, min(int(w // MARKER), 1 + len(a.factions)))
+    rows = min(int(room // MARKER), -(-len(token_plan(a)) // cols))
+    return Grid(tpl.full_w / 2 - cols * MARKER / 2, y + note_h + room / 2 + rows * MARKER / 2, cols, rows, MARKER)
+
+
+def _token_header(p: Painter, tpl: Template, title: str, note: str) -> None:
+    from .fit import fit_line
+
+    x, y, w, h = _token_box(tpl)
+    cx, top = x + w / 2, y + h
+    size, _ = fit_line(plain(title), tpl.font("title"), w, _TOKEN_TITLE, AID_MIN_TEXT)
+    p.text(cx, top - size * 0.85, plain(title), tpl.font("title"), size, tpl.color("ink"), anchor="middle",
+           label="aid title")
+    nsize, _ = fit_line(plain(note), tpl.font("text"), w, _TOKEN_NOTE, AID_MIN_TEXT)
+    p.text(cx, top - _TOKEN_TITLE * 1.1 - nsize * 1.05, plain(note), tpl.font("text"), nsize, tpl.color("muted_ink"),
+           anchor="middle", label="aid note")
+
+
+def _counter_card(kind: str):
+    """A card of ``kind`` counters (poison | essence), the same on both sides."""
+    def draw(p: Painter, tpl: Template, a: AidSet) -> list[str]:
+        _card_base(p, tpl, rule=False)
+        _token_header(p, tpl, a.word(kind), a.word("cut_note"))
+        grid = token_grid(tpl, COUNTER)
+        for i in range(grid.capacity):
+            draw_counter(p, tpl, kind, *grid.centre(i), COUNTER_R)
+        cut_grid(p, grid, grid.capacity)
+        return [] if grid.capacity else [f"no {plain(a.word(kind))} fits the card"]
+    return draw
+
+
+def _markers_card(mirrored: bool):
+    """Every player's track markers; the back (``mirrored``) puts each one behind itself."""
+    def draw(p: Painter, tpl: Template, a: AidSet) -> list[str]:
+        _card_base(p, tpl, rule=False)
+        _token_header(p, tpl, a.word("markers"), a.word("cut_note"))
+        note, size, note_h = _markers_note(tpl, a)
+        x, y, w, h = _token_box(tpl)
+        draw_paragraphs(p, tpl, note, x, y + note_h, w, size, tpl.color("muted_ink"), tpl.color("gold_dark"))
+        grid = _marker_grid(tpl, a)
+        markers = token_plan(a)[:grid.capacity]
+        for i, marker in enumerate(markers):
+            draw_marker(p, tpl, marker, *grid.centre(i, mirrored), MARKER_R)
+        cut_grid(p, grid, len(markers), mirrored)
+        left = len(token_plan(a)) - len(markers)
+        return [f"{left} of the {plain(a.word('markers'))} do not fit their card"] if left else []
+    return draw
+
+
+def _rite_slot(p: Painter, tpl: Template, a: AidSet) -> list[str]:
+    """Where a player lays the one Rite they may take: a card-size slot, its rules under it."""
+    x, y, w, h = _card_base(p, tpl)
+    top = _card_title(p, tpl, a.word("rite"), x, y + h, w)
+    paras = [Para("note", t, "•") for t in a.word("rite_steps")]
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    size, ok = fit_paragraphs(paras, fonts, w, (top - y) * 0.5, 8.5)
+    text_h = sum(_para_height(q, fonts, size, w) for q in paras)
+    draw_paragraphs(p, tpl, paras, x, y + text_h, w, size, tpl.color("ink"), tpl.color("gold_dark"))
+    low, high = y + text_h + 1.5 * mm, top - 1.5 * mm
+    sh = high - low
+    sw = min(w, sh * tpl.trim_w / tpl.trim_h)
+    c = p.canvas
+    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.35))
+    p.stroke(tpl.color("gold_dark"), 0.7)
+    c.setDash(3, 2)
+    c.roundRect(x + (w - sw) / 2, low, sw, sh, 2 * mm, stroke=1, fill=1)
+    c.setDash()
+    p.record("rule", "rite slot", (x + (w - sw) / 2, low, x + (w + sw) / 2, high))
+    s = min(sw, sh) * 0.6
+    p.icon(icon_name("rite"), x + (w - s) / 2, low + (sh - s) / 2, s, tpl.color("gold_dark"), alpha=0.3,
+           label="rite slot icon")
+    return [] if ok else [f"the text of the aid `{plain(a.word('rite'))}` does not fit its card even at {size} pt"]
+
+
+#: How each print-shop aid side is drawn.
+SHOP_DRAW = {"rite": _rite_slot, "markers": _markers_card(False), "markers-back": _markers_card(True),
+             "poison": _counter_card("poison"), "essence": _counter_card("essence")}
+
 
 
 # -- the player mat -----------------------------------------------------------------------
@@ -570,7 +705,7 @@ def _zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, icon: st
     c.setDash()
     if icon:
         s = w * 0.45
-        p.icon(_icon(icon), x + (w - s) / 2, y + (h - s) / 2, s, tpl.color("gold_dark"), alpha=0.25, record=False)
+        p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, tpl.color("gold_dark"), alpha=0.25, record=False)
     p.text(x + w / 2, y + h + 3.5, title, tpl.font("keyword"), 8.5, tpl.color("ink"), anchor="middle",
            label=f"zone {title}")
     if note:
@@ -611,17 +746,43 @@ def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float
 
 
 # -- the token sheet -----------------------------------------------------------------------
-MARKER = 11 * mm  # fits a track cell of the mat and of the tracker cards
-COUNTER = 18 * mm
+Marker = tuple[str, object]  # ("health", None) or ("allegiance", faction)
 
 
-def token_plan(a: AidSet) -> list[tuple[str, object]]:
+def token_plan(a: AidSet) -> list[Marker]:
     """Markers per player: one for health and one per faction's allegiance (kind, faction or None)."""
-    out: list[tuple[str, object]] = []
+    out: list[Marker] = []
     for _ in range(a.numbers.players):
         out.append(("health", None))
         out += [("allegiance", f) for f in a.factions]
     return out
+
+
+def counters_wanted(numbers: Numbers) -> int:
+    """How many poison counters and how many soul essence tokens the kit holds, at the least.
+
+    Poison: a commander with as many counters as the starting health loses at their next
+    initiation whatever their health (nothing heals), so more never matter. Essence: as many,
+    far above what a turn gains (a good turn gains 6 to 7; docs/design.md).
+    """
+    return numbers.health
+
+
+def draw_marker(p: Painter, tpl: Template, marker: Marker, cx: float, cy: float, r: float) -> None:
+    kind, faction = marker
+    if kind == "health":
+        health_disc(p, tpl, cx, cy, r)
+    else:
+        fid, color, icon, _ = faction
+        medallion(p, tpl, cx, cy, r, color, icon, f"{fid} marker")
+
+
+def draw_counter(p: Painter, tpl: Template, kind: str, cx: float, cy: float, r: float) -> None:
+    (poison_disc if kind == "poison" else soul_orb)(p, tpl, cx, cy, r)
+
+
+#: A piece's radius in its cut cell: the cut never touches its gold ring.
+MARKER_R, COUNTER_R = MARKER * 0.38, COUNTER * 0.36
 
 
 def draw_tokens(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> dict[str, int]:
@@ -629,57 +790,31 @@ def draw_tokens(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float])
 
     Returns how many of each kind were drawn (poison and essence share what the page holds).
     """
-    c = p.canvas
     pw, ph = page
     m = PAPER_MARGIN
-    ink, gold_dark = tpl.color("ink"), tpl.color("gold_dark")
     top = ph - m
-    p.text(m, top - 13, f"{a.game} — {a.word('tokens')}", tpl.font("title"), 14, ink, label="tokens title")
+    p.text(m, top - 13, f"{a.game} — {a.word('tokens')}", tpl.font("title"), 14, tpl.color("ink"),
+           label="tokens title")
     p.text(pw - m, top - 12, a.word("tokens_note"), tpl.font("text"), 7.5, tpl.color("muted_ink"), anchor="end",
            label="tokens note")
     top -= 22
     counts = {"health": 0, "allegiance": 0, "poison": 0, "essence": 0}
     markers = token_plan(a)
     cols = int((pw - 2 * m) // MARKER)
-    rows = -(-len(markers) // cols)
-    gx = (pw - cols * MARKER) / 2
-    for i, (kind, faction) in enumerate(markers):
-        r, col = divmod(i, cols)
-        x, y = gx + col * MARKER, top - (r + 1) * MARKER
-        rad = MARKER * 0.38
-        if kind == "health":
-            health_disc(p, tpl, x + MARKER / 2, y + MARKER / 2, rad)
-        else:
-            fid, color, icon, _ = faction
-            medallion(p, tpl, x + MARKER / 2, y + MARKER / 2, rad, color, icon, f"{fid} marker")
-        counts[kind] += 1
-    _cut_grid(p, gx, top - rows * MARKER, MARKER, MARKER, cols, rows, min(len(markers), cols))
-    top -= rows * MARKER + 8 * mm
+    grid = Grid((pw - cols * MARKER) / 2, top, cols, -(-len(markers) // cols), MARKER)
+    for i, marker in enumerate(markers):
+        draw_marker(p, tpl, marker, *grid.centre(i), MARKER_R)
+        counts[marker[0]] += 1
+    cut_grid(p, grid, len(markers))
+    top -= grid.rows * MARKER + 8 * mm
     cols = int((pw - 2 * m) // COUNTER)
-    rows = int((top - m) // COUNTER)
-    gx = (pw - cols * COUNTER) / 2
-    total = cols * rows
-    for i in range(total):
-        r, col = divmod(i, cols)
-        x, y = gx + col * COUNTER, top - (r + 1) * COUNTER
-        kind = "poison" if r < rows / 2 else "essence"
-        (poison_disc if kind == "poison" else soul_orb)(p, tpl, x + COUNTER / 2, y + COUNTER / 2, COUNTER * 0.36)
+    grid = Grid((pw - cols * COUNTER) / 2, top, cols, int((top - m) // COUNTER), COUNTER)
+    for i in range(grid.capacity):
+        kind = "poison" if i // cols < grid.rows / 2 else "essence"
+        draw_counter(p, tpl, kind, *grid.centre(i), COUNTER_R)
         counts[kind] += 1
-    _cut_grid(p, gx, top - rows * COUNTER, COUNTER, COUNTER, cols, rows, cols)
-    p.stroke(gold_dark, 0.3)
+    cut_grid(p, grid, grid.capacity)
     return counts
-
-
-def _cut_grid(p: Painter, x: float, y: float, cw: float, ch: float, cols: int, rows: int, last_cols: int) -> None:
-    """Grey cut lines around every cell of a grid (the last row may be shorter)."""
-    c = p.canvas
-    p.stroke("#9a9a9a", 0.35)
-    for r in range(rows):
-        n = cols if r < rows - 1 else last_cols
-        ry = y + (rows - 1 - r) * ch
-        for col in range(n):
-            c.rect(x + col * cw, ry, cw, ch, stroke=1, fill=0)
-    p.record("rule", "cut grid", (x, y, x + cols * cw, y + rows * ch))
 
 
 def tokens_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
@@ -722,15 +857,13 @@ def _token_page(tpl: Template, a: AidSet, what: str) -> bytes:
     p.fill(tpl.color("parchment"))
     doc.canvas.rect(0, 0, side, side, stroke=0, fill=1)
     r = side / 2 * 0.96
-    if what == "poison":
-        poison_disc(p, tpl, side / 2, side / 2, r)
-    elif what == "essence":
-        soul_orb(p, tpl, side / 2, side / 2, r)
+    if what in ("poison", "essence"):
+        draw_counter(p, tpl, what, side / 2, side / 2, r)
     elif what == "health":
-        health_disc(p, tpl, side / 2, side / 2, r)
+        draw_marker(p, tpl, ("health", None), side / 2, side / 2, r)
     else:
-        fid, color, icon, _ = next(f for f in a.factions if f"marker-{f[0]}" == what)
-        medallion(p, tpl, side / 2, side / 2, r, color, icon, f"{fid} marker")
+        draw_marker(p, tpl, ("allegiance", next(f for f in a.factions if f"marker-{f[0]}" == what)),
+                    side / 2, side / 2, r)
     doc.canvas.showPage()
     return doc.finish()
 

@@ -43,6 +43,8 @@ SYMBOL_ICONS: dict[str, str] = {
     "back-starter": "spectre",
     "back-rite": "sundial",
     "neutral": "spectre",
+    "health": "glass-heart",  # the player aids' health marker (never a faction's disc)
+    "poison": "poison-bottle",  # poison counters
 }
 
 

@@ -36,7 +36,7 @@ from ..findings import WARNING, Finding
 from ..model import CardDatabase, ImageArt, Position
 from ..safeio import within
 from ..workers import cap, cpus, process_pool
-from .aids import aid_cards, aid_set, mat_size, token_kinds
+from .aids import aid_cards, aid_set, mat_size, shop_aid_cards, token_kinds
 from .assets import assets_hash, has_icon
 from .face import build_faces
 from .formcache import prune as prune_forms
@@ -120,8 +120,10 @@ class _Plan:
         self.backs = {lang: [Back(k, lang) for k in BACK_KINDS] for lang in opts.langs}
         self.aids = {lang: aid_set(tpl, books[lang], lang, db.factions) for lang in opts.langs}
         self.aid_fronts = {lang: aid_cards(self.aids[lang]) for lang in opts.langs}
-        self.aid_sides = {lang: list({a.id: a for f in self.aid_fronts[lang] for a in (f, f.reverse())}.values())
-                          for lang in opts.langs}
+        self.aid_sides = {lang: _sides(self.aid_fronts[lang]) for lang in opts.langs}
+        # the print shops print no mat nor token sheet: their aids add a Rite slot and pieces cut out of cards
+        self.shop_fronts = {lang: self.aid_fronts[lang] + shop_aid_cards(tpl, self.aids[lang]) for lang in opts.langs}
+        self.shop_sides = {lang: _sides(self.shop_fronts[lang]) for lang in opts.langs}
         self.keys: dict[tuple[str, str], str] = {}
         self.form_keys: set[str] = set()  # the keys of the items' kept forms (``formcache``): never a draft's
         for lang in opts.langs:
@@ -135,8 +137,9 @@ class _Plan:
         self.raster = bool({"gamecrafter", "mpc", "tts"} & set(opts.profiles))
 
     def items(self, lang: str) -> list:
-        """Everything drawn card-size in ``lang``: faces, backs, and both sides of the player aids."""
-        return self.faces.get(lang, []) + self.backs.get(lang, []) + self.aid_sides.get(lang, [])
+        """Everything drawn card-size in ``lang``: faces, backs, and both sides of the player aids (the
+        print shops' included)."""
+        return self.faces.get(lang, []) + self.backs.get(lang, []) + self.shop_sides.get(lang, [])
 
     def key(self, item) -> str:
         return self.keys[(item.lang, item.id)]
@@ -171,7 +174,7 @@ class _Plan:
                 if shop in profiles:
                     self._shop(lang, shop, name, size)
             if "pod" in profiles:
-                faces = self.faces[lang] + self.aid_fronts[lang]
+                faces = self.faces[lang] + self.shop_fronts[lang]
                 key = _hash("pod", [self.key(f) for f in faces], [self.key(b) for b in self.items(lang)])
                 pages = 2 * sum(f.copies for f in faces)
                 self.add(f"pod/rift-commanders-{lang}-pod.pdf", key,
@@ -180,7 +183,7 @@ class _Plan:
             if "tts" in profiles:
                 self._tts(lang)
             if "proof" in profiles:
-                faces = self.faces[lang] + self.aid_sides[lang]
+                faces = self.faces[lang] + self.shop_sides[lang]
                 key = _hash("proof", [self.key(f) for f in faces], [self.key(b) for b in self.backs[lang]])
                 self.add(f"proof/rift-commanders-{lang}-proof.pdf", key,
                          DocJob(str(self.root), "", "proof", lang, tuple(faces)),
@@ -237,6 +240,11 @@ class _Plan:
             self.add(image_rel(lang, kind, "png"), _hash("tts-token", kind, aid_keys),
                      DocJob(str(self.root), "", "tts-token", lang, (), "a4", aids=aids, what=kind),
                      ("png", None, 4096))
+
+
+def _sides(fronts: list) -> list:
+    """Both sides of each aid, once each (a counter card's back is its front)."""
+    return list({a.id: a for f in fronts for a in (f, f.reverse())}.values())
 
 
 def _bind(planned: _Planned):
@@ -580,7 +588,7 @@ def _small_files(plan: _Plan, opts: RenderOptions) -> dict[str, bytes]:
         faces = plan.faces[lang]
         for shop in ("gamecrafter", "mpc"):
             if shop in opts.profiles:
-                out[f"{shop}/{lang}/quantities.csv"] = _quantities_csv(faces + plan.aid_fronts[lang])
+                out[f"{shop}/{lang}/quantities.csv"] = _quantities_csv(faces + plan.shop_fronts[lang])
         if "tts" in opts.profiles:
             labels = plan.tpl.labels(lang)
             names = {f.id: plan.books[lang].faction_name(f.id) for f in plan.db.factions}

@@ -112,8 +112,22 @@ def aid_count() -> int:
     return len(FRONTS) * PLAYERS
 
 
-def aid_ids() -> set[str]:
-    """Both sides of every card-size aid, as the shops get them."""
-    from forge.render.aids import FRONTS
+def shop_aid_count(lang: str = "en") -> int:
+    """Physical aid cards the print shops get: the players' aids, a Rite slot each, and the token cards
+    (tests/render/test_aids.py reads their contents back against the engine's constants)."""
+    from pathlib import Path
 
-    return {f"aid-{k}" for k in FRONTS} | {f"aid-{v}" for v in FRONTS.values()}
+    from forge.render.aids import aid_cards, aid_set, shop_aid_cards
+    from forge.render.template import load_template
+
+    tpl = load_template(Path(__file__).resolve().parents[2])
+    a = aid_set(tpl, FakeBook(lang), lang, mini_db().factions)
+    return sum(f.copies for f in aid_cards(a) + shop_aid_cards(tpl, a))
+
+
+def aid_ids() -> set[str]:
+    """Both sides of every card-size aid, as the shops get them (theirs included)."""
+    from forge.render.aids import FRONTS, SHOP_FRONTS
+
+    sides = {**FRONTS, **SHOP_FRONTS}
+    return {f"aid-{k}" for k in sides} | {f"aid-{v}" for v in sides.values()}

@@ -16,7 +16,7 @@ from forge.render.pdf import PdfBuffer
 from forge.render.sheets import PAPERS
 from forge.render.template import TemplateError, load_template, parse_template
 
-from .helpers import FACTION_NAMES, FakeBook, aid_count, books, mini_db, physical_count
+from .helpers import FACTION_NAMES, FakeBook, books, mini_db, physical_count, shop_aid_count
 
 pytest.importorskip("pypdfium2")
 REPO = Path(__file__).resolve().parents[2]
@@ -134,33 +134,168 @@ def test_token_counts_follow_the_players_and_factions():
     assert counts["poison"] >= 40 and counts["essence"] >= 40
 
 
+def _pod_aid_pages(out: Path, lang: str) -> list[tuple[str, str, str]]:
+    """The print-on-demand file's aid pages after the game's cards: (front form, back form, their text)."""
+    from .pdfread import placements
+
+    tpl = load_template(REPO)
+    reader = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")
+    cards = physical_count(mini_db())
+    assert len(reader.pages) == 2 * (cards + shop_aid_count(lang))
+    pages = reader.pages[2 * cards:]
+    out_pages = []
+    for front, back in zip(pages[::2], pages[1::2]):
+        (f,), (b,) = placements(front, tpl), placements(back, tpl)
+        out_pages.append((f["name"], b["name"], front.extract_text() + "\n" + back.extract_text()))
+    return out_pages
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_print_on_demand_file_ends_with_the_aids_both_sides(rendered, lang):
     out, _ = rendered
-    reader = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")
-    cards = physical_count(mini_db())
-    assert len(reader.pages) == 2 * (cards + aid_count())
-    aid_pages = [p.extract_text() for p in reader.pages[2 * cards:]]
+    pages = _pod_aid_pages(out, lang)
     label = words(lang)
-    for i in range(0, len(aid_pages), 2):
-        front, back = aid_pages[i], aid_pages[i + 1]
-        if label["turn"] in front:
-            kw = FakeBook(lang).keyword
-            # the phases in order: Initiation and Strategy on the front, Cleanup on the back
-            assert label["initiation"] in front and label["strategy"] in front and label["cleanup"] not in front
-            assert label["turn"] in back and label["cleanup"] in back
+    kw = FakeBook(lang).keyword
+    for front, back, text in pages:
+        if front == f"aid-turn.{lang}":
+            assert back == f"aid-wound.{lang}"
+            # the phases in the engine's order: Initiation and Strategy on the front, Cleanup on the back
+            flat = " ".join(text.split())
+            assert [flat.index(label[k]) for k in state.TURN_PHASES] == sorted(flat.index(label[k])
+                                                                               for k in state.TURN_PHASES)
             # then the Wound protection order: Aegis, then Divine Shield, then Guard
-            flat = " ".join(back.split())
             wound = flat[flat.index(kw("aegis")):]  # ("Gardez 2 cartes" in the Cleanup is no Guard)
-            order = [wound.index(kw(k)) for k in ("aegis", "divine_shield", "guard")]
+            order = [wound.index(kw(k)) for k in state.WOUND_PROTECTION]
             assert flat.index(label["cleanup"]) < flat.index(kw("aegis")) and order == sorted(order), flat
-            assert str(state.KEEP_AT_CLEANUP) in back and str(state.HAND_SIZE) in back
-        elif label["health"] in front:
-            assert set(range(state.START_HEALTH + 1)) <= numbers(front)
-            assert label["player_aid"].upper() in back
-        else:
-            assert label["allegiance"] in front and _allegiance_rows(front, lang) == len(mini_db().factions)
-    assert sum(label["turn"] in t for t in aid_pages[::2]) == state.PLAYERS
+            assert str(state.KEEP_AT_CLEANUP) in text and str(state.HAND_SIZE) in text
+        elif front == f"aid-health.{lang}":
+            assert set(range(state.START_HEALTH + 1)) <= numbers(text) and label["player_aid"].upper() in text
+        elif front == f"aid-allegiance.{lang}":
+            assert label["allegiance"] in text and _allegiance_rows(text, lang) == len(mini_db().factions)
+    fronts = [f for f, _, _ in pages]
+    for kind in ("turn", "health", "allegiance"):
+        assert fronts.count(f"aid-{kind}.{lang}") == state.PLAYERS
+
+
+def _drawn(kind: str, lang: str = "en", doc: PdfBuffer | None = None):
+    """Draw one side of a card-size aid (the print shops' included): its painter and its problems."""
+    from forge.render.aids import shop_aid_cards
+
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook(lang), lang, mini_db().factions)
+    side = next(s for f in aid_cards(a) + shop_aid_cards(tpl, a) for s in (f, f.reverse()) if s.kind == kind)
+    doc = doc or PdfBuffer((tpl.full_w, tpl.full_h), "aid", lang)
+    p = Painter(doc.canvas)
+    problems = draw_aid(p, tpl, side)
+    return p, problems
+
+
+def _pieces(p: Painter, label: str) -> list:
+    return [m for m in p.marks if m.kind == "icon" and m.label == label]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_print_on_demand_file_carries_the_rite_slot_and_the_tokens(rendered, lang):
+    """Issue 8 §5: the print shops print no mat nor token sheet, so their file carries a Rite slot per
+    player and cards of track markers, poison counters and soul essence, both sides, in its language."""
+    out, result = rendered
+    pages = _pod_aid_pages(out, lang)
+    label, other = words(lang), words("fr" if lang == "en" else "en")
+    by_front: dict[str, list] = {}
+    for front, back, text in pages:
+        by_front.setdefault(front, []).append((back, text))
+    rite = by_front[f"aid-rite.{lang}"]
+    assert len(rite) == state.PLAYERS
+    for back, text in rite:
+        flat = " ".join(text.split())
+        take = label["rite_steps"][0].replace("{max_allegiance}", str(state.MAX_ALLEGIANCE))
+        assert back == f"aid-back.{lang}" and label["rite"] in flat and take in flat, flat
+        assert other["rite"] not in flat
+    markers = by_front[f"aid-markers.{lang}"]
+    assert [b for b, _ in markers] == [f"aid-markers-back.{lang}"]
+    assert label["markers"] in markers[0][1] and str(state.START_HEALTH) in markers[0][1]
+    piece = {"poison": "poison counter", "essence": "soul essence"}
+    per_card = {k: len(_pieces(_drawn(k, lang)[0], piece[k])) for k in piece}
+    for kind, title in (("poison", label["poison"]), ("essence", label["essence"])):
+        cards = by_front[f"aid-{kind}.{lang}"]
+        assert all(b == f"aid-{kind}.{lang}" for b, _ in cards)  # the same counters on the back
+        assert all(title in " ".join(t.split()) and label["cut_note"] in " ".join(t.split()) for _, t in cards)
+        total = len(cards) * per_card[kind]
+        assert state.START_HEALTH <= total < state.START_HEALTH + per_card[kind], (kind, total)
+    # every side passed the card checks (safe zone, fit) and the file the print shop's preflight
+    assert result.findings == [] and result.preflight["pod"]["ok"]
+    assert not [c for c in result.preflight["pod"]["card_problems"] if c["id"].startswith("aid-")]
+
+
+def test_the_markers_card_holds_each_players_markers_and_its_back_lies_behind_them():
+    tpl = load_template(REPO)
+    front, problems = _drawn("markers")
+    back, back_problems = _drawn("markers-back")
+    assert problems == back_problems == []
+    factions = [f.id for f in mini_db().factions]
+    assert len(_pieces(front, "health marker")) == state.PLAYERS
+    for fid in factions:
+        assert len(_pieces(front, f"{fid} marker")) == state.PLAYERS
+    # each piece has itself on its back: the back's columns are the front's, mirrored
+    def centres(p, label):
+        return sorted((round((m.box[0] + m.box[2]) / 2, 2), round((m.box[1] + m.box[3]) / 2, 2))
+                      for m in _pieces(p, label))
+    for label in ["health marker"] + [f"{fid} marker" for fid in factions]:
+        assert centres(back, label) == sorted((round(tpl.full_w - x, 2), y) for x, y in centres(front, label)), label
+
+
+def test_the_print_shop_aids_follow_the_engine(monkeypatch):
+    """More players, less health: more Rite slots and marker rows, fewer counter cards (nothing typed twice)."""
+    from forge.render.aids import counters_wanted, shop_aid_cards
+
+    monkeypatch.setattr(state, "PLAYERS", 3)
+    monkeypatch.setattr(state, "START_HEALTH", 25)
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
+    copies = {f.kind: f.copies for f in shop_aid_cards(tpl, a)}
+    p, problems = _drawn("poison")
+    per_card = len(_pieces(p, "poison counter"))
+    assert problems == [] and per_card > 0 and counters_wanted(a.numbers) == 25
+    assert copies == {"rite": 3, "markers": 1, "poison": -(-25 // per_card), "essence": -(-25 // per_card)}
+    markers, problems = _drawn("markers")
+    assert problems == [] and len(_pieces(markers, "health marker")) == 3
+
+
+def test_the_pieces_show_their_own_icons_not_the_neutral_one():
+    """Poison counters and the health marker once fell back to the neutral ghost (their icons were not
+    vendored); soul essence is the cards' Soul drop, never a disc like the Blue faction's."""
+    from forge.render.assets import SYMBOL_ICONS
+
+    def icons(kind):
+        p, _ = _drawn(kind)
+        return {part.label for part in p.parts if part.label.startswith("icon ")}
+
+    neutral = f"icon {SYMBOL_ICONS['neutral']}"
+    assert "icon poison-bottle" in icons("poison") and neutral not in icons("poison")
+    markers = icons("markers")
+    assert "icon glass-heart" in markers and neutral not in markers
+    essence, _ = _drawn("essence")
+    assert _pieces(essence, "soul") == [] and len(_pieces(essence, "soul essence")) > 0
+    assert neutral not in {part.label for part in essence.parts}
+
+
+def test_the_turn_summary_follows_the_engines_phases(monkeypatch):
+    """Reordered, the phases reorder on the card (they may then no longer fit it: not this test's point)."""
+    import io
+
+    monkeypatch.setattr(state, "TURN_PHASES", ("initiation", "cleanup", "strategy"))
+    label = words("en")
+
+    def text(kind):
+        tpl = load_template(REPO)
+        doc = PdfBuffer((tpl.full_w, tpl.full_h), "aid", "en")
+        _drawn(kind, doc=doc)
+        doc.canvas.showPage()
+        return " ".join(PdfReader(io.BytesIO(doc.finish())).pages[0].extract_text().split())
+
+    front, back = text("turn"), text("wound")
+    assert label["initiation"] in front and label["cleanup"] in front and label["strategy"] not in front
+    assert label["strategy"] in back and label["cleanup"] not in back
 
 
 def test_aid_cards_are_placed_on_the_print_and_play_sheets_with_their_backs(rendered):
@@ -213,11 +348,18 @@ def test_the_mat_follows_the_engine_through_a_render(monkeypatch, tmp_path):
     assert max(numbers(PdfReader(out / "pnp/player-mat-en-a4.pdf").pages[0].extract_text())) == 25
 
 
-def test_an_unknown_placeholder_in_the_aid_labels_is_a_template_error():
+@pytest.mark.parametrize("old,new,error", [
+    # an unknown placeholder
+    ("Draw up to {hand} cards.", "Draw up to {hand_size} cards.", r"labels\.en\.aids\.cleanup_steps.*hand_size"),
+    # the Wound protections named in another order than the engine applies them
+    ("- \"{aegis} reduces", "- \"{guard} first; {aegis} reduces",
+     r"labels\.en\.aids\.wound_steps.*\{aegis\}, \{divine_shield\}, \{guard\}"),
+])
+def test_aid_labels_the_aids_cannot_print_are_a_template_error(old, new, error):
     text = (REPO / "templates/cards/card.yaml").read_text(encoding="utf-8")
-    bad = text.replace("Draw up to {hand} cards.", "Draw up to {hand_size} cards.", 1)
+    bad = text.replace(old, new, 1)
     assert bad != text
-    with pytest.raises(TemplateError, match=r"labels\.en\.aids\.cleanup_steps.*hand_size"):
+    with pytest.raises(TemplateError, match=error):
         aid_set(parse_template(bad), FakeBook("en"), "en", mini_db().factions)
 
 

@@ -8,6 +8,8 @@ from typer.testing import CliRunner
 
 from forge.commands.render import app, parse_offset, parse_profiles
 
+from .helpers import aid_ids
+
 pytest.importorskip("pypdfium2")
 
 CARDS = """
@@ -60,7 +62,8 @@ def test_out_folder_and_text_report(project, tmp_path):
     out = tmp_path / "elsewhere"
     result = run("--root", str(project.root), "--profile", "gamecrafter", "--lang", "en", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert "✓ gamecrafter: 10 files, preflight passed" in result.output  # 2 cards, 3 backs, 5 aid sides
+    files = 2 + 3 + len(aid_ids())  # 2 cards, 3 backs, both sides of the aids (the print shops' included)
+    assert files == 15 and f"✓ gamecrafter: {files} files, preflight passed" in result.output
     assert (out / "gamecrafter/en/spark.png").exists()
 
 

@@ -13,7 +13,7 @@ from forge.render.cards import RenderOptions, render_cards
 from forge.render.sheets import PAPERS, sheet_layout
 from forge.render.template import load_template
 
-from .helpers import aid_count, aid_ids, books, mini_db, physical_count
+from .helpers import aid_count, aid_ids, books, mini_db, physical_count, shop_aid_count
 
 pytest.importorskip("pypdfium2")
 REPO = Path(__file__).resolve().parents[2]
@@ -88,7 +88,7 @@ def test_pod_is_one_card_per_page_at_full_bleed_in_cmyk(rendered):
     out, result = rendered
     tpl = load_template(REPO)
     reader = PdfReader(out / "pod/rift-commanders-en-pod.pdf")
-    assert len(reader.pages) == 2 * (physical_count(mini_db()) + aid_count())
+    assert len(reader.pages) == 2 * (physical_count(mini_db()) + shop_aid_count())
     page = reader.pages[0]
     assert (float(page.mediabox.width), float(page.mediabox.height)) == pytest.approx((tpl.full_w, tpl.full_h), abs=0.01)
     assert float(page.trimbox.width) == pytest.approx(tpl.trim_w, abs=0.01)
