@@ -125,13 +125,17 @@ def test_the_token_sheet_has_markers_counters_and_cut_lines(rendered, lang):
 def test_token_counts_follow_the_players_and_factions():
     from forge.render.aids import draw_tokens
 
+    from forge.render.aids import counters_wanted
+
     tpl = load_template(REPO)
     a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
-    doc = PdfBuffer(PAPERS["a4"], "t", "en")
-    counts = draw_tokens(Painter(doc.canvas), tpl, a, PAPERS["a4"])
-    assert counts["health"] == state.PLAYERS
-    assert counts["allegiance"] == state.PLAYERS * len(mini_db().factions)
-    assert counts["poison"] >= 40 and counts["essence"] >= 40
+    assert counters_wanted(a.numbers) == state.START_HEALTH
+    for paper in PAPERS:
+        doc = PdfBuffer(PAPERS[paper], "t", "en")
+        counts = draw_tokens(Painter(doc.canvas), tpl, a, PAPERS[paper])
+        assert counts["health"] == state.PLAYERS
+        assert counts["allegiance"] == state.PLAYERS * len(mini_db().factions)
+        assert counts["poison"] >= state.START_HEALTH and counts["essence"] >= state.START_HEALTH, paper
 
 
 def _pod_aid_pages(out: Path, lang: str) -> list[tuple[str, str, str]]:
