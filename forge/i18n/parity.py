@@ -15,7 +15,8 @@ from ..database import load_database
 from ..findings import WARNING, Finding
 from ..text import Phrasebook
 from . import booklabels, fingerprints, inventory, limits, termbase
-from .checks import Fix, cards, length, numbers, plurals, presence, structure, terms, tokens, typography, untranslated
+from .checks import (Fix, cards, englishword, length, numbers, plurals, presence, structure, terms, tokens,
+                     typography, untranslated)
 
 LANGS = inventory.LANGS
 
@@ -49,7 +50,7 @@ def parity(root: Path | str, layout: bool = True) -> ParityReport:
         for lang in LANGS:
             report.strings[lang] += pair.side(lang) is not None
     found = presence.check(inv) + tokens.check(inv) + numbers.check(inv) + structure.check(inv)
-    found += untranslated.check(inv, tb) + terms.check(inv, tb) + plurals.check(inv, tb)
+    found += untranslated.check(inv, tb) + englishword.check(inv, tb) + terms.check(inv, tb) + plurals.check(inv, tb)
     typo, report.fixes = typography.check(inv)
     found += typo + tb.findings
     found += fingerprints.findings(inv, fingerprints.load(inv.sources))

@@ -38,21 +38,21 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
-    found: list[Finding] = []
-    for pair in both(inv.pairs):
-        if pair.kind in CODE_ONLY:
-            continue
-        same = _words(pair.en.text) == _words(pair.fr.text)
-        if same and _words(pair.en.text) and not termbase.is_identical(_plain(pair.fr.text)):
-            found.append(at(pair.fr, "untranslated", f"{label(pair)} is the same in English and French: "
-                            f"\"{_plain(pair.fr.text)[:60]}\"",
-                            f"translate it, or list it under `identical:` in locales/termbase.yaml if it is "
-                            "the same on purpose"))
-            continue
-        if not same:
-            found += _foreign(pair, "fr", "en") or _frequent(pair, "fr", "en", termbase)
-            found += _foreign(pair, "en", "fr") or _frequent(pair, "en", "fr", termbase)
-    return found
+    return [f for pair in both(inv.pairs) if pair.kind not in CODE_ONLY for f in findings_of(pair, termbase)]
+
+
+def findings_of(pair: Pair, termbase: Termbase) -> list[Finding]:
+    """What this check says of one pair present in both languages."""
+    same = _words(pair.en.text) == _words(pair.fr.text)
+    if same and _words(pair.en.text) and not termbase.is_identical(_plain(pair.fr.text)):
+        return [at(pair.fr, "untranslated", f"{label(pair)} is the same in English and French: "
+                   f"\"{_plain(pair.fr.text)[:60]}\"",
+                   f"translate it, or list it under `identical:` in locales/termbase.yaml if it is "
+                   "the same on purpose")]
+    if same:
+        return []
+    return (_foreign(pair, "fr", "en") or _frequent(pair, "fr", "en", termbase)) + \
+        (_foreign(pair, "en", "fr") or _frequent(pair, "en", "fr", termbase))
 
 
 @lru_cache(maxsize=None)
