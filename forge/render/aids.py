@@ -1,4 +1,4 @@
-"""Player aids the rules need: tracker and turn-summary cards, a player mat and a token sheet.
+"""Card-size player aids: tracker and turn-summary cards, and the print shops' Rite slot and token cards.
 
 The rulebook asks each player to track 40 health, an allegiance of 0 to 6 in every
 faction, poison counters, soul essence and one Rite; the kit printed none of it.
@@ -9,8 +9,7 @@ the card template and from the locale's keywords and faction names.
 Card-size aids are ``Aid`` items: like faces and backs they are drawn at the origin
 of their bleed box, cached by key and placed by every profile (print-and-play
 sheets, the print-on-demand file, shop images, Tabletop Simulator). The mat and the
-token sheet are documents of their own, on A4 or Letter, everything at least
-``PAPER_MARGIN`` inside the paper edge.
+token sheet, documents of their own, are in ``aiddocs``.
 """
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ import json
 import re
 from dataclasses import asdict, dataclass
 
-from reportlab.lib.pagesizes import landscape
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
@@ -28,8 +26,6 @@ from .counters import COUNTER, MARKER, Grid, cut_grid, health_disc, icon_name, m
 from .paint import Painter, mix, shade
 from .template import TEMPLATE_FILE, Template, TemplateError
 
-#: Nothing printed on the mat or the token sheet comes closer to the paper edge (home printers clip ~4 mm).
-PAPER_MARGIN = 10 * mm
 #: Card-size aids, front side -> what is printed on their back.
 FRONTS: dict[str, str] = {"turn": "wound", "health": "back", "allegiance": "back"}
 #: The print shops' card-size aids (print-on-demand, The Game Crafter, MakePlayingCards print neither
@@ -207,7 +203,7 @@ def _width(word: Word, fonts, size: float) -> float:
     return sum(stringWidth(t, fonts[b], size) for t, b in word)
 
 
-def _wrap(text: str, fonts: tuple[str, str], size: float, width: float) -> list[list[Word]]:
+def wrap_words(text: str, fonts: tuple[str, str], size: float, width: float) -> list[list[Word]]:
     lines: list[list[Word]] = []
     line: list[Word] = []
     used = 0.0
@@ -250,7 +246,7 @@ class Para:
 def _para_height(para: Para, fonts, size: float, width: float) -> float:
     indent = size * 1.3 if para.mark else 0
     s = size * (1.15 if para.kind == "heading" else 1.0)
-    n = len(_wrap(para.text, fonts, s, width - indent))
+    n = len(wrap_words(para.text, fonts, s, width - indent))
     gap = size * (0.55 if para.kind == "heading" else 0.3)
     return n * s * 1.18 + gap
 
@@ -276,7 +272,7 @@ def draw_paragraphs(p: Painter, tpl: Template, paras: list[Para], x: float, top:
         indent = size * 1.3 if para.mark else 0
         color = accent if para.kind == "heading" else ink
         pf = (tpl.font("keyword"), tpl.font("keyword")) if para.kind == "heading" else fonts
-        for i, line in enumerate(_wrap(para.text, pf, s, width - indent)):
+        for i, line in enumerate(wrap_words(para.text, pf, s, width - indent)):
             y -= s * 1.18
             if i == 0 and para.mark:
                 p.text(x, y, para.mark, tpl.font("keyword"), s, accent, label="aid mark")
@@ -505,6 +501,46 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
            label="aid back label")
 
 
+# -- the pieces: what each player needs --------------------------------------------------------
+Marker = tuple[str, object]  # ("health", None) or ("allegiance", faction)
+
+
+def token_plan(a: AidSet) -> list[Marker]:
+    """Markers per player: one for health and one per faction's allegiance (kind, faction or None)."""
+    out: list[Marker] = []
+    for _ in range(a.numbers.players):
+        out.append(("health", None))
+        out += [("allegiance", f) for f in a.factions]
+    return out
+
+
+def counters_wanted(numbers: Numbers) -> int:
+    """How many poison counters and how many soul essence tokens the kit holds, at the least.
+
+    Poison: a commander with as many counters as the starting health loses at their next
+    initiation whatever their health (nothing heals), so more never matter. Essence: as many,
+    far above what a turn gains (a good turn gains 6 to 7; docs/design.md).
+    """
+    return numbers.health
+
+
+def draw_marker(p: Painter, tpl: Template, marker: Marker, cx: float, cy: float, r: float) -> None:
+    kind, faction = marker
+    if kind == "health":
+        health_disc(p, tpl, cx, cy, r)
+    else:
+        fid, color, icon, _ = faction
+        medallion(p, tpl, cx, cy, r, color, icon, f"{fid} marker")
+
+
+def draw_counter(p: Painter, tpl: Template, kind: str, cx: float, cy: float, r: float) -> None:
+    (poison_disc if kind == "poison" else soul_orb)(p, tpl, cx, cy, r)
+
+
+#: A piece's radius in its cut cell: the cut never touches its gold ring.
+MARKER_R, COUNTER_R = MARKER * 0.38, COUNTER * 0.36
+
+
 # -- the print shops' aids: the Rite slot, and the pieces cut out of cards ------------------------------
 def shop_aid_cards(tpl: Template, aids: AidSet) -> list[Aid]:
     """The fronts of the print shops' aids: a Rite slot per player, the track markers, and enough
@@ -630,261 +666,3 @@ def _rite_slot(p: Painter, tpl: Template, a: AidSet) -> list[str]:
 #: How each print-shop aid side is drawn.
 SHOP_DRAW = {"rite": _rite_slot, "markers": _markers_card(False), "markers-back": _markers_card(True),
              "poison": _counter_card("poison"), "essence": _counter_card("essence")}
-
-
-
-# -- the player mat -----------------------------------------------------------------------
-def mat_size(paper_size: tuple[float, float]) -> tuple[float, float]:
-    return landscape(paper_size)
-
-
-def draw_mat(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> None:
-    """A landscape player mat: the health track, the allegiance tracks, the deck, discard and Rite slots,
-    and zones for poison counters and soul essence; everything at least ``PAPER_MARGIN`` inside."""
-    c = p.canvas
-    pw, ph = page
-    m = PAPER_MARGIN
-    x0, y0, w, h = m, m, pw - 2 * m, ph - 2 * m
-    ink, muted, gold_dark = tpl.color("ink"), tpl.color("muted_ink"), tpl.color("gold_dark")
-    p.fill(mix(tpl.color("parchment"), "#ffffff", 0.4))
-    p.stroke(gold_dark, 0.8)
-    c.roundRect(x0, y0, w, h, 3 * mm, stroke=1, fill=1)
-    p.record("rule", "mat frame", (x0, y0, x0 + w, y0 + h))
-    pad = 4 * mm
-    x, y, w, h = x0 + pad, y0 + pad, w - 2 * pad, h - 2 * pad
-    top = y + h
-    # title
-    p.text(x, top - 14, f"{a.game} — {a.word('mat')}", tpl.font("title"), 15, ink, label="mat title")
-    top -= 20
-    # health: two rows
-    p.text(x, top - 9, a.word("health"), tpl.font("keyword"), 9, gold_dark, label="mat health")
-    p.text(x + w, top - 9, plain(a.word("health_note")), tpl.font("text"), 7.5, muted, anchor="end",
-           label="mat health note")
-    top -= 12
-    cells = a.numbers.health + 1
-    cols = -(-cells // 2)
-    health_h = 2 * 10.5 * mm
-    health_track(p, tpl, a, x, top - health_h, w, health_h, cols=cols)
-    top -= health_h + 5 * mm
-    # allegiance: two columns of tracks
-    p.text(x, top - 9, a.word("allegiance"), tpl.font("keyword"), 9, gold_dark, label="mat allegiance")
-    p.text(x + w, top - 9, plain(a.word("allegiance_note")), tpl.font("text"), 7.5, muted, anchor="end",
-           label="mat allegiance note")
-    top -= 12
-    n = max(1, len(a.factions))
-    rows = -(-n // 2)
-    slots_top = y + 1 * mm + tpl.trim_h + 14  # the card slots and their names, along the bottom
-    row_h = max(9 * mm, min(18 * mm, (top - slots_top - 3 * mm) / rows))
-    col_w = (w - 8 * mm) / 2
-    for i, faction in enumerate(a.factions):
-        r, col = divmod(i, 2)
-        allegiance_track(p, tpl, a, faction, x + col * (col_w + 8 * mm), top - (r + 1) * row_h + 1.5 * mm,
-                         col_w, row_h - 3 * mm, 7)
-    top -= rows * row_h + 3 * mm
-    # card zones along the bottom, then the token zones
-    card_w, card_h = tpl.trim_w, tpl.trim_h
-    zone_y = y + 1 * mm  # the card slots sit at the bottom, under their names
-    for i, (key, note) in enumerate((("deck", ""), ("discard", ""), ("rite", "rite_note"))):
-        zx = x + i * (card_w + 5 * mm)
-        _zone(p, tpl, zx, zone_y, card_w, card_h, a.word(key), a.word(note) if note else "",
-              "rite" if key == "rite" else None)
-    tx = x + 3 * (card_w + 5 * mm)
-    tw = x + w - tx
-    half = (card_h - 4 * mm) / 2
-    _token_zone(p, tpl, tx, zone_y + half + 4 * mm, tw, half, a.word("poison"), "", poison_disc)
-    _token_zone(p, tpl, tx, zone_y, tw, half, a.word("essence"), a.word("essence_note"), soul_orb)
-
-
-def _zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, icon: str | None) -> None:
-    """A card-size dashed slot with its name above it (and a faint icon inside)."""
-    c = p.canvas
-    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.3))
-    p.stroke(tpl.color("gold_dark"), 0.7)
-    c.setDash(3, 2)
-    c.roundRect(x, y, w, h, 3 * mm, stroke=1, fill=1)
-    c.setDash()
-    if icon:
-        s = w * 0.45
-        p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, tpl.color("gold_dark"), alpha=0.25, record=False)
-    p.text(x + w / 2, y + h + 3.5, title, tpl.font("keyword"), 8.5, tpl.color("ink"), anchor="middle",
-           label=f"zone {title}")
-    if note:
-        _centred_lines(p, tpl, note, x + w / 2, y + h / 2 - (w * 0.45) / 2 - 10, w - 6 * mm, AID_MIN_TEXT)
-
-
-def _centred_lines(p: Painter, tpl: Template, text: str, cx: float, top: float, width: float, size: float) -> None:
-    fonts = (tpl.font("text"), tpl.font("keyword"))
-    for i, line in enumerate(_wrap(text, fonts, size, width)):
-        s = " ".join("".join(t for t, _ in word) for word in line)
-        p.text(cx, top - i * size * 1.2, s, tpl.font("text"), size, tpl.color("muted_ink"), anchor="middle",
-               label="zone note")
-
-
-def _token_zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, disc) -> None:
-    c = p.canvas
-    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.3))
-    p.stroke(tpl.color("gold_dark"), 0.7)
-    c.roundRect(x, y, w, h, 3 * mm, stroke=1, fill=1)
-    r = min(w, h) * 0.16
-    disc(p, tpl, x + 3 * mm + r, y + h - 3 * mm - r, r)
-    p.text(x + 5 * mm + 2 * r, y + h - 3 * mm - r - 3, title, tpl.font("keyword"), 8.5, tpl.color("ink"),
-           label=f"zone {title}")
-    if note:
-        _centred_lines(p, tpl, note, x + w / 2, y + 4 * mm, w - 4 * mm, AID_MIN_TEXT)
-
-
-def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
-    """The player mat on one landscape page: print it once per player."""
-    from .pdf import PdfBuffer
-
-    page = mat_size(paper_size)
-    doc = PdfBuffer(page, f"{a.game} — {a.word('mat')} ({a.lang}, {paper})", a.lang)
-    p = Painter(doc.canvas)
-    draw_mat(p, tpl, a, page)
-    doc.canvas.showPage()
-    return doc.finish()
-
-
-# -- the token sheet -----------------------------------------------------------------------
-Marker = tuple[str, object]  # ("health", None) or ("allegiance", faction)
-
-
-def token_plan(a: AidSet) -> list[Marker]:
-    """Markers per player: one for health and one per faction's allegiance (kind, faction or None)."""
-    out: list[Marker] = []
-    for _ in range(a.numbers.players):
-        out.append(("health", None))
-        out += [("allegiance", f) for f in a.factions]
-    return out
-
-
-def counters_wanted(numbers: Numbers) -> int:
-    """How many poison counters and how many soul essence tokens the kit holds, at the least.
-
-    Poison: a commander with as many counters as the starting health loses at their next
-    initiation whatever their health (nothing heals), so more never matter. Essence: as many,
-    far above what a turn gains (a good turn gains 6 to 7; docs/design.md).
-    """
-    return numbers.health
-
-
-def draw_marker(p: Painter, tpl: Template, marker: Marker, cx: float, cy: float, r: float) -> None:
-    kind, faction = marker
-    if kind == "health":
-        health_disc(p, tpl, cx, cy, r)
-    else:
-        fid, color, icon, _ = faction
-        medallion(p, tpl, cx, cy, r, color, icon, f"{fid} marker")
-
-
-def draw_counter(p: Painter, tpl: Template, kind: str, cx: float, cy: float, r: float) -> None:
-    (poison_disc if kind == "poison" else soul_orb)(p, tpl, cx, cy, r)
-
-
-#: A piece's radius in its cut cell: the cut never touches its gold ring.
-MARKER_R, COUNTER_R = MARKER * 0.38, COUNTER * 0.36
-
-
-def draw_tokens(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> dict[str, int]:
-    """Markers for the tracks, then poison counters and soul essence tokens filling the page, on a cut grid.
-
-    Returns how many of each kind were drawn (poison and essence share what the page holds).
-    """
-    pw, ph = page
-    m = PAPER_MARGIN
-    top = ph - m
-    p.text(m, top - 13, f"{a.game} — {a.word('tokens')}", tpl.font("title"), 14, tpl.color("ink"),
-           label="tokens title")
-    p.text(pw - m, top - 12, a.word("tokens_note"), tpl.font("text"), 7.5, tpl.color("muted_ink"), anchor="end",
-           label="tokens note")
-    top -= 22
-    counts = {"health": 0, "allegiance": 0, "poison": 0, "essence": 0}
-    markers = token_plan(a)
-    cols = int((pw - 2 * m) // MARKER)
-    grid = Grid((pw - cols * MARKER) / 2, top, cols, -(-len(markers) // cols), MARKER)
-    for i, marker in enumerate(markers):
-        draw_marker(p, tpl, marker, *grid.centre(i), MARKER_R)
-        counts[marker[0]] += 1
-    cut_grid(p, grid, len(markers))
-    top -= grid.rows * MARKER + 8 * mm
-    cols = int((pw - 2 * m) // COUNTER)
-    grid = Grid((pw - cols * COUNTER) / 2, top, cols, int((top - m) // COUNTER), COUNTER)
-    for i in range(grid.capacity):
-        kind = "poison" if i // cols < grid.rows / 2 else "essence"
-        draw_counter(p, tpl, kind, *grid.centre(i), COUNTER_R)
-        counts[kind] += 1
-    cut_grid(p, grid, grid.capacity)
-    return counts
-
-
-def tokens_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
-    from .pdf import PdfBuffer
-
-    doc = PdfBuffer(paper_size, f"{a.game} — {a.word('tokens')} ({a.lang}, {paper})", a.lang)
-    p = Painter(doc.canvas)
-    draw_tokens(p, tpl, a, paper_size)
-    doc.canvas.showPage()
-    return doc.finish()
-
-
-def marks_outside(marks, page: tuple[float, float], margin: float = PAPER_MARGIN / 2) -> list[str]:
-    """What was drawn closer than ``margin`` to the paper edge (the preflight for the mat and tokens)."""
-    pw, ph = page
-    eps = 0.01
-    return sorted({f"{m.kind} {m.label!r}" for m in marks
-                   if m.box[0] < margin - eps or m.box[1] < margin - eps
-                   or m.box[2] > pw - margin + eps or m.box[3] > ph - margin + eps})
-
-
-# -- Tabletop Simulator images ------------------------------------------------------------------
-#: The mat image's width in pixels (150 DPI on A4 landscape); TTS rescales a Custom_Board to its image.
-MAT_PX = 1754
-TOKEN_PX = 256
-
-
-def token_kinds(a: AidSet) -> list[str]:
-    """The round tiles TTS needs: the two counters, the health marker and one marker per faction."""
-    return ["poison", "essence", "health"] + [f"marker-{f[0]}" for f in a.factions]
-
-
-def _token_page(tpl: Template, a: AidSet, what: str) -> bytes:
-    """One token filling a small square page: TTS cuts a round tile out of the square image."""
-    from .pdf import PdfBuffer
-
-    side = 20 * mm
-    doc = PdfBuffer((side, side), f"{a.game} — {what}", a.lang)
-    p = Painter(doc.canvas)
-    p.fill(tpl.color("parchment"))
-    doc.canvas.rect(0, 0, side, side, stroke=0, fill=1)
-    r = side / 2 * 0.96
-    if what in ("poison", "essence"):
-        draw_counter(p, tpl, what, side / 2, side / 2, r)
-    elif what == "health":
-        draw_marker(p, tpl, ("health", None), side / 2, side / 2, r)
-    else:
-        draw_marker(p, tpl, ("allegiance", next(f for f in a.factions if f"marker-{f[0]}" == what)),
-                    side / 2, side / 2, r)
-    doc.canvas.showPage()
-    return doc.finish()
-
-
-def render_document(tpl: Template, a: AidSet, kind: str, paper: str, paper_size, what: str = "") -> bytes:
-    """The bytes of an aid document: the mat or token sheet PDF, or a TTS image of the mat or a token."""
-    from .raster import jpeg_bytes, png_bytes, render_pages
-
-    if kind == "mat":
-        return mat_pdf(tpl, a, paper, paper_size)
-    if kind == "tokens":
-        return tokens_pdf(tpl, a, paper, paper_size)
-    if kind == "tts-mat":  # the paper's margin cropped off: on the table the board is the mat
-        pw, ph = mat_size(paper_size)
-        cut = PAPER_MARGIN - 1.5 * mm
-        scale = MAT_PX / (pw - 2 * cut)
-        size = (round(pw * scale), round(ph * scale))
-        (img,) = render_pages(mat_pdf(tpl, a, paper, paper_size), size)
-        c = round(cut * scale)
-        return jpeg_bytes(img.crop((c, c, size[0] - c, size[1] - c)))
-    if kind == "tts-token":
-        (img,) = render_pages(_token_page(tpl, a, what), (TOKEN_PX, TOKEN_PX))
-        return png_bytes(img)
-    raise ValueError(f"unknown aid document {kind!r}")

@@ -36,7 +36,8 @@ from ..findings import WARNING, Finding
 from ..model import CardDatabase, ImageArt, Position
 from ..safeio import within
 from ..workers import cap, cpus, process_pool
-from .aids import aid_cards, aid_set, mat_size, shop_aid_cards, token_kinds
+from .aiddocs import mat_size, token_kinds
+from .aids import aid_cards, aid_set, shop_aid_cards
 from .assets import assets_hash, has_icon
 from .face import build_faces
 from .formcache import prune as prune_forms

@@ -295,9 +295,9 @@ def _run_doc(job: DocJob) -> JobResult:
     elif job.kind == "proof":
         data = proof_sheet(tpl, faces, job.lang, root, {k: list(v) for k, v in job.flagged}, forms=forms)
     elif job.kind in ("mat", "tokens", "tts-mat", "tts-token"):
-        from . import aids
+        from . import aiddocs
 
-        data = aids.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what)
+        data = aiddocs.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what)
     else:
         raise ValueError(f"unknown document kind {job.kind!r}")
     if job.draft and data[:5] == b"%PDF-":

@@ -182,7 +182,7 @@ def table_objects(aids, sides: dict, lang: str, url, first_deck: int = 1000) -> 
 
     ``aids`` is the language's ``AidSet``; ``sides`` maps each aid front to its back (both ``Aid``).
     """
-    from .aids import token_kinds
+    from .aiddocs import token_kinds
 
     out = []
     tokens = token_kinds(aids)

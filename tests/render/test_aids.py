@@ -9,7 +9,8 @@ import pytest
 from pypdf import PdfReader
 
 from forge.engine import state
-from forge.render.aids import aid_cards, aid_set, draw_aid, mat_pdf, tokens_pdf
+from forge.render.aiddocs import mat_pdf, tokens_pdf
+from forge.render.aids import aid_cards, aid_set, draw_aid
 from forge.render.cards import RenderOptions, render_cards
 from forge.render.paint import Painter
 from forge.render.pdf import PdfBuffer
@@ -123,7 +124,7 @@ def test_the_token_sheet_has_markers_counters_and_cut_lines(rendered, lang):
 
 
 def test_token_counts_follow_the_players_and_factions():
-    from forge.render.aids import draw_tokens
+    from forge.render.aiddocs import draw_tokens
 
     from forge.render.aids import counters_wanted
 

@@ -1,0 +1,227 @@
+"""The aids printed as documents of their own: the player mat and the token sheet (print-and-play, on
+A4 or Letter), and the Tabletop Simulator images of the mat and of each piece.
+
+Everything on paper stays at least ``PAPER_MARGIN`` inside the paper edge (home printers clip
+about 4 mm). The words, numbers and pieces are the card-size aids' own (``aids``, ``counters``).
+"""
+from __future__ import annotations
+
+from reportlab.lib.pagesizes import landscape
+from reportlab.lib.units import mm
+
+from .aids import (AID_MIN_TEXT, COUNTER_R, MARKER_R, AidSet, allegiance_track, draw_counter, draw_marker,
+                   health_track, plain, token_plan, wrap_words)
+from .counters import COUNTER, MARKER, Grid, cut_grid, icon_name, poison_disc, soul_orb
+from .paint import Painter, mix
+from .template import Template
+
+#: Nothing printed on the mat or the token sheet comes closer to the paper edge (home printers clip ~4 mm).
+PAPER_MARGIN = 10 * mm
+
+
+# -- the player mat -----------------------------------------------------------------------
+def mat_size(paper_size: tuple[float, float]) -> tuple[float, float]:
+    return landscape(paper_size)
+
+
+def draw_mat(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> None:
+    """A landscape player mat: the health track, the allegiance tracks, the deck, discard and Rite slots,
+    and zones for poison counters and soul essence; everything at least ``PAPER_MARGIN`` inside."""
+    c = p.canvas
+    pw, ph = page
+    m = PAPER_MARGIN
+    x0, y0, w, h = m, m, pw - 2 * m, ph - 2 * m
+    ink, muted, gold_dark = tpl.color("ink"), tpl.color("muted_ink"), tpl.color("gold_dark")
+    p.fill(mix(tpl.color("parchment"), "#ffffff", 0.4))
+    p.stroke(gold_dark, 0.8)
+    c.roundRect(x0, y0, w, h, 3 * mm, stroke=1, fill=1)
+    p.record("rule", "mat frame", (x0, y0, x0 + w, y0 + h))
+    pad = 4 * mm
+    x, y, w, h = x0 + pad, y0 + pad, w - 2 * pad, h - 2 * pad
+    top = y + h
+    # title
+    p.text(x, top - 14, f"{a.game} — {a.word('mat')}", tpl.font("title"), 15, ink, label="mat title")
+    top -= 20
+    # health: two rows
+    p.text(x, top - 9, a.word("health"), tpl.font("keyword"), 9, gold_dark, label="mat health")
+    p.text(x + w, top - 9, plain(a.word("health_note")), tpl.font("text"), 7.5, muted, anchor="end",
+           label="mat health note")
+    top -= 12
+    cells = a.numbers.health + 1
+    cols = -(-cells // 2)
+    health_h = 2 * 10.5 * mm
+    health_track(p, tpl, a, x, top - health_h, w, health_h, cols=cols)
+    top -= health_h + 5 * mm
+    # allegiance: two columns of tracks
+    p.text(x, top - 9, a.word("allegiance"), tpl.font("keyword"), 9, gold_dark, label="mat allegiance")
+    p.text(x + w, top - 9, plain(a.word("allegiance_note")), tpl.font("text"), 7.5, muted, anchor="end",
+           label="mat allegiance note")
+    top -= 12
+    n = max(1, len(a.factions))
+    rows = -(-n // 2)
+    slots_top = y + 1 * mm + tpl.trim_h + 14  # the card slots and their names, along the bottom
+    row_h = max(9 * mm, min(18 * mm, (top - slots_top - 3 * mm) / rows))
+    col_w = (w - 8 * mm) / 2
+    for i, faction in enumerate(a.factions):
+        r, col = divmod(i, 2)
+        allegiance_track(p, tpl, a, faction, x + col * (col_w + 8 * mm), top - (r + 1) * row_h + 1.5 * mm,
+                         col_w, row_h - 3 * mm, 7)
+    top -= rows * row_h + 3 * mm
+    # card zones along the bottom, then the token zones
+    card_w, card_h = tpl.trim_w, tpl.trim_h
+    zone_y = y + 1 * mm  # the card slots sit at the bottom, under their names
+    for i, (key, note) in enumerate((("deck", ""), ("discard", ""), ("rite", "rite_note"))):
+        zx = x + i * (card_w + 5 * mm)
+        _zone(p, tpl, zx, zone_y, card_w, card_h, a.word(key), a.word(note) if note else "",
+              "rite" if key == "rite" else None)
+    tx = x + 3 * (card_w + 5 * mm)
+    tw = x + w - tx
+    half = (card_h - 4 * mm) / 2
+    _token_zone(p, tpl, tx, zone_y + half + 4 * mm, tw, half, a.word("poison"), "", poison_disc)
+    _token_zone(p, tpl, tx, zone_y, tw, half, a.word("essence"), a.word("essence_note"), soul_orb)
+
+
+def _zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, icon: str | None) -> None:
+    """A card-size dashed slot with its name above it (and a faint icon inside)."""
+    c = p.canvas
+    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.3))
+    p.stroke(tpl.color("gold_dark"), 0.7)
+    c.setDash(3, 2)
+    c.roundRect(x, y, w, h, 3 * mm, stroke=1, fill=1)
+    c.setDash()
+    if icon:
+        s = w * 0.45
+        p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, tpl.color("gold_dark"), alpha=0.25, record=False)
+    p.text(x + w / 2, y + h + 3.5, title, tpl.font("keyword"), 8.5, tpl.color("ink"), anchor="middle",
+           label=f"zone {title}")
+    if note:
+        _centred_lines(p, tpl, note, x + w / 2, y + h / 2 - (w * 0.45) / 2 - 10, w - 6 * mm, AID_MIN_TEXT)
+
+
+def _centred_lines(p: Painter, tpl: Template, text: str, cx: float, top: float, width: float, size: float) -> None:
+    fonts = (tpl.font("text"), tpl.font("keyword"))
+    for i, line in enumerate(wrap_words(text, fonts, size, width)):
+        s = " ".join("".join(t for t, _ in word) for word in line)
+        p.text(cx, top - i * size * 1.2, s, tpl.font("text"), size, tpl.color("muted_ink"), anchor="middle",
+               label="zone note")
+
+
+def _token_zone(p: Painter, tpl: Template, x, y, w, h, title: str, note: str, disc) -> None:
+    c = p.canvas
+    p.fill(mix(tpl.color("parchment"), tpl.color("parchment_edge"), 0.3))
+    p.stroke(tpl.color("gold_dark"), 0.7)
+    c.roundRect(x, y, w, h, 3 * mm, stroke=1, fill=1)
+    r = min(w, h) * 0.16
+    disc(p, tpl, x + 3 * mm + r, y + h - 3 * mm - r, r)
+    p.text(x + 5 * mm + 2 * r, y + h - 3 * mm - r - 3, title, tpl.font("keyword"), 8.5, tpl.color("ink"),
+           label=f"zone {title}")
+    if note:
+        _centred_lines(p, tpl, note, x + w / 2, y + 4 * mm, w - 4 * mm, AID_MIN_TEXT)
+
+
+def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
+    """The player mat on one landscape page: print it once per player."""
+    from .pdf import PdfBuffer
+
+    page = mat_size(paper_size)
+    doc = PdfBuffer(page, f"{a.game} — {a.word('mat')} ({a.lang}, {paper})", a.lang)
+    p = Painter(doc.canvas)
+    draw_mat(p, tpl, a, page)
+    doc.canvas.showPage()
+    return doc.finish()
+
+
+def draw_tokens(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) -> dict[str, int]:
+    """Markers for the tracks, then poison counters and soul essence tokens filling the page, on a cut grid.
+
+    Returns how many of each kind were drawn (poison and essence share what the page holds).
+    """
+    pw, ph = page
+    m = PAPER_MARGIN
+    top = ph - m
+    p.text(m, top - 13, f"{a.game} — {a.word('tokens')}", tpl.font("title"), 14, tpl.color("ink"),
+           label="tokens title")
+    p.text(pw - m, top - 12, a.word("tokens_note"), tpl.font("text"), 7.5, tpl.color("muted_ink"), anchor="end",
+           label="tokens note")
+    top -= 22
+    counts = {"health": 0, "allegiance": 0, "poison": 0, "essence": 0}
+    markers = token_plan(a)
+    cols = int((pw - 2 * m) // MARKER)
+    grid = Grid((pw - cols * MARKER) / 2, top, cols, -(-len(markers) // cols), MARKER)
+    for i, marker in enumerate(markers):
+        draw_marker(p, tpl, marker, *grid.centre(i), MARKER_R)
+        counts[marker[0]] += 1
+    cut_grid(p, grid, len(markers))
+    top -= grid.rows * MARKER + 8 * mm
+    cols = int((pw - 2 * m) // COUNTER)
+    grid = Grid((pw - cols * COUNTER) / 2, top, cols, int((top - m) // COUNTER), COUNTER)
+    for i in range(grid.capacity):
+        kind = "poison" if i // cols < grid.rows / 2 else "essence"
+        draw_counter(p, tpl, kind, *grid.centre(i), COUNTER_R)
+        counts[kind] += 1
+    cut_grid(p, grid, grid.capacity)
+    return counts
+
+
+def tokens_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float]) -> bytes:
+    from .pdf import PdfBuffer
+
+    doc = PdfBuffer(paper_size, f"{a.game} — {a.word('tokens')} ({a.lang}, {paper})", a.lang)
+    p = Painter(doc.canvas)
+    draw_tokens(p, tpl, a, paper_size)
+    doc.canvas.showPage()
+    return doc.finish()
+
+
+# -- Tabletop Simulator images ------------------------------------------------------------------
+#: The mat image's width in pixels (150 DPI on A4 landscape); TTS rescales a Custom_Board to its image.
+MAT_PX = 1754
+TOKEN_PX = 256
+
+
+def token_kinds(a: AidSet) -> list[str]:
+    """The round tiles TTS needs: the two counters, the health marker and one marker per faction."""
+    return ["poison", "essence", "health"] + [f"marker-{f[0]}" for f in a.factions]
+
+
+def _token_page(tpl: Template, a: AidSet, what: str) -> bytes:
+    """One token filling a small square page: TTS cuts a round tile out of the square image."""
+    from .pdf import PdfBuffer
+
+    side = 20 * mm
+    doc = PdfBuffer((side, side), f"{a.game} — {what}", a.lang)
+    p = Painter(doc.canvas)
+    p.fill(tpl.color("parchment"))
+    doc.canvas.rect(0, 0, side, side, stroke=0, fill=1)
+    r = side / 2 * 0.96
+    if what in ("poison", "essence"):
+        draw_counter(p, tpl, what, side / 2, side / 2, r)
+    elif what == "health":
+        draw_marker(p, tpl, ("health", None), side / 2, side / 2, r)
+    else:
+        draw_marker(p, tpl, ("allegiance", next(f for f in a.factions if f"marker-{f[0]}" == what)),
+                    side / 2, side / 2, r)
+    doc.canvas.showPage()
+    return doc.finish()
+
+
+def render_document(tpl: Template, a: AidSet, kind: str, paper: str, paper_size, what: str = "") -> bytes:
+    """The bytes of an aid document: the mat or token sheet PDF, or a TTS image of the mat or a token."""
+    from .raster import jpeg_bytes, png_bytes, render_pages
+
+    if kind == "mat":
+        return mat_pdf(tpl, a, paper, paper_size)
+    if kind == "tokens":
+        return tokens_pdf(tpl, a, paper, paper_size)
+    if kind == "tts-mat":  # the paper's margin cropped off: on the table the board is the mat
+        pw, ph = mat_size(paper_size)
+        cut = PAPER_MARGIN - 1.5 * mm
+        scale = MAT_PX / (pw - 2 * cut)
+        size = (round(pw * scale), round(ph * scale))
+        (img,) = render_pages(mat_pdf(tpl, a, paper, paper_size), size)
+        c = round(cut * scale)
+        return jpeg_bytes(img.crop((c, c, size[0] - c, size[1] - c)))
+    if kind == "tts-token":
+        (img,) = render_pages(_token_page(tpl, a, what), (TOKEN_PX, TOKEN_PX))
+        return png_bytes(img)
+    raise ValueError(f"unknown aid document {kind!r}")
