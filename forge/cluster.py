@@ -2,39 +2,37 @@
 
 Why Ray: one machine's cores are not enough for millions of games, and Ray runs the
 same Python function on every core of a cluster with no server code of ours. The
-games are cut into batches of consecutive indices; each batch is a Ray task that
-plays its games exactly as the local backend does (forge.simulate.play_one: game
-``i``'s seed and pairing depend on ``i`` only). The driver keeps a bounded window of
-batches in flight and hands their outcomes on *in game order*, so forge.simulate's
-aggregation receives the very sequence the local run gives it (the same report) and
-never holds more than the window (``ordered``): memory does not grow with the games.
+games are cut into batches of consecutive indices (forge.simulate.batches); each batch
+is a Ray task that plays its games exactly as the local backend does (game ``i``'s seed
+and pairing depend on ``i`` only) and sends back only their counts, a partial
+``Report`` of a few kilobytes whatever the batch holds. The driver keeps a bounded
+window of batches in flight and merges their counts *in game order* (``ordered``,
+``Report.merge``): the report is exactly the local run's, the driver's work per game is
+nil (so two workers play twice as fast as one), and its memory does not grow with the
+games.
 
-Ray is imported here only, and this module only when ``--backend ray`` is chosen:
-``forge validate`` and the other commands never import it. docs/simulation.md says
-how to run on several machines.
+A cluster forge starts itself (no ``--address``) is a single machine's: its servers
+listen on the loopback interface only (``start_local``). Ray is imported here only, and
+this module only when ``--backend ray`` is chosen: ``forge validate`` and the other
+commands never import it. docs/simulation.md says how to run on several machines.
 """
 from __future__ import annotations
 
+import os
 from collections import deque
+from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
 T = TypeVar("T")
 
-#: Games per task at most: big enough that Ray's per-task cost (~1 ms) is small next to the games;
-#: a short run is cut smaller so that every CPU gets some (a search agent's game takes seconds).
-BATCH = 32
-#: Tasks in flight per CPU of the cluster: each CPU has the next batch ready when one ends.
-IN_FLIGHT_PER_CPU = 2
+#: Ray's switch for clusters of several machines (on by default on Linux). Off, a node takes
+#: 127.0.0.1 as its address, and its servers (GCS, raylet, object manager, workers, the driver)
+#: listen on loopback only. Ray reads it once, when it is imported.
+MULTI_MACHINE = "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"
 
 
 class ClusterError(RuntimeError):
     """Ray is missing, or the cluster cannot be reached: a usage problem, not a bug."""
-
-
-def batches(games: int, size: int = BATCH) -> Iterator[range]:
-    """Consecutive game indices, ``size`` at a time (ranges: a batch costs the same for any game count)."""
-    for start in range(0, games, size):
-        yield range(start, min(games, start + size))
 
 
 def ordered(work: Iterable[T], submit: Callable[[T], object], fetch: Callable[[object], list],
@@ -58,12 +56,44 @@ def _ray():
     return ray
 
 
+@contextmanager
+def _single_machine() -> Iterator:
+    """While a local cluster starts, make Ray treat this machine as the whole cluster (loopback
+    address, loopback listeners). Ray reads the variable when it is imported, and the processes
+    ``ray.init`` starts inherit it; this process's own reading is set too (it may have imported
+    Ray before), then both are put back, so that joining a real cluster later is not affected."""
+    saved = os.environ.get(MULTI_MACHINE)
+    os.environ[MULTI_MACHINE] = "0"
+    constants, was = None, None
+    try:
+        ray = _ray()
+        from ray._private import ray_constants  # Ray's reading of the variable
+
+        constants, was = ray_constants, ray_constants.ENABLE_RAY_CLUSTER
+        constants.ENABLE_RAY_CLUSTER = False
+        yield ray
+    finally:
+        if saved is None:
+            os.environ.pop(MULTI_MACHINE, None)
+        else:
+            os.environ[MULTI_MACHINE] = saved
+        if constants is not None:
+            constants.ENABLE_RAY_CLUSTER = was
+
+
+def start_local(cpus: int):
+    """Start a local cluster of ``cpus`` CPUs whose servers listen on 127.0.0.1 only; the ray module."""
+    with _single_machine() as ray:
+        ray.init(num_cpus=cpus, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+    return ray
+
+
 # Each Ray worker process compiles the card database once per run, not once per batch.
 _CACHE: dict = {}
 
 
-def _play_batch(holder: list, settings, indices: range) -> list:
-    """A Ray task: play the games ``indices`` (``holder`` wraps the database's object ref so
+def _ready(holder: list, settings) -> None:
+    """This worker's game and settings for the run (``holder`` wraps the database's object ref so
     that Ray does not fetch and unpickle it for every task)."""
     from . import simulate
 
@@ -72,7 +102,13 @@ def _play_batch(holder: list, settings, indices: range) -> list:
     if _CACHE.get("key") != key:
         simulate._init_worker(ray.get(holder[0]), settings)
         _CACHE["key"] = key
-    return simulate._work(list(indices))
+
+
+def _batch(holder: list, settings, work, indices: range) -> list:
+    """A Ray task: ``work`` (forge.simulate.count: the batch's counts; or _work: its outcomes) over the
+    games ``indices``, in a list (``ordered`` yields its items)."""
+    _ready(holder, settings)
+    return [work(indices)]
 
 
 def connect(address: str | None, cpus: int):
@@ -85,32 +121,34 @@ def connect(address: str | None, cpus: int):
         if address:
             ray.init(address=address, logging_level="WARNING", log_to_driver=False)
         else:
-            ray.init(num_cpus=cpus, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+            start_local(cpus)
     except (ConnectionError, RuntimeError, ValueError) as exc:
         raise ClusterError(f"cannot reach the Ray cluster{f' at {address}' if address else ''}: {exc}") from None
     return ray, True
 
 
-def play_games(db, settings, progress: Callable[[int], None] | None = None) -> Iterator:
-    """Every outcome, in game order, played on the cluster (forge.simulate.play_games's contract)."""
+def play_batches(db, settings, work, progress: Callable[[int], None] | None = None) -> Iterator:
+    """``work`` over every batch of the run, on the cluster, results in game order
+    (forge.simulate.play_batches's contract)."""
+    from .simulate import IN_FLIGHT, batch_size, batches, games_in
+
     ray, started = connect(settings.address, settings.jobs)
     try:
-        task = ray.remote(_play_batch).options(num_cpus=1, max_retries=2)
+        task = ray.remote(_batch).options(num_cpus=1, max_retries=2)
         holder = [ray.put(db)]
         cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
 
         def fetch(ref) -> list:
             try:
-                outcomes = ray.get(ref)
+                results = ray.get(ref)
             except ray.exceptions.RayError as exc:  # a worker or node lost more often than retried
                 raise ClusterError(f"a batch of games failed on the cluster: {exc}") from None
             if progress:
-                progress(len(outcomes))
-            return outcomes
+                progress(games_in(results[0]))
+            return results
 
-        size = max(1, min(BATCH, settings.games // (IN_FLIGHT_PER_CPU * cpus)))
-        yield from ordered(batches(settings.games, size), lambda idx: task.remote(holder, settings, idx), fetch,
-                           IN_FLIGHT_PER_CPU * cpus)
+        yield from ordered(batches(settings.games, batch_size(settings.games, cpus)),
+                           lambda idx: task.remote(holder, settings, work, idx), fetch, IN_FLIGHT * cpus)
     finally:
         if started:
             ray.shutdown()

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import traceback
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from dataclasses import dataclass, field, fields
+from typing import Callable, Iterable, Iterator
 
 from .balance.analysis import (CardTally, HealthTrack, add_health, card_effects, cost_curve, ending, endings,
                                faction_matrix, health_curves, length_summary, seat_advantage)
@@ -152,6 +152,11 @@ def _describe(exc: BaseException) -> str:
 # -- running many games -------------------------------------------------------------------
 
 _WORKER: dict = {}
+#: Games per batch at most: a worker's share of the run, played and counted as one partial Report,
+#: big enough that sending a batch and its counts costs little next to playing it.
+BATCH = 32
+#: Batches in flight per worker: each worker has its next batch ready when one ends.
+IN_FLIGHT = 2
 
 
 def _init_worker(db: CardDatabase, settings: Settings) -> None:
@@ -159,37 +164,68 @@ def _init_worker(db: CardDatabase, settings: Settings) -> None:
     _WORKER["settings"] = settings
 
 
-def _work(indices: list[int]) -> list[GameOutcome]:
+def _work(indices: Iterable[int]) -> list[GameOutcome]:
+    """Play games ``indices`` in this worker: every outcome (forge diff --simulate pairs them)."""
     return [play_one(_WORKER["game"], _WORKER["settings"], i) for i in indices]
 
 
-def _chunks(n: int, size: int) -> list[list[int]]:
-    return [list(range(i, min(n, i + size))) for i in range(0, n, size)]
+def count(indices: Iterable[int]) -> "Report":
+    """Play games ``indices`` in this worker and count them: the batch's partial report (Report.merge)."""
+    part = Report(_WORKER["settings"])
+    for i in indices:
+        part.add(play_one(_WORKER["game"], _WORKER["settings"], i))
+    return part
+
+
+def batch_size(games: int, workers: int) -> int:
+    """Games per batch: at most BATCH, fewer in a short run so that each worker gets several batches
+    (the last batches decide when the run ends: small ones end close together)."""
+    return max(1, min(BATCH, games // (IN_FLIGHT * workers)))
+
+
+def batches(games: int, size: int) -> Iterator[range]:
+    """Consecutive game indices, ``size`` at a time (ranges: a batch costs the same for any game count)."""
+    for start in range(0, games, size):
+        yield range(start, min(games, start + size))
+
+
+def games_in(result) -> int:
+    """How many games a batch's result holds (``count``'s report or ``_work``'s outcomes)."""
+    return result.games if isinstance(result, Report) else len(result)
+
+
+def play_batches(db: CardDatabase, settings: Settings, work: Callable,
+                 progress: Callable[[int], None] | None = None) -> Iterator:
+    """``work`` (``count`` or ``_work``) over the run's batches of games, results in game order: here
+    with one job, on worker processes (``--jobs``, capped at the games and the cores), or on a Ray
+    cluster (forge.cluster, imported only then). The results do not depend on which."""
+    if settings.backend == "ray":
+        from . import cluster
+
+        yield from cluster.play_batches(db, settings, work, progress)
+        return
+    jobs = workers.cap(settings.jobs, settings.games)
+    todo = batches(settings.games, batch_size(settings.games, jobs))
+    if jobs <= 1:
+        _init_worker(db, settings)
+        yield from _progressing(map(work, todo), progress)
+        return
+    with workers.mp_pool(jobs, _init_worker, (db, settings)) as pool:  # terminated on the way out, Ctrl-C too
+        yield from _progressing(pool.imap(work, todo), progress)
+
+
+def _progressing(results: Iterable, progress: Callable[[int], None] | None) -> Iterator:
+    for result in results:
+        yield result
+        if progress:
+            progress(games_in(result))
 
 
 def play_games(db: CardDatabase, settings: Settings,
                progress: Callable[[int], None] | None = None) -> Iterator[GameOutcome]:
-    """Every outcome, in game order, whatever the number of jobs (capped at the games and the cores)
-    or the backend (``ray``: forge.cluster, imported only then)."""
-    if settings.backend == "ray":
-        from . import cluster
-
-        yield from cluster.play_games(db, settings, progress)
-        return
-    jobs = workers.cap(settings.jobs, settings.games)
-    if jobs <= 1:
-        _init_worker(db, settings)
-        for i in range(settings.games):
-            yield play_one(_WORKER["game"], settings, i)
-            if progress:
-                progress(1)
-        return
-    size = max(1, min(16, settings.games // (jobs * 32) or 1))
-    with workers.mp_pool(jobs, _init_worker, (db, settings)) as pool:  # terminated on the way out, Ctrl-C too
-        for batch in pool.imap(_work, _chunks(settings.games, size)):
-            yield from batch
-            if progress:
-                progress(len(batch))
+    """Every outcome, in game order, whatever the number of jobs or the backend."""
+    for outcomes in play_batches(db, settings, _work, progress):
+        yield from outcomes
 
 
 # -- the report ---------------------------------------------------------------------------
@@ -220,6 +256,23 @@ class Report:
     def ok(self) -> bool:
         return not self.errors
 
+    def merge(self, other: "Report") -> None:
+        """Add the partial report of the games that follow (a worker's batch). Every figure is an
+        integer count or a list in game order, so merging batches in order gives exactly the report
+        of one process adding each game; a field of another kind is refused, never dropped."""
+        for name in _MERGED:
+            mine, theirs = getattr(self, name), getattr(other, name)
+            if isinstance(mine, Counter):
+                mine.update(theirs)
+            elif isinstance(mine, list):
+                mine.extend(theirs)
+            elif isinstance(mine, int):
+                setattr(self, name, mine + theirs)
+            elif isinstance(mine, CardTally):
+                mine.merge(theirs)
+            else:  # pragma: no cover - a new kind of field needs its merge written here
+                raise TypeError(f"Report.merge: no rule for {name} ({type(mine).__name__})")
+
     def add(self, o: GameOutcome) -> None:
         self.games += 1
         if o.failed:
@@ -248,6 +301,10 @@ class Report:
             self.wins_by_seat[o.winner] += 1
             if o.winner == 0:
                 self.wins_by_pairing[pairing] += 1
+
+
+#: The fields Report.merge adds up: all of them but the settings.
+_MERGED = tuple(f.name for f in fields(Report) if f.name != "settings")
 
 
 def card_coverage(report: Report, db: CardDatabase) -> list[dict]:
@@ -299,10 +356,18 @@ def _gaps(entry: dict) -> list[str]:
 
 
 def run(db: CardDatabase, settings: Settings, progress: Callable[[int], None] | None = None) -> Report:
+    """Play the run and count it. Several workers (or a Ray cluster) each count a batch of games and
+    send back only those counts, merged here in game order: the very report one process gives."""
     report = Report(settings)
-    for outcome in play_games(db, settings, progress):
-        report.add(outcome)
+    for part in play_reports(db, settings, progress):
+        report.merge(part)
     return report
+
+
+def play_reports(db: CardDatabase, settings: Settings,
+                 progress: Callable[[int], None] | None = None) -> Iterator[Report]:
+    """The run's partial reports, one per batch, in game order (merged by ``run``)."""
+    yield from play_batches(db, settings, count, progress)
 
 
 def _median(counts: Counter):

@@ -202,9 +202,15 @@ class OrderedPool:
                     waiting.append(self.executor.submit(fn, item))
                     break
                 yield done.result()
-        finally:
+        except (Interrupted, KeyboardInterrupt):
+            # Ctrl-C: process_pool's stop() kills the workers, which fails every waiting future. One
+            # cancelled here first would make the executor's thread print a traceback as it does so
+            # (Python 3.11's terminate_broken sets an exception on every pending future, cancelled or not).
+            raise
+        except BaseException:
             for future in waiting:
                 future.cancel()
+            raise
 
 
 def stop(pool: ProcessPoolExecutor) -> None:

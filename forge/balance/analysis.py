@@ -45,6 +45,14 @@ class CardTally:
             self.used[use][card] += 1
             self.won[use][card] += int(player == winner)
 
+    def merge(self, other: "CardTally") -> None:
+        """Add the counts of other games (integers only: merging in any grouping gives the same tally)."""
+        self.player_games += other.player_games
+        self.player_wins += other.player_wins
+        for use in USES:
+            self.used[use].update(other.used[use])
+            self.won[use].update(other.won[use])
+
 
 def card_effects(tally: CardTally, card_ids: list[str], buyable: set[str] | None = None) -> list[dict]:
     """Per card and use: how often players use it, the two win rates, their difference, significance (Holm).

@@ -18,17 +18,15 @@ import pytest
 from typer.testing import CliRunner
 
 from forge import cluster
-from forge.simulate import GameOutcome, Report, Settings, play_games, run, to_json
+from forge.simulate import GameOutcome, Report, Settings, batches, play_games, play_reports, run, to_json
 from tests.conftest import REPO
 
 
 @pytest.fixture(scope="module")
 def ray_cluster():
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    import ray
-
     started = time.perf_counter()
-    ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING", log_to_driver=False)
+    ray = cluster.start_local(2)  # what `forge simulate --backend ray` starts without --address
     print(f"ray cluster started in {time.perf_counter() - started:.1f} s")  # shown with pytest -s; never asserted
     try:
         yield ray
@@ -49,6 +47,9 @@ def test_ray_report_is_the_local_report(ray_cluster, db):
     ray_settings = Settings(games=40, seed=11, jobs=2, backend="ray")
     outcomes = list(play_games(db, ray_settings))
     assert [o.index for o in outcomes] == list(range(40))  # streamed back in game order
+    parts = list(play_reports(db, ray_settings))  # what the driver receives: each batch's counts only
+    assert len(parts) > 2 and [p.games for p in parts] == [len(b) for b in batches(40, len(outcomes) // len(parts))]
+    assert all(isinstance(p, Report) for p in parts)
     remote = to_json(run(db, ray_settings), db)
     assert remote == local
     assert ray_cluster.is_initialized()  # a session it did not start is left running
@@ -86,35 +87,99 @@ def test_ordered_keeps_order_and_a_bounded_window():
         live.remove(batch)
         return [i * 10 for i in batch]
 
-    out = list(cluster.ordered(cluster.batches(103, 8), submit, fetch, window=3))
+    out = list(cluster.ordered(batches(103, 8), submit, fetch, window=3))
     assert out == [i * 10 for i in range(103)]
     assert len(submitted) == 13 and not live
 
 
 def test_aggregation_memory_does_not_grow_with_games(db):
-    """The driver's whole path (batches in flight, then the report's counts) holds as much after
+    """The driver's whole path (batches in flight, then merging their counts) holds as much after
     10,000 games as after 1,000: tracemalloc's current size does not follow the games."""
     played = list(play_games(db, Settings(games=12, seed=1)))
     # Each fake game is a played one with a part of its coverage (the same counting, faster).
     coverages = [{k: o.coverage[k] for k in sorted(o.coverage, key=repr)[:60]} for o in played]
 
-    def submit(batch):
-        return [GameOutcome(i, 0, played[i % 12].factions, played[i % 12].winner, 10 + i % 7, 100,
-                            coverage=coverages[i % 12]) for i in batch]
+    def submit(batch):  # a worker: counts its batch, sends the partial report
+        part = Report(Settings(games=10_000))
+        for i in batch:
+            part.add(GameOutcome(i, 0, played[i % 12].factions, played[i % 12].winner, 10 + i % 7, 100,
+                                 coverage=coverages[i % 12]))
+        return [part]
 
     report = Report(Settings(games=10_000))
     tracemalloc.start()
     try:
         sizes = {}
-        for o in cluster.ordered(cluster.batches(10_000, 32), submit, lambda b: b, window=4):
-            report.add(o)
-            if report.games in (1_000, 10_000):
+        for part in cluster.ordered(batches(10_000, 32), submit, lambda b: b, window=4):
+            report.merge(part)
+            if report.games in (992, 9_920):  # the batch ends nearest 1,000 and 10,000 games
                 sizes[report.games] = tracemalloc.get_traced_memory()[0]
     finally:
         tracemalloc.stop()
     assert report.games == 10_000 and report.decided + len(report.capped) == 10_000
     # Keeping one small int per game would add 72 KB over these 9,000 games.
-    assert sizes[10_000] - sizes[1_000] < 16 * 1024, sizes
+    assert sizes[9_920] - sizes[992] < 16 * 1024, sizes
+
+
+def _listening(pids: set[int]) -> list[str]:
+    """The TCP addresses on which processes ``pids`` listen (read from /proc: no tool needed)."""
+    import ipaddress
+
+    inodes = {}
+    for name in ("tcp", "tcp6"):
+        with open(f"/proc/net/{name}") as f:
+            for row in f.read().splitlines()[1:]:
+                cols = row.split()
+                if cols[3] != "0A":  # LISTEN
+                    continue
+                hexip, port = cols[1].split(":")
+                raw = bytes.fromhex(hexip)
+                raw = b"".join(raw[i:i + 4][::-1] for i in range(0, len(raw), 4))  # each word is little-endian
+                inodes[cols[9]] = (ipaddress.ip_address(raw), int(port, 16))
+    found = []
+    for pid in pids:
+        try:
+            fds = os.listdir(f"/proc/{pid}/fd")
+        except OSError:  # the process has ended
+            continue
+        for fd in fds:
+            try:
+                link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            except OSError:
+                continue
+            if link.startswith("socket:[") and link[8:-1] in inodes:
+                found.append(inodes[link[8:-1]])
+    return found
+
+
+def _descendants(root: int) -> set[int]:
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(entry))
+    out, todo = set(), [root]
+    while todo:
+        pid = todo.pop()
+        out.add(pid)
+        todo += children.get(pid, [])
+    return out
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/net/tcp"), reason="reads Linux's /proc")
+def test_a_local_cluster_listens_on_loopback_only(ray_cluster):
+    """Every server of the local cluster (GCS, raylet, workers, this driver) is reachable from this
+    machine only: a Ray cluster runs whatever code it is sent."""
+    ray_cluster.get([ray_cluster.remote(lambda: 1).remote() for _ in range(4)])  # the workers are up
+    addresses = _listening(_descendants(os.getpid()))
+    assert len(addresses) >= 3, addresses  # the GCS, the raylet and the driver at least
+    not_loopback = [(str(ip), port) for ip, port in addresses
+                    if not (ip.is_loopback or (getattr(ip, "ipv4_mapped", None) or ip).is_loopback)]
+    assert not not_loopback, f"listening beyond loopback: {not_loopback}"
 
 
 def test_forge_validate_and_local_simulate_never_import_ray():
