@@ -47,7 +47,14 @@ _DAMAGE = ("wound", "unblockable_wound", "poison")
 
 
 def line_power(ln: Line) -> float:
-    """The rough worth of one effect line."""
+    """The rough worth of one effect line (computed once per line: ``Line.power``)."""
+    p = ln.power
+    if p is None:
+        p = ln.power = _line_power(ln)
+    return p
+
+
+def _line_power(ln: Line) -> float:
     v = ln.verb
     if v == "exile":
         w = 2.2 if ln.a == "opponent_creature" else 0.4 if ln.a == "opponent_discard" else 0.2
@@ -85,7 +92,7 @@ def _has(lines, verb: str, a=None) -> bool:
 class _Traits:
     """What the agent asks of a card design at almost every decision, read once per game."""
 
-    __slots__ = ("junk", "thins_effects", "thins_activate", "effects", "activate")
+    __slots__ = ("junk", "thins_effects", "thins_activate", "effects", "activate", "hand", "hand_fixed")
 
     def __init__(self, d: CardDef) -> None:
         self.junk = HeuristicAgent._is_junk(d)
@@ -93,6 +100,15 @@ class _Traits:
         self.thins_activate = HeuristicAgent._thins(d.activate)
         self.effects = frozenset(ln.verb for ln in d.effects)  # ``verb in t.effects`` is _has(d.effects, verb)
         self.activate = frozenset(ln.verb for ln in d.activate)
+        # HeuristicAgent._hand_value's part that depends on the design only; ``hand_fixed``: no
+        # allegiance discount applies (a Lost Soul, a Soul).
+        self.hand_fixed = self.junk or d.is_soul
+        if self.junk:
+            self.hand = 0.0
+        elif d.is_soul:
+            self.hand = 1.0 + 1.5 * sum(ln.n for ln in d.effects if ln.verb == "essence")
+        else:
+            self.hand = HeuristicAgent.value(d) + (3.0 if d.is_trap else 0.0)
 
 
 class HeuristicAgent:
@@ -116,30 +132,34 @@ class HeuristicAgent:
 
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
-        self._power: dict[int, float] = {}
         self._turn = -1
         self._actions = 0
         self._sprung: set[int] = set()
         self._trap_turn = -1
         self._traps = 0
         self._mine: dict[int, CardDef] = {}  # every card instance seen as ours, with its design
+        self._mine_version = 0  # changes whenever _mine does
+        self._owned: dict = {}  # what follows from _mine (and the keys' other inputs): _needs, plans, creatures
         self._last: Action | None = None
         self._aegis_turn, self._aegis = -1, 0
-        self._traits: dict[int, _Traits] = {}
         self._thin_turn, self._thin = -1, False
         self._memo_turn, self._memo = -1, {}  # this turn's buy scores and faction plans (_spend)
+        self._junk: dict[tuple[int, ...], bool] = {}  # hand -> whether it holds a Lost Soul (the game's cards)
 
     # -- card worth ------------------------------------------------------------------------
-    def traits(self, d: CardDef) -> _Traits:
-        t = self._traits.get(d.i)
+    # A design's worth and traits are the same in every game: kept on the CardDef once computed.
+    @staticmethod
+    def traits(d: CardDef) -> _Traits:
+        t = d.traits
         if t is None:
-            t = self._traits[d.i] = _Traits(d)
+            t = d.traits = _Traits(d)
         return t
 
-    def value(self, d: CardDef) -> float:
-        v = self._power.get(d.i)
+    @staticmethod
+    def value(d: CardDef) -> float:
+        v = d.power
         if v is None:
-            v = self._power[d.i] = card_power(d)
+            v = d.power = card_power(d)
         return v
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
@@ -163,6 +183,7 @@ class HeuristicAgent:
     def _remember(self, obs: Observation) -> None:
         me = obs.player
         mine = self._mine
+        before = len(mine)
         for zone in (obs.hand(), obs.discard_pile(me), obs.battlefield(me), obs.played(me)):
             for cid in zone:
                 if cid not in mine:
@@ -171,8 +192,13 @@ class HeuristicAgent:
         opp = obs.opponent
         gone.update(obs.discard_pile(opp))
         gone.update(obs.battlefield(opp))
-        for cid in [c for c in mine if c in gone]:
+        lost = [c for c in mine if c in gone]
+        for cid in lost:
             del mine[cid]
+        if lost or len(mine) != before:
+            # What _owned remembers was worked out from the cards we owned until now.
+            self._mine_version += 1
+            self._owned.clear()
 
     def _home(self, obs: Observation) -> int:
         return FACTIONS.index(obs.faction(obs.player))
@@ -188,14 +214,22 @@ class HeuristicAgent:
 
     # -- allegiance ------------------------------------------------------------------------
     def _needs(self, obs: Observation) -> list[float]:
-        """How much each faction's next allegiance point is worth to us."""
+        """How much each faction's next allegiance point is worth to us (a new list each time)."""
         me = obs.player
         al = obs.allegiance(me)
+        have_rite = obs.rite(me) is not None
+        free_rites = obs.rites_available()
+        key = ("needs", al, have_rite, free_rites)  # with _mine, everything the answer depends on
+        need = self._owned.get(key)
+        if need is None:
+            need = self._owned[key] = self._needs_of(obs, al, have_rite, free_rites)
+        return list(need)
+
+    def _needs_of(self, obs: Observation, al: tuple[int, ...], have_rite: bool,
+                  free_rites: tuple[int, ...]) -> list[float]:
         nf = len(al)
         need = [0.0] * nf
         home = self._home(obs)
-        have_rite = obs.rite(me) is not None
-        free_rites = obs.rites_available()
         for d in self._mine.values():
             miss = 0
             for f, n in d.reqs:
@@ -220,12 +254,17 @@ class HeuristicAgent:
 
     def _wanted_faction(self, obs: Observation) -> int:
         need = self._needs(obs)
-        return max(range(len(need)), key=lambda f: (need[f], -f))
+        return need.index(max(need))  # the most needed faction, the first of equals
 
     def _plan_factions(self, obs: Observation) -> tuple[int, int]:
         """Our home faction and the second one we build toward (-1 if none yet)."""
-        me = obs.player
-        al = obs.allegiance(me)
+        al = obs.allegiance(obs.player)
+        plan = self._owned.get(al)  # with _mine, the only input that changes
+        if plan is None:
+            plan = self._owned[al] = self._plan_of(obs, al)
+        return plan
+
+    def _plan_of(self, obs: Observation, al: tuple[int, ...]) -> tuple[int, int]:
         home = self._home(obs)
         lean = [0.0] * len(al)
         for d in self._mine.values():
@@ -293,7 +332,9 @@ class HeuristicAgent:
         hand = obs.hand()
         defn = obs.defn
         traits = self.traits
-        junk = any(traits(defn(c)).junk for c in hand)
+        junk = self._junk.get(hand)
+        if junk is None:  # a card instance's design never changes: the answer depends on the hand only
+            junk = self._junk[hand] = any(traits(defn(c)).junk for c in hand)
         thin = junk and self._want_thin(obs)
         opp_field = obs.battlefield(opp)
         mine = obs.battlefield(me)
@@ -443,22 +484,21 @@ class HeuristicAgent:
         if self._memo_turn != obs.turn:
             self._memo_turn, self._memo = obs.turn, {}
         memo, al = self._memo, obs.allegiance(me)
-        # What we own changes only when a turn starts; within a turn the plan depends on allegiance.
-        plan = memo.get(al)
-        if plan is None:
-            plan = memo[al] = self._plan_factions(obs)
-        creatures = memo.get("creatures")
+        plan = self._plan_factions(obs)
+        creatures = self._owned.get("creatures")
         if creatures is None:
-            creatures = memo["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)
+            creatures = self._owned["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)
         items: list[tuple[int, float, Action]] = []
         if buys:
+            row = obs.recruitment_row()
+            defn = obs.defn
             by_design = {}
             for a in buys:
-                by_design[obs.defn(obs.recruitment_row()[a.a]).i] = a
-            for cid in obs.recruitment_row():
+                by_design[defn(row[a.a]).i] = a
+            for cid in row:
                 if cid < 0:
                     continue
-                d = obs.defn(cid)
+                d = defn(cid)
                 a = by_design.get(d.i)
                 if a is None:
                     continue
@@ -470,7 +510,7 @@ class HeuristicAgent:
                     items.append((d.cost, s, a))
         if raises:
             need = self._needs(obs)
-            f = max(range(len(need)), key=lambda x: (need[x], -x))
+            f = need.index(max(need))  # the most needed faction, the first of equals
             if need[f] > 0:
                 for a in raises:
                     if a.a == f:
@@ -478,14 +518,16 @@ class HeuristicAgent:
                         break
         if not items:
             return self._refresh(obs, buys, plan, creatures)
-        # 0/1 knapsack over the essence: best[e] = (value, chosen items)
-        best: list[tuple[float, tuple[int, ...]]] = [(0.0, ())] * (ess + 1)
+        # 0/1 knapsack over the essence: worth[e], chosen[e] = the best value within e essence, its items
+        worth = [0.0] * (ess + 1)
+        chosen_at: list[tuple[int, ...]] = [()] * (ess + 1)
         for j, (c, v, _) in enumerate(items):
             for e in range(ess, c - 1, -1):
-                cand = best[e - c][0] + v
-                if cand > best[e][0]:
-                    best[e] = (cand, best[e - c][1] + (j,))
-        chosen = max(best, key=lambda t: t[0])[1]
+                cand = worth[e - c] + v
+                if cand > worth[e]:
+                    worth[e] = cand
+                    chosen_at[e] = chosen_at[e - c] + (j,)
+        chosen = chosen_at[worth.index(max(worth))]  # the first of equals, as max() gives
         if not chosen:
             return self._refresh(obs, buys, plan, creatures)
         picks = [items[j] for j in chosen]
@@ -652,19 +694,17 @@ class HeuristicAgent:
         return self.value(d) - 1.5 * sum(line_power(ln) for ln in d.demise) + 0.1 * d.cost
 
     def _hand_value(self, obs: Observation, cid: int) -> float:
-        """What a card in hand is worth keeping (exile and discard the least)."""
+        """What a card in hand is worth keeping (exile and discard the least): a Lost Soul nothing,
+        a Soul its essence, another card its worth (a trap more), halved while we cannot play it."""
         d = obs.defn(cid)
-        if self.traits(d).junk:
-            return 0.0
-        if d.is_soul:
-            return 1.0 + 1.5 * sum(ln.n for ln in d.effects if ln.verb == "essence")
-        v = self.value(d)
-        if d.is_trap:
-            v += 3.0
+        t = self.traits(d)
+        if t.hand_fixed or not d.reqs:
+            return t.hand
         al = obs.allegiance(obs.player)
-        if any(al[f] < n for f, n in d.reqs):
-            v *= 0.5
-        return v
+        for f, n in d.reqs:
+            if al[f] < n:
+                return t.hand * 0.5
+        return t.hand
 
     def _keep_score(self, obs: Observation, cid: int) -> float:
         d = obs.defn(cid)

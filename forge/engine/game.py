@@ -24,14 +24,21 @@ class Game:
         self.act_play: list[Action] = []
         self.act_summon: list[Action] = []
         self.act_activate: list[Action] = []
+        self.act_pick: list[Action] = []
+        self.act_trap: list[Action] = []
+        self.act_guard: list[Action] = []
         self.ensure_actions(200)
 
     def ensure_actions(self, n: int) -> None:
-        """Pre-build the per-instance main-phase actions (no allocation in the hot loop)."""
+        """Pre-build the per-instance actions of the frequent decisions (no allocation in the hot loop:
+        building a named tuple costs more than the rest of posing the decision)."""
         for cid in range(len(self.act_play), n):
             self.act_play.append(Action("play", cid))
             self.act_summon.append(Action("summon", cid))
             self.act_activate.append(Action("activate", cid))
+            self.act_pick.append(Action("pick", cid))
+            self.act_trap.append(Action("trap", cid))
+            self.act_guard.append(Action("guard", cid))
 
     def new_state(self, seed: int, factions: tuple[str, str] = ("red", "blue"), first: int | None = 0,
                   expert: bool = False, log: bool = False, coverage: bool = False) -> State:

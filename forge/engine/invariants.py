@@ -1,6 +1,8 @@
 """Invariants that hold after every step of every game (checked by simulate and the tests)."""
 from __future__ import annotations
 
+from operator import itemgetter
+
 from ..vocabulary import MAX_ALLEGIANCE
 from .state import MAX_CREATURES, State
 
@@ -15,6 +17,7 @@ class InvariantChecker:
     def __init__(self, state: State) -> None:
         self.n = len(state.defs)
         self.alleg = [list(a) for a in state.alleg]
+        self.ranged = False  # whether ``alleg`` is known to be within 0..6 (holds checks it once)
 
     def __call__(self, state: State) -> None:
         self.check(state)
@@ -27,55 +30,75 @@ class InvariantChecker:
             raise InvariantError(f"turn {state.turn}, decision {state.decisions}: " + "; ".join(problems))
 
     def holds(self, s: State) -> bool:
-        """Every invariant of ``problems`` at once, the work done by built-ins over whole zones (it runs
-        after each step of each simulated game); False sends the caller to ``problems`` for the wording."""
-        owner = s.owner.__getitem__
+        """Every invariant of ``problems`` at once (it runs after each step of each simulated game), the
+        work done by built-ins over whole zones: one concatenation, one set, one ``itemgetter`` for the
+        owners. False sends the caller to ``problems`` for the wording (tests/balance/test_fast_paths.py
+        checks that both accept exactly the same states)."""
         deck, hand, discard, field, played = s.deck, s.hand, s.discard, s.field, s.played
-        zones = (s.recruit, s.exile, s.set_aside, s.resolving, deck[0], hand[0], discard[0], field[0], played[0],
-                 deck[1], hand[1], discard[1], field[1], played[1])
-        row = [c for c in s.row if c >= 0]
+        row = s.row
+        if -1 in row:
+            row = [c for c in row if c >= 0]
+        exile = s.exile
+        # Player 0's zones, player 1's, the exile pile, then the shared zones: one list, one set.
+        cards = [*deck[0], *hand[0], *discard[0], *field[0], *played[0],
+                 *deck[1], *hand[1], *discard[1], *field[1], *played[1],
+                 *exile, *s.recruit, *s.set_aside, *s.resolving, *row]
         n = self.n
-        if sum(map(len, zones)) + len(row) != n or len(set(row).union(*zones)) != n:
+        if len(cards) != n or len(set(cards)) != n:
             return False
-        if set(map(owner, deck[0] + hand[0] + discard[0] + field[0] + played[0])) - {0} or \
-                set(map(owner, deck[1] + hand[1] + discard[1] + field[1] + played[1])) - {1}:
-            return False
-        if s.exile and set(map(owner, s.exile)) != {-1}:
+        # Owners of the first k cards, read in one call: 0s, then 1s, then -1s (exiled: nobody's).
+        k0 = len(deck[0]) + len(hand[0]) + len(discard[0]) + len(field[0]) + len(played[0])
+        k1 = len(deck[1]) + len(hand[1]) + len(discard[1]) + len(field[1]) + len(played[1])
+        k = k0 + k1 + len(exile)
+        if k > 1:
+            if itemgetter(*cards[:k])(s.owner) != (0,) * k0 + (1,) * k1 + (-1,) * (k - k0 - k1):
+                return False
+        elif k == 1 and s.owner[cards[0]] != (0 if k0 else 1 if k1 else -1):
             return False
         essence, poison = s.essence, s.poison
         if essence[0] < 0 or essence[1] < 0 or poison[0] < 0 or poison[1] < 0 or \
                 len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
             return False
+        # Allegiance: within 0..6 and never lower than after the last step. Unchanged since a step
+        # that held, it is still in range: the range is checked again only when it moves.
         a0, a1 = s.alleg
-        if min(a0) < 0 or min(a1) < 0 or max(a0) > MAX_ALLEGIANCE or max(a1) > MAX_ALLEGIANCE:
-            return False
         before = self.alleg
-        if a0 != before[0] or a1 != before[1]:
+        changed = a0 != before[0] or a1 != before[1]
+        if changed or not self.ranged:
+            if min(a0) < 0 or min(a1) < 0 or max(a0) > MAX_ALLEGIANCE or max(a1) > MAX_ALLEGIANCE:
+                return False
             if any(map(int.__lt__, a0, before[0])) or any(map(int.__lt__, a1, before[1])):
                 return False
-        if not self._rites_hold(s) or not self._end_holds(s):
-            return False
-        if a0 != before[0] or a1 != before[1]:
-            self.alleg = [a0[:], a1[:]]
-        return True
-
-    @staticmethod
-    def _rites_hold(s: State) -> bool:
-        if s.rite_of[0] is None and s.rite_of[1] is None:
-            return max(s.rite_owner) < 0  # no Rite taken yet: none may have an owner
-        for p in (0, 1):
-            r = s.rite_of[p]
-            if r is not None and s.rite_owner[r.faction] != p:
+        # Rites: each held by its owner, each owned by one player, one per player.
+        r0, r1 = s.rite_of
+        owners = s.rite_owner
+        if r0 is None and r1 is None:
+            if max(owners) >= 0:  # no Rite taken yet: none may have an owner
                 return False
-        owned = [o for o in s.rite_owner if o >= 0]
-        return len(owned) == len(set(owned)) and len(owned) == sum(r is not None for r in s.rite_of)
-
-    @staticmethod
-    def _end_holds(s: State) -> bool:
-        dead = [p for p in (0, 1) if s.health[p] <= 0]
-        if s.terminal and s.capped is None:
-            return s.winner is not None and dead == [1 - s.winner]
-        return not dead and (s.terminal or s.pending in (0, 1))
+        else:
+            if (r0 is not None and owners[r0.faction] != 0) or (r1 is not None and owners[r1.faction] != 1):
+                return False
+            held = (r0 is not None) + (r1 is not None)
+            owned = [o for o in owners if o >= 0]
+            if len(owned) != held or len(set(owned)) != held:
+                return False
+        # The end: the game goes on with both commanders alive and a decision posed, or it is over
+        # with exactly the loser at 0 (or capped, with nobody at 0).
+        health = s.health
+        if not s.terminal:
+            if health[0] <= 0 or health[1] <= 0 or s.pending not in (0, 1):
+                return False
+        else:
+            dead = [p for p in (0, 1) if health[p] <= 0]
+            if s.capped is None:
+                if s.winner is None or dead != [1 - s.winner]:
+                    return False
+            elif dead:
+                return False
+        if changed:
+            self.alleg = [a0[:], a1[:]]
+        self.ranged = True
+        return True
 
     def problems(self, s: State):
         # No card created or lost across zones.
@@ -105,6 +128,7 @@ class InvariantChecker:
             if s.owner[c] != -1:
                 yield f"exiled card {c} belongs to {s.owner[c]}"
         self.alleg = [list(a) for a in s.alleg]
+        self.ranged = False
         # Each Rite owned at most once and at most one per player.
         for p in (0, 1):
             r = s.rite_of[p]

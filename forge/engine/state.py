@@ -64,6 +64,9 @@ W_IDLE, W_STEP3, W_WHEN = 0, 1, 2
 WINDOW_NAMES = ("idle", "step3", "when")
 
 _PLAYED_SECTIONS = ("effects", "activate")
+#: decision_kind's answers, built once.
+_PICK_KINDS = tuple("pick:" + name for name in PICK_NAMES)
+_WINDOW_KINDS = tuple("window:" + name for name in WINDOW_NAMES)
 _FACTION_ACTS = tuple(Action("faction", f) for f in range(NF))
 _RAISE_ACTS = tuple(Action("raise", f) for f in range(NF))
 _BUY_ACTS = tuple(Action("buy", s) for s in range(ROW_SIZE))
@@ -182,9 +185,9 @@ class State:
         t = self.stack[-1]
         op = t[0]
         if op == OP_PICK:
-            return "pick:" + PICK_NAMES[t[1]]
+            return _PICK_KINDS[t[1]]
         if op == OP_WINDOW:
-            return "window:" + WINDOW_NAMES[t[3]]
+            return _WINDOW_KINDS[t[3]]
         return OP_NAMES[op]
 
     def apply(self, action: Action) -> None:
@@ -314,28 +317,25 @@ class State:
         opts: list[Action] = []
         seen = set()
         room = len(self.field[p]) < MAX_CREATURES
-        sac = self._sacrificable(p)
+        sac = 0 if self.protect[p] else len(self.field[p])  # _sacrificable
         for cid in self.hand[p]:
             d = defs[cid]
-            if d.i in seen or d.is_trap:
+            if d.is_trap or d.i in seen:
                 continue
             seen.add(d.i)
-            ok = True
             for f, n in d.reqs:
                 if al[f] < n:
-                    ok = False
                     break
-            if not ok:
-                continue
-            if d.is_creature:
-                if room:
-                    opts.append(g.act_summon[cid])
-            elif d.sacrifice <= sac:
-                opts.append(g.act_play[cid])
+            else:
+                if d.is_creature:
+                    if room:
+                        opts.append(g.act_summon[cid])
+                elif d.sacrifice <= sac:
+                    opts.append(g.act_play[cid])
         exh = self.exhausted
         for cid in self.field[p]:
             d = defs[cid]
-            if not exh[cid] and d.has_activate and d.sacrifice <= sac:
+            if d.has_activate and not exh[cid] and d.sacrifice <= sac:
                 opts.append(g.act_activate[cid])
         ess = self.essence[p]
         if ess >= RAISE_COST and not self.raised[p]:
@@ -344,13 +344,13 @@ class State:
                     opts.append(_RAISE_ACTS[f])
         seen = set()
         row = self.row
-        for s in range(ROW_SIZE):
-            cid = row[s]
+        for slot in range(ROW_SIZE):
+            cid = row[slot]
             if cid >= 0:
                 d = defs[cid]
                 if d.cost <= ess and d.i not in seen:
                     seen.add(d.i)
-                    opts.append(_BUY_ACTS[s])
+                    opts.append(_BUY_ACTS[slot])
         opts.append(END)
         return opts
 
@@ -564,7 +564,7 @@ class State:
                         sac = self._sacrificable(h) if sac < 0 else sac
                         if d.sacrifice > sac:
                             continue
-                    opts.append(Action("trap", cid))
+                    opts.append(self.game.act_trap[cid])
         for j, (cid, stamp, ref) in enumerate(cands):
             # A card that left the hand and came back is a new card: not against this event.
             if cid in hand and self.stamp[cid] == stamp and self._meets(al, defs[cid]) and \
@@ -853,7 +853,8 @@ class State:
         if t != self.active:
             guards = [cid for cid in self.field[t] if defs[cid].guard and not self.exhausted[cid]]
             if guards:
-                opts = [Action("guard", cid) for cid in guards]
+                act = self.game.act_guard
+                opts = [act[cid] for cid in guards]
                 opts.append(PASS)
                 self.stack.append((OP_GUARD, t, dmg, src, ft))
                 self.pending = t
@@ -1063,15 +1064,17 @@ class State:
             opts = []
             if purpose in (P_DESTROY, P_SACRIFICE, P_EXHAUST, P_BOUNCE) or \
                     (purpose == P_EXILE and data[0] == "opponent_creature"):
-                opts = [Action("pick", c) for c in cands]
+                act = self.game.act_pick
+                opts = [act[c] for c in cands]
             else:
                 seen = set()
                 defs = self.defs
+                act = self.game.act_pick
                 for c in cands:
                     i = defs[c].i
                     if i not in seen:
                         seen.add(i)
-                        opts.append(Action("pick", c))
+                        opts.append(act[c])
             if optional:
                 opts.append(STOP)
         choice = self._ask(p, opts)
