@@ -52,15 +52,17 @@ def draw_mat(p: Painter, tpl: Template, a: AidSet, page: tuple[float, float]) ->
     health_h = 2 * 10.5 * mm
     health_track(p, tpl, a, x, top - health_h, w, health_h, cols=cols)
     top -= health_h + 5 * mm
-    # allegiance: two columns of tracks
+    # allegiance: two columns of tracks, halfway between the health track and the card slots
+    n = max(1, len(a.factions))
+    rows = -(-n // 2)
+    slots_top = y + 1 * mm + tpl.trim_h + 14  # the card slots and their names, along the bottom
+    room = top - 12 - slots_top - 3 * mm
+    row_h = max(9 * mm, min(18 * mm, room / rows))
+    top -= max(0.0, room - rows * row_h) / 2
     p.text(x, top - 9, a.word("allegiance"), tpl.font("keyword"), 9, gold_dark, label="mat allegiance")
     p.text(x + w, top - 9, plain(a.word("allegiance_note")), tpl.font("text"), 7.5, muted, anchor="end",
            label="mat allegiance note")
     top -= 12
-    n = max(1, len(a.factions))
-    rows = -(-n // 2)
-    slots_top = y + 1 * mm + tpl.trim_h + 14  # the card slots and their names, along the bottom
-    row_h = max(9 * mm, min(18 * mm, (top - slots_top - 3 * mm) / rows))
     col_w = (w - 8 * mm) / 2
     for i, faction in enumerate(a.factions):
         r, col = divmod(i, 2)

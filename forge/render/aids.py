@@ -35,7 +35,7 @@ SHOP_FRONTS: dict[str, str] = {"rite": "back", "markers": "markers-back", "poiso
 _SIDES = {**FRONTS, **SHOP_FRONTS}
 SKULL = "death-skull"
 #: Bump when the drawing of an aid, the mat, the tokens or their TTS images changes: every key derives from it.
-AIDS_VERSION = "4"
+AIDS_VERSION = "5"
 #: The smallest text the aids print (points): print shops advise at least 7 pt for text meant to be read
 #: at the table; the card footers' 6 pt is for reference marks only.
 AID_MIN_TEXT = 7.0

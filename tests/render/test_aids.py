@@ -429,3 +429,24 @@ def test_both_sides_of_the_turn_summary_share_one_size_and_fit():
     doc = PdfBuffer((tpl.full_w, tpl.full_h), "aid", "en")
     problems = draw_aid(Painter(doc.canvas), tpl, aids.Aid("turn", a))
     assert problems and "7.0 pt" in problems[0]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_mats_allegiance_tracks_sit_halfway_between_the_health_track_and_the_card_slots(paper):
+    """The free room of the page goes above and below the allegiance tracks alike (it once all went
+    below them: 8 mm above, 21 mm below on Letter)."""
+    from forge.render.aiddocs import draw_mat, mat_size
+
+    tpl = load_template(REPO)
+    a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
+    page = mat_size(PAPERS[paper])
+    p = Painter(PdfBuffer(page, "mat", "en").canvas)
+    draw_mat(p, tpl, a, page)
+    texts = [m for m in p.marks if m.kind == "text"]
+    cells = [(int(m.label.removeprefix("track ")), m.box) for m in texts if m.label.startswith("track ")]
+    health_low = min(box[1] for v, box in cells if v > state.MAX_ALLEGIANCE)  # the health track's last row
+    allegiance_low = min(box[1] for v, box in cells if box[3] < health_low)
+    heading_top = next(m.box[3] for m in texts if m.label == "mat allegiance")
+    slots_top = max(m.box[3] for m in texts if m.label.startswith("zone "))
+    above, below = (health_low - heading_top) / MM, (allegiance_low - slots_top) / MM
+    assert above > 5 and abs(above - below) < 1.5, (above, below)
