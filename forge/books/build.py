@@ -211,12 +211,32 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
     if workers == 1:
         outcomes = [build_one(*job) for job in jobs]
     else:
+        if any(known is None for *_, known, _, _ in jobs):
+            _preload()  # a book never built here is laid out: its workers inherit the layout libraries
         with process_pool(workers) as pool:
             futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
             done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
         outcomes = [done[(kind, lang)] for _, kind, lang, *_ in jobs]
     _write_record(Path(out), record, outcomes)
     return outcomes
+
+
+def _preload() -> None:
+    """Import what laying out a book needs, once, before the workers are forked (they share it): each
+    worker would otherwise spend most of a second on it (WeasyPrint alone declares its C interface with
+    cffi at import), CPU time that a machine shared with other work pays for. Only when a book has no
+    record: a build where nothing changed needs no layout, nor this."""
+    import warnings
+
+    import pypdf  # noqa: F401 - the read-back
+
+    from ..render import draw, preflight  # noqa: F401 - the cards' drawing (reportlab), the print preflight
+    from . import compose, pdf, printing  # noqa: F401
+
+    with warnings.catch_warnings():  # as in pdf.render_book
+        warnings.simplefilter("ignore", DeprecationWarning)
+        import weasyprint  # noqa: F401
+    _code_digest()
 
 
 def _read_record(out: Path) -> dict:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 from dataclasses import dataclass, field
+from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
@@ -140,6 +141,13 @@ def css_urls(css: str) -> list[str]:
 
     Parsed with tinycss2, so CSS escapes (``u\\72l(``) and comments hide nothing.
     """
+    return list(_css_urls(css))
+
+
+@lru_cache(maxsize=64)
+def _css_urls(css: str) -> tuple[str, ...]:
+    """``css_urls``, kept: every document of a book carries the same style sheet, and the build scans
+    each document twice (for the findings, then for the incremental key)."""
     import tinycss2
 
     found: list[str] = []
@@ -160,16 +168,23 @@ def css_urls(css: str) -> list[str]:
 
     walk(tinycss2.parse_stylesheet(css, skip_whitespace=True, skip_comments=True))
     walk(tinycss2.parse_blocks_contents(css, skip_whitespace=True, skip_comments=True))
-    return list(dict.fromkeys(found))
+    return tuple(dict.fromkeys(found))
 
 
 def _urls(markup: str) -> list[tuple[str, str]]:
     """Every URL of an HTML document as (role, url): a stylesheet's or style attribute's, one by one."""
+    return list(_document_urls(markup))
+
+
+@lru_cache(maxsize=8)
+def _document_urls(markup: str) -> tuple[tuple[str, str], ...]:
+    """``_urls``, kept for the few documents of the book being built: ``compose`` scans a book for its
+    findings, then ``build.book_key`` scans the same text again for the files it hashes."""
     collector = _UrlCollector()
     collector.feed(markup)
     collector.close()
-    return [(role, url) for role, value in collector.found
-            for url in (css_urls(value) if role == "css" else [value])]
+    return tuple((role, url) for role, value in collector.found
+                 for url in (_css_urls(value) if role == "css" else [value]))
 
 
 def scan_html(markup: str, base_url: str, policy: UrlPolicy) -> list[Refusal]:

@@ -5,10 +5,19 @@ of writing a PDF. WeasyPrint's ``finisher`` hook hands over the painted objects 
 they are serialised: the screen PDF, the booklets and the print file are each a few
 changes to those objects and one ``serialise``, which undoes what pydyf's ``write`` leaves
 behind, so the same objects can be written again.
+
+Writing them again re-encodes every stream: pydyf joins a content stream's thousands of
+operators and deflates them (level 9) at each ``write``, and twice in the print file (once
+more for its document ID). ``kept_streams`` encodes each stream once for as long as its
+operators stay the same: the fonts once for the five writes, a page's drawing once for the
+screen PDF and the booklets and once more after the press conversion rewrote its colours.
 """
 from __future__ import annotations
 
 import io
+import zlib
+from contextlib import contextmanager
+from typing import Iterator
 
 import pydyf
 
@@ -33,3 +42,45 @@ def serialise(pdf: pydyf.PDF, version: str | None = None, identifier: bool | byt
     del pdf.objects[count:]
     pdf.current_position, pdf.xref_position = 0, None
     return out.getvalue()
+
+
+#: pydyf's own ``Stream.data``, which ``kept_streams`` stands in for while it lasts.
+_STREAM_DATA = pydyf.Stream.data
+
+
+def _payload(stream: pydyf.Stream) -> bytes:
+    """What pydyf writes between ``stream`` and ``endstream``: the items joined, deflated if asked."""
+    data = b"\n".join(pydyf._to_bytes(item) for item in stream.stream)
+    if stream.compress:
+        compressor = zlib.compressobj(level=9)
+        data = compressor.compress(data) + compressor.flush()
+    return data
+
+
+@contextmanager
+def kept_streams() -> Iterator[None]:
+    """While it lasts, each stream whose items are all bytes is encoded once for as long as they stay the
+    same (compared item by item, so a rewritten operator is seen); the bytes written are pydyf's own
+    (tested against a write without it). Not thread-safe: the books write one document at a time."""
+    kept: dict[int, tuple] = {}  # id(stream) -> (stream, its items then, compress then, payload)
+
+    def data(self: pydyf.Stream) -> bytes:
+        items = self.stream
+        entry = kept.get(id(self))
+        if entry is not None and entry[0] is self and entry[2] == self.compress and entry[1] == items:
+            payload = entry[3]
+        else:
+            payload = _payload(self)
+            if all(type(item) is bytes for item in items):  # immutable: equal items give equal bytes
+                kept[id(self)] = (self, list(items), self.compress, payload)
+        extra = pydyf.Dictionary(self.extra.copy())
+        if self.compress:
+            extra["Filter"] = "/FlateDecode"
+        extra["Length"] = len(payload)
+        return b"\n".join((extra.data, b"stream", payload, b"endstream"))
+
+    pydyf.Stream.data = property(data)
+    try:
+        yield
+    finally:
+        pydyf.Stream.data = _STREAM_DATA

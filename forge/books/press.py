@@ -27,7 +27,7 @@ import time
 
 import pydyf
 
-from .pdfobjects import number, pages, serialise
+from .pdfobjects import kept_streams, number, pages, serialise
 
 BLEED_MM = 3.0
 #: Crop marks start past the bleed (never printed on it) and run this long into the slug.
@@ -158,5 +158,6 @@ class Finisher:
 def write_all(document, identity: str) -> tuple[bytes, bytes, dict[str, bytes]]:
     """The screen PDF, the print file and the booklets of a book laid out with ``BLEED_CSS``, painted once."""
     finisher = Finisher(identity)
-    press = document.write_pdf(finisher=finisher, pdf_version="1.6", pdf_identifier=finisher.file_id)
+    with kept_streams():  # five writes of the same streams (forge.books.pdfobjects)
+        press = document.write_pdf(finisher=finisher, pdf_version="1.6", pdf_identifier=finisher.file_id)
     return finisher.screen, press, finisher.booklets

@@ -711,7 +711,9 @@ class Scanner:
                     return found[0]
             except RecursionError:
                 digest = None
-        sub = Scanner(self.memo, _Recording(), self.digests, {})
+        # the resources a form's scan looked up matter only to a record kept in the memo: without one,
+        # digesting them (every gradient and state a form names) was a third of a book print file's scan
+        sub = Scanner(self.memo, _Recording(), self.digests, {} if digest else None)
         inner = _Form()
         matrix = tuple(float(v) for v in obj.get("/Matrix", IDENTITY))
         sub._run(obj.get_data(), obj.get("/Resources"), "", inner)

@@ -49,6 +49,31 @@ def test_nothing_changed_nothing_is_laid_out_or_written(game):
     assert all(o.pages > 0 and o.size == len(before[o.lang][0]) for o in again.values())
 
 
+def test_the_layout_libraries_are_loaded_before_the_workers_only_for_a_book_never_built(game, monkeypatch):
+    """A book without a record is laid out: WeasyPrint and the rest are imported once, before the
+    workers are forked (they inherit them), not in each worker; a build that may change nothing does not."""
+    from forge.books import build
+
+    preloads = []
+    monkeypatch.setattr(build, "_preload", lambda: preloads.append(True))
+    assert all(o.unchanged for o in _again(game).values()) and preloads == []
+    (game / "output" / BOOK_RECORD).unlink()  # no record: both books are laid out again
+    assert all(o.written for o in _again(game).values()) and preloads == [True]
+
+
+def test_the_preload_imports_the_layout_and_starts_nothing():
+    """What the workers inherit: the layout, drawing and read-back libraries, in a process still running a
+    single thread (forking a threaded process is unsafe), PDFium not yet started (each worker starts its own)."""
+    import subprocess
+    import sys
+
+    probe = ("import sys, threading; from forge.books import build; build._preload(); "
+             "print(sorted(m for m in ('weasyprint', 'pypdf', 'reportlab.pdfgen.canvas', 'jinja2', 'pypdfium2') "
+             "if m in sys.modules), threading.active_count())")
+    seen = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.split("\n")[0]
+    assert seen == "['jinja2', 'pypdf', 'reportlab.pdfgen.canvas', 'weasyprint'] 1"
+
+
 def test_a_prose_change_lays_out_only_its_own_book(game):
     prose = game / "templates" / "books" / "rulebook.fr.md"
     prose.write_text(prose.read_text(encoding="utf-8") + "\nUne phrase de plus.\n", encoding="utf-8")

@@ -186,6 +186,25 @@ def test_the_print_files_are_byte_identical_from_run_to_run(rendered, shipped_ro
             print_path(rendered[1], "rulebook", "fr", name).read_bytes(), name
 
 
+def test_each_stream_encoded_once_changes_no_byte_of_any_file(rendered, composed, shipped_root, monkeypatch):
+    """The five writes of a book's objects encode each stream once while it stays the same
+    (``forge.books.pdfobjects.kept_streams``): the screen PDF, the print file and the booklets are
+    the very bytes of a layout written with pydyf's own encoding at every write."""
+    from contextlib import nullcontext
+
+    from forge.books import press
+    from forge.books.pdf import render_book
+
+    outcome, book = rendered[0][("rulebook", "fr")], composed[("rulebook", "fr")]
+    monkeypatch.setattr(press, "kept_streams", nullcontext)
+    plain = render_book(book.html, book.tail_html, shipped_root.resolve().as_uri() + "/", book.policy,
+                        press=outcome.key)
+    assert plain.screen == output_path(rendered[1], "rulebook", "fr").read_bytes()
+    assert plain.press == print_path(rendered[1], "rulebook", "fr", "press").read_bytes()
+    for sheet, data in plain.booklets.items():
+        assert data == print_path(rendered[1], "rulebook", "fr", f"booklet-{sheet}").read_bytes(), sheet
+
+
 def test_the_screen_pdf_is_the_same_with_or_without_the_print_files(composed, shipped_root, tmp_path):
     """With --print, the screen PDF is serialised from the print file's objects (forge.books.pdfobjects):
     the same bytes as without, and the same pictures as a book laid out without any bleed."""

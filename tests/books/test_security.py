@@ -294,3 +294,27 @@ def test_template_files_that_are_not_ordinary_are_refused_before_reading(tmp_pat
     assert f"templates/books/{name}" in result.stderr and words in result.stderr
     assert "Traceback" not in result.stderr and "internal error" not in result.stderr
     assert not (root / "output/books/rulebook-en.pdf").exists()
+
+
+def test_a_book_is_scanned_for_urls_once_for_its_findings_and_its_key(tmp_path, monkeypatch):
+    """compose scans a book's documents for its findings, build.book_key for the files it hashes: the
+    second scan reuses the first (forge.books.fetch), and gives the same URLs as a fresh scan."""
+    from forge.books import fetch
+    from forge.books.build import book_key
+
+    project = project_of(copy_project(tmp_path / "game"))
+    fetch._document_urls.cache_clear()
+    fetch._css_urls.cache_clear()
+    feeds = []
+    monkeypatch.setattr(fetch._UrlCollector, "feed", lambda self, data, feed=fetch._UrlCollector.feed:
+                        feeds.append(len(data)) or feed(self, data))
+    result = compose(project, "reference", "en")
+    composed_feeds = len(feeds)
+    key = book_key(result, project.root)
+    documents = 1 + 4  # the book and its back cover with 0 to 3 blank pages before it
+    assert composed_feeds == 2 and len(feeds) == documents  # the book and its back cover (0 blanks) once each
+    kept = fetch._urls(result.html)
+    kept.append(("fetch", "file:///etc/passwd"))  # a caller's list is its own: the kept scan is untouched
+    fetch._document_urls.cache_clear()
+    fetch._css_urls.cache_clear()
+    assert fetch._urls(result.html) == kept[:-1] and book_key(result, project.root) == key

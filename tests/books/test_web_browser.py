@@ -208,3 +208,30 @@ def test_the_setup_diagram_reads_on_a_phone_and_a_desktop(visit, viewport, name,
         assert 0 <= seen["left"] and seen["right"] <= seen["width"], (lang, name, seen)
         shoot(page, f"setup-{lang}-{name}")
         assert v.messages == []
+
+
+CALLOUT_TOUCHES = """(margin) => {
+  const top = document.querySelector('figure.setup-table .table-top');
+  const callouts = [...top.querySelectorAll('.callout')].map(e => [e.textContent.trim(), e.getBoundingClientRect()]);
+  const touching = [];
+  for (const e of top.querySelectorAll('.table-label, .table-slot, .table-counters')) {
+    const range = document.createRange();
+    range.selectNodeContents(e);
+    for (const r of [...range.getClientRects()].filter(r => r.width > 0)) {
+      for (const [n, c] of callouts) {
+        if (r.left < c.right + margin && c.left < r.right + margin && r.top < c.bottom + margin && c.top < r.bottom + margin)
+          touching.push([e.textContent.trim(), n]);
+      }
+    }
+  }
+  return touching;
+}"""
+
+
+@pytest.mark.parametrize("viewport, name", [(PHONE, "phone"), (DESKTOP, "desktop")])
+def test_no_word_of_the_setup_diagram_touches_a_callout(visit, viewport, name):
+    """Each word of the table (a player's name, a pile's, the counters) keeps 2 px clear of every numbered
+    callout, in both languages: on a phone « défausse » fills its slot, whose corner callout 7 sits on."""
+    for lang in LANGS:
+        page = visit(viewport).open(f"rulebook-{lang}.html")
+        assert page.evaluate(CALLOUT_TOUCHES, 2) == [], (lang, name)

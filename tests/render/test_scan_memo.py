@@ -63,6 +63,18 @@ def test_a_memo_gives_the_figures_of_a_fresh_scan_and_is_used_the_second_time(re
     assert recorded["forms"] == 0  # every form's record came from the memo
 
 
+def test_a_scan_without_a_memo_digests_no_resource(rendered, tmp_path, monkeypatch):
+    """The resources a form used are digested for its record in a memo only: a scan without one (the
+    books' print files) skips that work and gives the same figures as a scan that records them."""
+    path = rendered / "pod/rift-commanders-en-pod.pdf"
+    digested = []
+    entry = pdfscan._Digests.entry
+    monkeypatch.setattr(pdfscan._Digests, "entry", lambda self, *args: digested.append(args) or entry(self, *args))
+    fresh = _figures(path)
+    assert digested == []
+    assert _figures(path, ScanMemo(tmp_path, MEMO)) == fresh and digested
+
+
 def test_the_render_keeps_a_memo_per_pdf(rendered):
     for rel in ("pod/rift-commanders-en-pod.pdf", "pnp/rift-commanders-en-a4.pdf"):
         assert (rendered / scan_memo_name(rel)).is_file()
