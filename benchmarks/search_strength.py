@@ -1,6 +1,7 @@
 """How strong is the search agent? Its win rate against the heuristic agent, with its Wilson interval.
 
     python benchmarks/search_strength.py [--deals 48] [--budget 64] [--horizon 2] [--jobs 2] [--seed 0]
+                                         [--no-tactics]   (purchases searched, tactical play the guide's)
 
 A fair sample: deal ``d`` is played twice, the search agent in seat 0 then in seat 1, on the
 same cards (the same game seed) and the ordered pairing ``PAIRINGS[d % 12]``, so every
@@ -27,10 +28,10 @@ from forge.simulate import PAIRINGS, game_seed, splitmix64  # noqa: E402
 _W: dict = {}
 
 
-def _init(budget: int, horizon: int) -> None:
+def _init(budget: int, horizon: int, tactics: bool = True) -> None:
     from forge.database import load_database
 
-    _W.update(game=Game(load_database(ROOT).db), budget=budget, horizon=horizon)
+    _W.update(game=Game(load_database(ROOT).db), budget=budget, horizon=horizon, tactics=tactics)
 
 
 def play(job: tuple[int, int]) -> tuple[int, int, str, int, int, float, int]:
@@ -39,7 +40,7 @@ def play(job: tuple[int, int]) -> tuple[int, int, str, int, int, float, int]:
     gs = game_seed(seed, deal)
     factions = PAIRINGS[deal % len(PAIRINGS)]
     s = _W["game"].new_state(gs, factions)
-    search = SearchAgent(splitmix64(gs ^ 11), budget=_W["budget"], horizon=_W["horizon"])
+    search = SearchAgent(splitmix64(gs ^ 11), budget=_W["budget"], horizon=_W["horizon"], tactics=_W["tactics"])
     agents = [HeuristicAgent(splitmix64(gs ^ 1)), HeuristicAgent(splitmix64(gs ^ 2))]
     agents[seat] = search
     views = (Observation(s, 0), Observation(s, 1))
@@ -65,16 +66,18 @@ def main() -> None:
     ap.add_argument("--horizon", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--no-tactics", dest="tactics", action="store_false",
+                    help="search the purchases only (tactical play left to the heuristic guide)")
     args = ap.parse_args()
     jobs = [(args.seed, d, seat) for d in range(args.deals) for seat in (0, 1)]
     rows = []
     started = time.perf_counter()
     n = workers.cap(args.jobs, len(jobs))
     if n <= 1:
-        _init(args.budget, args.horizon)
+        _init(args.budget, args.horizon, args.tactics)
         rows = [play(j) for j in jobs]
     else:
-        with workers.mp_pool(n, _init, (args.budget, args.horizon)) as pool:
+        with workers.mp_pool(n, _init, (args.budget, args.horizon, args.tactics)) as pool:
             for row in pool.imap_unordered(play, jobs):
                 rows.append(row)
                 print(f"  deal {row[0]} seat {row[1]} {row[2]}: "
@@ -85,7 +88,8 @@ def main() -> None:
     rate = wilson(wins, len(rows))
     decisions = sum(r[4] for r in rows)
     spent = sum(r[5] for r in rows)
-    print(f"search (budget {args.budget}, horizon {args.horizon}) vs heuristic, seed {args.seed}: "
+    what = "" if args.tactics else ", purchases only"
+    print(f"search (budget {args.budget}, horizon {args.horizon}{what}) vs heuristic, seed {args.seed}: "
           f"{wins}/{len(rows)} games won = {100 * rate.value:.1f}% "
           f"[{100 * rate.low:.1f}-{100 * rate.high:.1f}] (95 % Wilson)")
     for seat in (0, 1):

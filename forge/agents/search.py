@@ -15,6 +15,13 @@ agent and compared with common random numbers. At each decision, in rounds:
    (health, poison and the worth of the cards each player owns), or the game's result;
 5. the score goes to every node on the path, for the player who chose there.
 
+Buying is weighed apart: a card bought pays off over many turns, past what ``evaluate`` sees
+at the horizon, so each purchase the guide could make instead (one per card design, or buying
+nothing) is tried on the same determinizations and played out by the guides to the end of the
+game (``ROLLOUT_TURNS`` at most), and scored by who wins: a rollout policy-improvement step over
+the heuristic agent's own buying. The other deck-shaping picks and raising allegiance stay the
+guide's (``STRATEGIC``).
+
 The agent plays the heuristic agent's choice unless another option beats it round by round
 by more than chance would (``CONFIDENCE`` standard errors of the paired differences): a
 tiny budget plays like the heuristic, a larger one corrects it where the imagined games
@@ -53,6 +60,12 @@ STRATEGIC_ACTIONS = frozenset({"buy", "raise", "end"})
 #: Another option replaces the heuristic agent's choice when its paired advantage is more than
 #: CONFIDENCE standard errors above 0.
 CONFIDENCE = 1.5
+#: For a purchase, whose imagined games end in a win or a loss (noisier, and each option differs
+#: from the guess by a whole card): BUY_CONFIDENCE standard errors. 1.0 measured stronger than
+#: 1.5 and no weaker than 0 (benchmarks/search_strength.py).
+BUY_CONFIDENCE = 1.0
+#: Turns an imagined game after a purchase goes on, at most, before its position is scored instead.
+ROLLOUT_TURNS = 60
 
 
 class _Node:
@@ -98,7 +111,7 @@ class SearchAgent:
     name = "search"
 
     def __init__(self, seed: int = 0, budget: int = DEFAULT_BUDGET, horizon: int = DEFAULT_HORIZON,
-                 guide=HeuristicAgent, defer: bool = True) -> None:
+                 guide=HeuristicAgent, defer: bool = True, tactics: bool = True) -> None:
         if budget < 1:
             raise ValueError("the search budget is at least 1 imagined game")
         self.rng = random.Random(seed)
@@ -109,14 +122,21 @@ class SearchAgent:
         self._guide = guide(seed)
         #: Leave the STRATEGIC decisions to the guide (``candidates``); False: weigh every option.
         self.defer = defer
+        #: Search the tactical decisions too (False: only purchases, about ten times cheaper a game).
+        self.tactics = tactics
         self._worth: list[float] = []  # card_worths of this agent's game, computed once
         #: After each decision: {action: (visits, mean score)} at the root (tests and diagnostics).
         self.last_stats: dict[Action, tuple[int, float]] = {}
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
         guess = self._guide.act(obs, legal)  # keeps the guide's memory of the game up to date too
-        options = self.candidates(obs, legal, guess) if self.defer else legal
         self.last_stats = {}
+        buys = self.purchases(obs, legal, guess) if self.defer else []
+        if len(buys) > 1:
+            return self._weigh_purchases(obs, buys, guess)
+        if not self.tactics:
+            return guess
+        options = self.candidates(obs, legal, guess) if self.defer else legal
         if len(options) == 1:
             return guess
         root = _Node()
@@ -135,11 +155,57 @@ class SearchAgent:
         return self._choose(options, guess, scores)
 
     @staticmethod
+    def purchases(obs: Observation, legal: list[Action], guess: Action) -> list[Action]:
+        """When the guide would buy or end its main phase with a purchase open: the guess, one purchase
+        of each other card design on offer, and ending the turn (buying nothing); else nothing."""
+        if obs.decision != "main" or guess.kind not in ("buy", "end"):
+            return []
+        row = obs.recruitment_row()  # a purchase names its slot in the row
+        options, designs = [guess], {obs.defn(row[guess.a]).i} if guess.kind == "buy" else set()
+        for a in legal:
+            if a.kind == "buy":
+                design = obs.defn(row[a.a]).i
+                if design not in designs:
+                    designs.add(design)
+                    options.append(a)
+            elif a.kind == "end" and a != guess:
+                options.append(a)
+        return options if len(designs) > (guess.kind == "buy") else []
+
+    def _weigh_purchases(self, obs: Observation, options: list[Action], guess: Action) -> Action:
+        """Each purchase played out to the end on the same determinizations; the guess unless beaten."""
+        rounds = max(2, self.budget // len(options))
+        scores: dict[Action, list[float]] = {a: [] for a in options}
+        me = obs.player
+        for _ in range(rounds):
+            world = determinize(obs, self.rng)
+            seeds = (self.rng.getrandbits(32), self.rng.getrandbits(32))
+            for a in options:
+                scores[a].append(self._play_out(world.clone(), seeds, a, me))
+        self.last_stats = {a: (len(v), sum(v) / len(v)) for a, v in scores.items()}
+        return self._choose(options, guess, scores, BUY_CONFIDENCE)
+
+    def _play_out(self, s: State, seeds: tuple[int, int], first: Action, me: int) -> float:
+        """An imagined game from ``s`` after ``first``, the guides playing both sides to the end:
+        ±1 for a win or a loss (0 a draw), or ``evaluate`` if it runs past ROLLOUT_TURNS."""
+        guides = (self.guide(seeds[0]), self.guide(seeds[1]))
+        views = (Observation(s, 0), Observation(s, 1))
+        s.apply(first)
+        end = s.turn + ROLLOUT_TURNS
+        while not s.terminal and s.turn < end:
+            p = s.pending
+            s.apply(guides[p].act(views[p], s.options))
+        if len(self._worth) != len(s.defs):
+            self._worth = card_worths(s)
+        return evaluate(s, me, self._worth)
+
+    @staticmethod
     def candidates(obs: Observation, legal: list[Action], guess: Action) -> list[Action]:
         """The options the search weighs against the guide's ``guess``: those whose worth shows within
         the horizon (what to play, activate, target, guard, spring). Buying, raising allegiance, ending
         the turn and the picks that shape the deck (STRATEGIC) pay off over many turns, past what
-        ``evaluate`` can see: there the guide's long-term judgement is kept."""
+        ``evaluate`` can see: there the guide's long-term judgement is kept (purchases are then weighed
+        apart, by games played to the end: ``purchases``)."""
         decision = obs.decision
         if decision in STRATEGIC or guess.kind in STRATEGIC_ACTIONS:
             return [guess]
@@ -148,7 +214,8 @@ class SearchAgent:
         return [a for a in legal if a.kind not in STRATEGIC_ACTIONS]
 
     @staticmethod
-    def _choose(legal: list[Action], guess: Action, scores: dict[Action, list[float]]) -> Action:
+    def _choose(legal: list[Action], guess: Action, scores: dict[Action, list[float]],
+                confidence: float = CONFIDENCE) -> Action:
         """The heuristic agent's choice, unless another option beats it round by round by more
         than chance would (the lower end of the paired differences' interval is above 0)."""
         base = scores[guess]
@@ -160,7 +227,7 @@ class SearchAgent:
             d = [x - y for x, y in zip(scores[a], base)]
             mean = sum(d) / n
             var = sum((x - mean) ** 2 for x in d) / (n - 1)
-            low = mean - CONFIDENCE * math.sqrt(var / n)
+            low = mean - confidence * math.sqrt(var / n)
             if low > best_low:
                 best, best_low = a, low
         return best

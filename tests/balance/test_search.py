@@ -12,6 +12,7 @@ import pytest
 from forge.agents import make_agent
 from forge.agents.search import SearchAgent, evaluate
 from forge.engine import Game, Observation, RandomAgent
+from forge.engine.actions import Action
 from forge.engine.determinize import determinize
 from forge.engine.agents import HeuristicAgent
 
@@ -199,3 +200,49 @@ def test_forge_simulate_plays_the_search_agent(db):
     assert data == json.loads(json.dumps(same))
     heuristic = json.loads(CliRunner().invoke(app, args).stdout)
     assert "budget" not in heuristic["settings"]
+
+
+def test_purchases_offer_one_buy_per_design_and_buying_nothing(db):
+    game = Game(db)
+    s = at_decision(game, 21, player=0, turn=5)
+    while not any(a.kind == "buy" for a in s.options) or s.pending != 0:
+        s.apply(HeuristicAgent(3).act(Observation(s, s.pending), s.options))
+    obs = Observation(s, 0)
+    buys = [a for a in s.options if a.kind == "buy"]
+    guess = buys[-1]
+    weighed = SearchAgent.purchases(obs, s.options, guess)
+    row = obs.recruitment_row()
+    designs = [obs.defn(row[a.a]).i for a in weighed if a.kind == "buy"]
+    assert weighed[0] == guess and len(designs) == len(set(designs))
+    assert set(designs) == {obs.defn(row[a.a]).i for a in buys}
+    assert [a.kind for a in weighed].count("end") == (any(a.kind == "end" for a in s.options))
+    # a tactical guess (or a decision that is not the main phase) weighs no purchase
+    assert SearchAgent.purchases(obs, s.options, Action("play", 0)) == []
+
+
+def test_a_purchase_is_judged_by_games_played_to_the_end(db):
+    """Every purchase option is tried on the same determinizations and played out, and the agent's
+    statistics cover exactly the options weighed, each scored in [-1, 1] over the same rounds."""
+    game = Game(db)
+    s = at_decision(game, 21, player=0, turn=5)
+    while s.pending != 0 or not SearchAgent.purchases(Observation(s, 0), s.options,
+                                                      HeuristicAgent(4).act(Observation(s, 0), s.options)):
+        s.apply(HeuristicAgent(3).act(Observation(s, s.pending), s.options))
+    obs = Observation(s, 0)
+    weighed = SearchAgent.purchases(obs, s.options, HeuristicAgent(4).act(obs, s.options))
+    agent = SearchAgent(4, budget=12)
+    assert agent.act(obs, s.options) in weighed
+    assert set(agent.last_stats) == set(weighed) and len(weighed) >= 2
+    assert all(n == max(2, 12 // len(weighed)) and -1 <= m <= 1 for n, m in agent.last_stats.values())
+
+
+def test_without_tactics_the_tactical_choices_are_the_guides(db):
+    game = Game(db)
+    s = at_decision(game, 21, player=0, turn=5)
+    obs = Observation(s, 0)
+    guess = HeuristicAgent(9).act(obs, s.options)
+    assert len(SearchAgent.candidates(obs, s.options, guess)) >= 3  # the full agent would search here
+    full, lean = SearchAgent(9, budget=24), SearchAgent(9, budget=24, tactics=False)
+    full.act(obs, s.options)
+    assert full.last_stats
+    assert lean.act(obs, s.options) == guess and lean.last_stats == {}
