@@ -172,8 +172,8 @@ def _target(pair: inventory.Pair) -> tuple[str, tuple] | None:
     path = pair.meta.get("path")
     if pair.kind == "locale":
         return "locales/fr.yaml", path
-    if pair.kind == "label":
-        return f"{inventory.BOOKS_DIR}/strings.yaml", ("fr",) + path
+    if pair.kind in ("label", "web-label"):  # one file holds both languages: en: and fr:
+        return (pair.en or pair.fr).file, ("fr",) + path
     if pair.kind == "template-label":
         return inventory.TEMPLATE_FILE, pair.meta["base"]["fr"] + path
     if path is not None and pair.en is not None:

@@ -2,7 +2,7 @@
 
 The inventory is what a translator works through: card names, flavour and wording
 overrides, faction names and identities, the locale phrase templates, the books' labels
-(``strings.yaml``) and prose, and the card template's labels (``templates/cards/card.yaml``:
+(``strings.yaml``, the web edition's ``web/strings.yaml``) and prose, and the card template's labels (``templates/cards/card.yaml``:
 the player aids, the calibration page's help, the Tabletop Simulator README). Strings come in pairs (English, French) under one id; a
 string missing in one language is a pair with one side empty. Ids are stable while the
 text changes: ``cards/<id>/name``, ``locales/phrases.wound``, ``strings/anatomy.cost.text``, ``template/aids.turn``,
@@ -231,21 +231,30 @@ def get_path(data: object, path: tuple) -> object:
     return data
 
 
+#: The books' label files: (file under templates/books, id prefix, kind, what the translator is told).
+LABEL_FILES = (
+    ("strings.yaml", "strings", "label", "book label `{}` (strings.yaml)"),
+    ("web/strings.yaml", "web", "web-label", "web edition label `{}` (web/strings.yaml: the page's search box and "
+                                             "button, navigation, index; screen readers hear some)"),
+)
+
+
 def _strings(inv: Inventory) -> None:
-    rel = f"{BOOKS_DIR}/strings.yaml"
-    if not (inv.sources.root / rel).exists() and not (inv.sources.root / rel).is_symlink():
-        return
-    doc = inv.sources.yaml(rel)
-    if doc is None:
-        return
-    for lang in LANGS:
-        if not isinstance(doc.data.get(lang), dict):
-            inv.sources.failed.add(rel)
-            inv.sources.findings.append(Finding(doc.at((lang,) if lang in doc.data else ()), "parity-key",
-                                                f"strings.yaml has no `{lang}:` table of labels",
-                                                f"add `{lang}:` with the same keys as the other language"))
-    _pair_trees(inv, "strings", "label", doc, ("en",), doc, ("fr",),
-                lambda path: f"book label `{dotted(path)}` (strings.yaml)")
+    """The books' labels (``strings.yaml``) and the web edition's (``web/strings.yaml``), each an ``en:`` and ``fr:`` table."""
+    for name, prefix, kind, what in LABEL_FILES:
+        rel = f"{BOOKS_DIR}/{name}"
+        if not (inv.sources.root / rel).exists() and not (inv.sources.root / rel).is_symlink():
+            continue
+        doc = inv.sources.yaml(rel)
+        if doc is None:
+            continue
+        for lang in LANGS:
+            if not isinstance(doc.data.get(lang), dict):
+                inv.sources.failed.add(rel)
+                inv.sources.findings.append(Finding(doc.at((lang,) if lang in doc.data else ()), "parity-key",
+                                                    f"{name} has no `{lang}:` table of labels",
+                                                    f"add `{lang}:` with the same keys as the other language"))
+        _pair_trees(inv, prefix, kind, doc, ("en",), doc, ("fr",), lambda path, what=what: what.format(dotted(path)))
 
 
 #: Where each of the card template's labels prints, for the translator (by its first key).
