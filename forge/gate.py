@@ -7,7 +7,8 @@ person trusts. `--force` (where a command offers it) makes a draft anyway, marke
 
 A command that prints no card text (the simulation, the play server, the replay
 viewer) is not refused for a locale or the card template: they are the
-translators' and the renderer's, and those commands run without them.
+translators' and the renderer's. The simulation and the replay viewer run
+without them; the play server checks the one table it reads (``play:``) itself.
 """
 from __future__ import annotations
 
