@@ -90,7 +90,7 @@ def _has(lines, verb: str, a=None) -> bool:
 
 
 class _Traits:
-    """What the agent asks of a card design at almost every decision, read once per game."""
+    """What the agent asks of a card design at almost every decision, worked out once per design."""
 
     __slots__ = ("junk", "thins_effects", "thins_activate", "effects", "activate", "hand", "hand_fixed")
 
@@ -144,7 +144,8 @@ class HeuristicAgent:
         self._aegis_turn, self._aegis = -1, 0
         self._thin_turn, self._thin = -1, False
         self._memo_turn, self._memo = -1, {}  # this turn's buy scores and faction plans (_spend)
-        self._junk: dict[tuple[int, ...], bool] = {}  # hand -> whether it holds a Lost Soul (the game's cards)
+        self._junk: dict[int, bool] = {}  # card instance in our hand -> whether it is a Lost Soul
+        self._scores: dict[tuple, float] = {}  # _buy_score by all its inputs, for the whole game
 
     # -- card worth ------------------------------------------------------------------------
     # A design's worth and traits are the same in every game: kept on the CardDef once computed.
@@ -292,8 +293,16 @@ class HeuristicAgent:
         return fit
 
     def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int) -> float:
-        p = self.value(d)
         aegis = self._opp_aegis(obs)
+        key = (d.i, obs.allegiance(obs.player), plan, creatures, aegis)  # everything the score depends on
+        s = self._scores.get(key)
+        if s is None:
+            s = self._scores[key] = self._buy_score_of(obs, d, plan, creatures, aegis)
+        return s
+
+    def _buy_score_of(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int,
+                      aegis: int) -> float:
+        p = self.value(d)
         if aegis:
             # Aegis shaves every Wound effect: small ones are worth little against it.
             lost = sum(min(ln.n, aegis) for ln in (d.activate if d.is_creature else d.effects)
@@ -332,9 +341,15 @@ class HeuristicAgent:
         hand = obs.hand()
         defn = obs.defn
         traits = self.traits
-        junk = self._junk.get(hand)
-        if junk is None:  # a card instance's design never changes: the answer depends on the hand only
-            junk = self._junk[hand] = any(traits(defn(c)).junk for c in hand)
+        junk = False
+        known = self._junk  # a card instance's design never changes: asked once per card
+        for c in hand:
+            j = known.get(c)
+            if j is None:
+                j = known[c] = traits(defn(c)).junk
+            if j:
+                junk = True
+                break
         thin = junk and self._want_thin(obs)
         opp_field = obs.battlefield(opp)
         mine = obs.battlefield(me)

@@ -133,8 +133,9 @@ class Observation:
         s = self._s
         owner = s.owner[cid]
         if owner == self.player:  # the agents' most frequent question: a card of their own (see _check)
-            # In the hand (a few cards, asked about most) it is seen; elsewhere, unless in the deck.
-            if cid not in s.hand[owner] and cid in s.deck[owner]:
+            # In the hand or on the battlefield (a few cards each, asked about most) it is seen;
+            # elsewhere, unless it is in the deck.
+            if cid not in s.hand[owner] and cid not in s.field[owner] and cid in s.deck[owner]:
                 raise HiddenCard(f"card instance {cid} is hidden from player {self.player}")
             return s.defs[cid]
         self._check(cid)

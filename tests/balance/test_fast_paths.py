@@ -45,6 +45,7 @@ BREAKAGES = {
     "allegiance down": lambda s: s.alleg[1].__setitem__(s.alleg[1].index(max(s.alleg[1])), max(s.alleg[1]) - 1),
     "a dead commander playing on": lambda s: s.health.__setitem__(1, 0),
     "a Rite owned by nobody who holds it": lambda s: s.rite_owner.__setitem__(0, 1),
+    "an owner changed, no card moved": lambda s: s.owner.__setitem__(s.hand[0][0] if s.hand[0] else s.deck[0][0], 1),
 }
 
 
