@@ -7,9 +7,9 @@ is a Ray task that plays its games exactly as the local backend does (game ``i``
 and pairing depend on ``i`` only) and sends back only their counts, a partial
 ``Report`` of a few kilobytes whatever the batch holds. The driver keeps a bounded
 window of batches in flight and merges their counts *in game order* (``ordered``,
-``Report.merge``): the report is exactly the local run's, the driver's work per game is
-nil (so two workers play twice as fast as one), and its memory does not grow with the
-games.
+``Report.merge``): the report is exactly the local run's, the driver's work is small next
+to the games' (benchmarks/ray_scaling.py reports it), and its memory does not grow with the
+number of games.
 
 A cluster forge starts itself (no ``--address``) is a single machine's: its servers
 listen on the loopback interface only (``start_local``). Ray is imported here only, and
