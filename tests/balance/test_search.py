@@ -205,7 +205,14 @@ def test_forge_simulate_plays_the_search_agent(db):
 def test_purchases_offer_one_buy_per_design_and_buying_nothing(db):
     game = Game(db)
     s = at_decision(game, 21, player=0, turn=5)
-    while not any(a.kind == "buy" for a in s.options) or s.pending != 0:
+
+    def last_buy(s):
+        buys = [a for a in s.options if a.kind == "buy"]
+        return buys[-1] if buys else None
+
+    # on to a purchase with another card design on offer (whichever cards/ holds)
+    while s.pending != 0 or last_buy(s) is None or not SearchAgent.purchases(Observation(s, 0), s.options,
+                                                                             last_buy(s)):
         s.apply(HeuristicAgent(3).act(Observation(s, s.pending), s.options))
     obs = Observation(s, 0)
     buys = [a for a in s.options if a.kind == "buy"]
