@@ -78,7 +78,7 @@ def main() -> None:
         rows = [play(j) for j in jobs]
     else:
         with workers.mp_pool(n, _init, (args.budget, args.horizon, args.tactics)) as pool:
-            for row in pool.imap_unordered(play, jobs):
+            for row in pool.imap(play, jobs):  # forge.workers.OrderedPool: results in job order
                 rows.append(row)
                 print(f"  deal {row[0]} seat {row[1]} {row[2]}: "
                       f"{'search' if row[3] == row[1] else 'heuristic' if row[3] >= 0 else 'nobody'} wins",
