@@ -399,13 +399,14 @@ def _steps(items, numbered: bool) -> list[Para]:
     return [Para("step", t, f"{i}." if numbered else "•") for i, t in enumerate(items, 1)]
 
 
-def _phase(a: AidSet, phase: str) -> list[Para]:
-    """A phase's heading and steps: numbered, or, after a first step ending in a colon ("In any
-    order, as often as you like:"), bullets."""
+def _phase(a: AidSet, phase: str, number: int) -> list[Para]:
+    """A phase's heading, numbered by its place in the engine's turn, and its steps: numbered, or,
+    after a first step ending in a colon ("In any order, as often as you like:"), bullets."""
+    heading = Para("heading", f"{number} · {a.word(phase)}")
     steps = list(a.word(f"{phase}_steps"))
     if steps and plain(steps[0]).rstrip().endswith(":"):
-        return [Para("heading", a.word(phase)), Para("note", steps[0]), *_steps(steps[1:], False)]
-    return [Para("heading", a.word(phase)), *_steps(steps, True)]
+        return [heading, Para("note", steps[0]), *_steps(steps[1:], False)]
+    return [heading, *_steps(steps, True)]
 
 
 def turn_sides(a: AidSet) -> dict[str, list[Para]]:
@@ -413,8 +414,8 @@ def turn_sides(a: AidSet) -> dict[str, list[Para]]:
     the last (Cleanup) and the Wound protection order on the back. All of it on one side only fitted
     at 6.25 pt."""
     *first, last = a.numbers.phases
-    front = [para for phase in first for para in _phase(a, phase)]
-    back = [*_phase(a, last), Para("heading", a.word("wound")), *_steps(a.word("wound_steps"), True),
+    front = [para for number, phase in enumerate(first, 1) for para in _phase(a, phase, number)]
+    back = [*_phase(a, last, len(first) + 1), Para("heading", a.word("wound")), *_steps(a.word("wound_steps"), True),
             *[Para("note", t, "•") for t in a.word("wound_note")]]
     return {"turn": front, "wound": back}
 

@@ -301,6 +301,10 @@ def test_the_turn_summary_follows_the_engines_phases(monkeypatch):
     front, back = text("turn"), text("wound")
     assert label["initiation"] in front and label["cleanup"] in front and label["strategy"] not in front
     assert label["strategy"] in back and label["cleanup"] not in back
+    # the headings' numbers are the phases' places in the engine's turn, never typed in the labels
+    assert f"1 · {label['initiation']}" in front and f"2 · {label['cleanup']}" in front
+    assert f"3 · {label['strategy']}" in back
+    assert not any(label[k][0].isdigit() for k in state.TURN_PHASES)
 
 
 def test_aid_cards_are_placed_on_the_print_and_play_sheets_with_their_backs(rendered):
