@@ -42,9 +42,13 @@ class Verdict:
         return sorted(set(self.load.findings) | set(self.errors))
 
     def draft_reason(self) -> str:
-        """The line a forced draft carries: how many errors validate found."""
-        n = len(self.errors)
-        return f"{n} error{'s' if n > 1 else ''} in the card database (forge validate)" if n else ""
+        return draft_reason(self.errors)
+
+
+def draft_reason(errors: list[Finding]) -> str:
+    """The line a forced draft carries: how many errors validate found ("" for none)."""
+    n = len(errors)
+    return f"{n} error{'s' if n > 1 else ''} in the card database (forge validate)" if n else ""
 
 
 def judge(root: Path, prints_text: bool = True, leave: frozenset[str] = frozenset(),

@@ -195,9 +195,13 @@ class SearchAgent:
         while not s.terminal and s.turn < end:
             p = s.pending
             s.apply(guides[p].act(views[p], s.options))
+        return self._score(s, me)
+
+    def _score(self, s: State, player: int) -> float:
+        """``evaluate`` for ``player``, with this game's card worths computed once."""
         if len(self._worth) != len(s.defs):
             self._worth = card_worths(s)
-        return evaluate(s, me, self._worth)
+        return evaluate(s, player, self._worth)
 
     @staticmethod
     def candidates(obs: Observation, legal: list[Action], guess: Action) -> list[Action]:
@@ -273,9 +277,7 @@ class SearchAgent:
         while not s.terminal and s.turn < end:
             p = s.pending
             s.apply(guides[p].act(views[p], s.options))
-        if len(self._worth) != len(s.defs):
-            self._worth = card_worths(s)
-        score0 = evaluate(s, 0, self._worth)
+        score0 = self._score(s, 0)
         for n, p in path:
             n.visits += 1
             n.total += score0 if p == 0 else -score0

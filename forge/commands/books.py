@@ -69,18 +69,18 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     from ..books.build import build_books
     from ..books.compose import BookIOError, check_sources, load_project
     from ..text import PhraseError, load_phrasebooks
+    from ..gate import draft_reason
     from ..validate import validate
 
     langs = ("en", "fr") if lang is Lang.all else (lang.value,)
     checked = validate(root, extra=True)
     load = checked.load
     errors = [f for f in checked.findings if f.severity == ERROR]
-    draft = ""
     if load.io_error or (errors and not force):
         _finish(fmt, list(checked.findings), [], io_error=load.io_error,
                 message="the card database has errors; fix them (forge validate), or render a DRAFT with --force")
-    if errors:
-        draft = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the card database (forge validate)"
+    draft = draft_reason(errors)
+    if draft:
         typer.echo(f"warning: rendering a DRAFT: {draft}; every page is marked", err=True)
     if not load.db.cards:
         _finish(fmt, list(checked.findings), [], message="no card loads: nothing to render, even as a draft")

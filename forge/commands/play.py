@@ -26,18 +26,18 @@ def play(
     """
     check_root(root)
     from .. import atomic
-    from .render import gate_errors
+    from ..gate import judge
     from ..play import serving
     from ..play.project import PLAY_DIR, make_app, read
     from ..play.server import LOOPBACK
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
     atomic.confine(folder)
-    checked, errors = gate_errors(root, prints_text=False)
-    if checked.load.io_error or errors:
-        typer.echo(render_findings(sorted(set(checked.load.findings) | set(errors))), err=True)
+    verdict = judge(root, prints_text=False)  # one gate: a refused database is not played
+    if verdict.refused:
+        typer.echo(render_findings(verdict.findings), err=True)
         typer.echo("forge: error: the card database has errors; fix them (forge validate)", err=True)
-        raise typer.Exit(2 if checked.load.io_error else 1)
+        raise typer.Exit(2 if verdict.load.io_error else 1)
     project = read(root)
     if project.game is None:
         typer.echo(render_findings(project.findings), err=True)

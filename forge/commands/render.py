@@ -118,16 +118,15 @@ def cards(
     from ..text import PhraseError, load_phrasebooks
 
     # one gate: what validate refuses is not rendered (but as a draft); the text fit is the render's own
-    checked, errors = gate_errors(root)
-    load = checked.load
-    reported = sorted(set(load.findings) | set(errors))
-    if load.io_error or (errors and not force) or not load.db.cards:
+    verdict = gate(root)
+    load = verdict.load
+    reported = verdict.findings
+    if load.io_error or (verdict.errors and not force) or not load.db.cards:
         _report_and_exit(format, reported, None, io_error=load.io_error,
                          message="the card database has errors; fix them (forge validate), or render a DRAFT "
                                  "with --force")
-    draft = ""
-    if errors:
-        draft = f"{len(errors)} error{'s' if len(errors) > 1 else ''} in the card database (forge validate)"
+    draft = verdict.draft_reason()
+    if draft:
         typer.echo(f"warning: rendering a DRAFT: {draft}; every card and page is marked", err=True)
     try:
         books = load_phrasebooks(root)
@@ -155,8 +154,8 @@ def cards(
     _report_and_exit(format, reported + result.findings, result)
 
 
-def gate_errors(root: Path, prints_text: bool = True):
-    """Validate the project for a render: the check and the errors that refuse the database.
+def gate(root: Path, prints_text: bool = True):
+    """Validate the project for a render: forge.gate's verdict.
 
     The render's own reports (counts, text fit, the card template) are left to the renderer; a command
     that prints no card text is not refused for a locale or a template (forge.gate)."""
@@ -164,21 +163,16 @@ def gate_errors(root: Path, prints_text: bool = True):
     from ..render.template import TEMPLATE_FILE
 
     if not prints_text:
-        verdict = judge(root, prints_text=False)
-    else:
-        verdict = judge(root, leave=RENDER_REPORTS, leave_files=(TEMPLATE_FILE.as_posix(),))
-    return verdict.checked, verdict.errors
+        return judge(root, prints_text=False)
+    return judge(root, leave=RENDER_REPORTS, leave_files=(TEMPLATE_FILE.as_posix(),))
 
 
-def refuse_a_refused_database(root: Path, format: Format, prints_text: bool = True):
-    """One gate for what is made from the cards: exit 1 with validate's errors when it refuses the database;
-    else validate's report (its ``load`` holds the database)."""
-    checked, errors = gate_errors(root, prints_text)
-    if checked.load.io_error or errors:
-        _report_and_exit(format, sorted(set(checked.load.findings) | set(errors)), None,
-                         io_error=checked.load.io_error,
+def refuse_a_refused_database(root: Path, format: Format, prints_text: bool = True) -> None:
+    """One gate for what is made from the cards: exit 1 with validate's errors when it refuses the database."""
+    verdict = gate(root, prints_text)
+    if verdict.refused:
+        _report_and_exit(format, verdict.findings, None, io_error=verdict.load.io_error,
                          message="the card database has errors; fix them (forge validate)")
-    return checked
 
 
 def _report_and_exit(format: Format, findings: list[Finding], result, io_error: bool = False,
