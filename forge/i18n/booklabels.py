@@ -20,16 +20,17 @@ at the label's line and column.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
 from ..findings import Finding
+from .css import PT_PER_MM, Css
 from .inventory import Inventory, Pair, dotted
 from .limits import Limit, SAMPLE, width
 
-PT_PER_MM = 72 / 25.4
 TITLE_FONT, TEXT_FONT, BOLD_FONT = "IMFellEnglishSC", "Lato", "Lato-Bold"  # book.css: "IM FELL English SC", Lato
 #: What a number placeholder (``{n:row}``) prints as, at its widest: two digits.
 NUMBER = "88"
@@ -50,108 +51,81 @@ class Place:
     joined: str = ""  # several keys printed together, joined by this (a header over two columns)
 
 
-# -- the stylesheet ----------------------------------------------------------------------------
-def stylesheet(css: str) -> dict[str, dict[str, str]]:
-    """Each selector of ``css`` (outside at-rules) with its declarations (later ones win)."""
-    import tinycss2
+# -- the places, measured from the stylesheet -----------------------------------------------------
+def places(css: Css) -> list[Place]:
+    """Every bounded place of the books that prints a label of strings.yaml, with the room book.css gives it.
 
-    rules: dict[str, dict[str, str]] = {}
-    for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
-        if rule.type != "qualified-rule":
-            continue
-        decls = {d.name: tinycss2.serialize(d.value).strip()
-                 for d in tinycss2.parse_declaration_list(rule.content, skip_comments=True, skip_whitespace=True)
-                 if d.type == "declaration"}
-        for selector in tinycss2.serialize(rule.prelude).split(","):
-            rules.setdefault(" ".join(selector.split()), {}).update(decls)
-    return rules
-
-
-def _lengths(value: str, base: float = 0.0) -> list[float]:
-    """A CSS value's lengths in points (``mm``, ``pt``, ``%`` of ``base``; ``0`` is 0)."""
+    Each place is measured on its own: one whose rules are missing, or set in a unit with no
+    absolute size (``em``, ``vw``, ``calc()``…: ``css.Unreadable``), is left out (no limit for its
+    labels) and the others keep theirs.
+    """
     out = []
-    for number, unit in re.findall(r"(-?[\d.]+)(mm|pt|%)?", value):
-        n = float(number)
-        out.append(n * PT_PER_MM if unit == "mm" else n * base / 100 if unit == "%" else n)
+    for build in _PLACES:
+        try:
+            place = build(css)
+        except (KeyError, ValueError):  # a missing rule, or a length that cannot be read (Unreadable)
+            continue
+        if math.isfinite(place.room) and place.room > 0:
+            out.append(place)
     return out
 
 
-def _box(value: str, base: float) -> tuple[float, float]:
-    """The left and right of a CSS box shorthand (one to four values: ``padding: 0 1.5mm 0.8mm``)."""
-    v = _lengths(value, base) or [0.0]
-    top, right, bottom, left = {1: lambda: v * 4, 2: lambda: v + v, 3: lambda: v + [v[1]]}.get(len(v), lambda: v[:4])()
-    return left, right
+def _header(keys: tuple[str, ...], where: str, *cells: str, joined: str = ""):
+    """A table's column header: one line of the body cells under it, less the header's own padding."""
+    return lambda css: Place(keys, where, TITLE_FONT, css.size("thead th"),
+                             sum(css.cell(c) for c in cells) - css.padding_x("thead th"), joined=joined)
 
 
-class Css:
-    """Lengths read from the books' stylesheet; a missing rule raises KeyError (no limit then)."""
-
-    def __init__(self, css: str, column: float):
-        self.rules, self.column = stylesheet(css), column
-
-    def get(self, selector: str, prop: str) -> str:
-        return self.rules[selector][prop]
-
-    def length(self, selector: str, prop: str) -> float:
-        return _lengths(self.get(selector, prop), self.column)[0]
-
-    def padding_x(self, *selectors: str) -> float:
-        """Left plus right padding, read through ``selectors`` from the least to the most specific."""
-        left = right = 0.0
-        for rule in (self.rules[s] for s in selectors if s in self.rules):
-            if "padding" in rule:
-                left, right = _box(rule["padding"], self.column)
-            left = _lengths(rule["padding-left"], self.column)[0] if "padding-left" in rule else left
-            right = _lengths(rule["padding-right"], self.column)[0] if "padding-right" in rule else right
-        return left + right
-
-    def cell(self, selector: str) -> float:
-        """A body cell's width with its padding (``tbody td``, then its table's ``tbody td``, then its own)."""
-        table = selector.split(" ")[0] + " tbody td" if selector.startswith("table.") else ""
-        return self.length(selector, "width") + self.padding_x("tbody td", table, selector)
+_SLOT, _LABEL, _COUNTERS = ".table-top .table-slot", ".table-top .table-label", ".table-top .table-counters"
 
 
-def places(css: Css) -> list[Place]:
-    """Every bounded place of the books that prints a label of strings.yaml."""
+def _diagram() -> float:
+    """Points per millimetre of the setup diagram (drawn at ``forge.books.table.SCALE``)."""
     from ..books import table as diagram
 
-    size, pad = css.length("thead th", "font-size"), css.padding_x("thead th")
+    return diagram.SCALE * PT_PER_MM
 
-    def column(*cells: str) -> float:  # a header's room over these body cells
-        return sum(css.cell(c) for c in cells) - pad
 
-    k = diagram.SCALE * PT_PER_MM
-    slot, label, counters = ".table-top .table-slot", ".table-top .table-label", ".table-top .table-counters"
-    slot_size = css.length(slot, "font-size")
-    slot_lines = int((diagram.CARD_H * k - css.length(slot, "padding-top"))
-                     // (slot_size * float(css.get(slot, "line-height"))))
-    legend = (css.column - css.length("ol.legend", "column-gap")) / 2 \
+def _slot(css: Css) -> Place:
+    """A card slot of the setup diagram: the lines of the slot below its padding-top."""
+    from ..books import table as diagram
+
+    size = css.size(_SLOT)
+    lines = int((diagram.CARD_H * _diagram() - css.length(_SLOT, "padding-top")) // (size * css.number(_SLOT, "line-height")))
+    return Place(("setup.discard", "setup.exile"), "a card slot of the setup diagram", TEXT_FONT, size,
+                 diagram.CARD_W * _diagram(), lines=max(lines, 1))
+
+
+def _legend(css: Css) -> Place:
+    """A label of the card anatomy's legend: a legend column after its callout."""
+    room = (css.column - css.length("ol.legend", "column-gap")) / 2 \
         - css.length(".callout", "width") - css.length("ol.legend .callout", "margin-right")
-    panel = _back_cover_panel(css)
-    return [
-        Place(("faction", "colour"), "the factions table's first header (over the medal and name columns)",
-              TITLE_FONT, size, column("table.factions td.medal-cell", "table.factions td.fname"), joined=" · "),
-        Place(("trap",), "the traps table's first column header", TITLE_FONT, size, column("td.name")),
-        Place(("rite",), "the Rites table's first column header", TITLE_FONT, size, column("td.name")),
-        Place(("card",), "the starter cards table's name column header", TITLE_FONT, size, column("td.name")),
-        Place(("kind",), "the traps table's kind column header", TITLE_FONT, size, column("td.kind")),
-        Place(("term", "other_language.*"), "a column header of the glossary (a quarter of the page)", TITLE_FONT,
-              size, column("table.glossary td:nth-child(odd)")),
-        Place(("setup.discard", "setup.exile"), "a card slot of the setup diagram", TEXT_FONT,
-              slot_size, diagram.CARD_W * k, lines=max(slot_lines, 1)),
-        Place(("setup.recruitment",), "the recruitment zone's label under the setup diagram (one line)", TEXT_FONT,
-              css.length(label, "font-size"), 64.5 * k),
-        Place(("setup.rites",), "the Rites' label under the setup diagram (one line)", TEXT_FONT,
-              css.length(label, "font-size"), 31.5 * k),
-        Place(("setup.poison",), "the poison counter's line in the setup diagram's counters box", TEXT_FONT,
-              css.length(counters, "font-size"), 41 * k - css.padding_x(counters), around="{}\u00a00"),
-        Place(("anatomy.*.label",), "a label of the card anatomy's legend (one line of its column)", BOLD_FONT,
-              css.length("ol.legend", "font-size"), legend),
-        Place(("quick.title",), "the quick reference's title on the back cover", TITLE_FONT,
-              css.length(".quick .quick-title", "font-size"), panel),
-        Place(("quick.turn", "quick.steps_title", "quick.wound_title"), "a heading of the quick reference",
-              TITLE_FONT, css.length(".quick .quick-head", "font-size"), panel),
-    ]
+    return Place(("anatomy.*.label",), "a label of the card anatomy's legend (one line of its column)", BOLD_FONT,
+                 css.size("ol.legend"), room)
+
+
+_PLACES = (
+    _header(("faction", "colour"), "the factions table's first header (over the medal and name columns)",
+            "table.factions td.medal-cell", "table.factions td.fname", joined=" · "),
+    _header(("trap",), "the traps table's first column header", "td.name"),
+    _header(("rite",), "the Rites table's first column header", "td.name"),
+    _header(("card",), "the starter cards table's name column header", "td.name"),
+    _header(("kind",), "the traps table's kind column header", "td.kind"),
+    _header(("term", "other_language.*"), "a column header of the glossary (a quarter of the page)",
+            "table.glossary td:nth-child(odd)"),
+    _slot,
+    lambda css: Place(("setup.recruitment",), "the recruitment zone's label under the setup diagram (one line)",
+                      TEXT_FONT, css.size(_LABEL), 64.5 * _diagram()),
+    lambda css: Place(("setup.rites",), "the Rites' label under the setup diagram (one line)", TEXT_FONT,
+                      css.size(_LABEL), 31.5 * _diagram()),
+    lambda css: Place(("setup.poison",), "the poison counter's line in the setup diagram's counters box", TEXT_FONT,
+                      css.size(_COUNTERS), 41 * _diagram() - css.padding_x(_COUNTERS), around="{}\u00a00"),
+    _legend,
+    lambda css: Place(("quick.title",), "the quick reference's title on the back cover", TITLE_FONT,
+                      css.size(".quick .quick-title"), _back_cover_panel(css)),
+    lambda css: Place(("quick.turn", "quick.steps_title", "quick.wound_title"), "a heading of the quick reference",
+                      TITLE_FONT, css.size(".quick .quick-head"), _back_cover_panel(css)),
+)
 
 
 def _back_cover_panel(css: Css) -> float:
@@ -175,10 +149,9 @@ def placed(root: Path, inv: Inventory) -> list[tuple[Place, list[Pair]]]:
     if column is None:
         return []
     try:
-        css = Css(safeio.read_text(root / "templates/books/book.css", root), column)
-        found = places(css)
-    except (safeio.UnsafeInput, UnicodeDecodeError, KeyError, IndexError, ValueError):
-        return []  # a stylesheet without these rules lays the books out otherwise: no limit is claimed
+        found = places(Css(safeio.read_text(root / "templates/books/book.css", root), column))
+    except (safeio.UnsafeInput, UnicodeDecodeError):
+        return []  # validate reports an unreadable stylesheet
     labels = [(dotted(p.meta["path"]), p) for p in inv.by_kind("label")]
     return [(place, [p for key, p in labels if any(fnmatchcase(key, k) for k in place.keys)]) for place in found]
 
@@ -281,4 +254,4 @@ def _overflow(place: Place, group: list[tuple[Pair, object]], lang: str, locale:
               "or change the layout")
 
 
-__all__ = ["Place", "places", "placed", "label_limits", "check", "printed", "stylesheet", "lines_needed"]
+__all__ = ["Place", "places", "placed", "label_limits", "check", "printed", "lines_needed"]

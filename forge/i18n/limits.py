@@ -315,31 +315,38 @@ def _heading_limits(root: Path, inv: Inventory) -> dict[str, Limit]:
 
 
 def _book_layout(root: Path) -> tuple[float | None, dict[int, float]]:
-    """The page column's width (points) and the heading sizes, read from the books' stylesheet."""
+    """The page column's width (points) and the heading sizes, read from the books' stylesheet.
+
+    Lengths in any absolute unit (``css.lengths``); a margin or a size in a unit with no
+    absolute size (em, vw, calc()…) gives no column, or no size for that heading level: no limit.
+    """
     from .. import safeio
+    from .css import PT_PER_MM, LEGIBLE_PT, Unreadable, box, lengths
 
     try:
         css = safeio.read_text(root / "templates/books/book.css", root)
     except (safeio.UnsafeInput, UnicodeDecodeError):
         return None, {}
-    page = re.search(r"@page\s*\{[^}]*?size:\s*([A-Za-z0-9]+)\s*;[^}]*?margin:\s*([^;]+);", css)
+    page = re.search(r"@page\s*\{[^}]*?size:\s*([A-Za-z0-9]+)\s*;[^}]*?margin:\s*([^;}]+)[;}]", css)
     if not page or page.group(1).upper() not in _PAGE_SIZES_MM:
         return None, {}
-    margins = [float(m) for m in re.findall(r"([\d.]+)mm", page.group(2))]
-    if len(margins) == 4:
-        horizontal = margins[1] + margins[3]
-    elif len(margins) in (2, 3):
-        horizontal = 2 * margins[1]
-    elif len(margins) == 1:
-        horizontal = 2 * margins[0]
-    else:
+    paper = _PAGE_SIZES_MM[page.group(1).upper()][0] * PT_PER_MM
+    try:
+        left, right = box(page.group(2), paper)
+    except Unreadable:
         return None, {}
-    column = (_PAGE_SIZES_MM[page.group(1).upper()][0] - horizontal) * 72 / 25.4
+    column = paper - left - right
+    if not math.isfinite(column) or column <= 0:
+        return None, {}
     sizes = {}
     for level in (2, 3):
-        rule = re.search(rf"(?m)^h{level}\s*\{{[^}}]*?font-size:\s*([\d.]+)pt", css)
-        if rule:
-            sizes[level] = float(rule.group(1))
+        rule = re.search(rf"(?m)^h{level}\s*\{{[^}}]*?font-size:\s*([^;}}]+)", css)
+        try:
+            size = lengths(rule.group(1))[0] if rule and "%" not in rule.group(1) else 0.0
+        except Unreadable:
+            continue
+        if size >= LEGIBLE_PT:
+            sizes[level] = size
     return column, sizes
 
 
