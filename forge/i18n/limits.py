@@ -15,15 +15,8 @@ glyph widths), at the smallest size the text may shrink to:
 - a book heading: one line of the page column at the heading's size (## less its chapter number);
 - a book label (``templates/books/strings.yaml``) in a bounded place, a table header, a diagram's
   label, a legend's: ``booklabels``;
-- a card template label (``templates/cards/card.yaml``, ``template_limits``): a player aid's title,
-  one line of its card in the title font at 7 pt; the health tracker's note, one line at 7 pt; the
-  turn summary's headings and steps, a side of the card below its title (shared: an estimate);
-  the allegiance note, its 14 mm strip; the player aid's back label, upper-cased, at 5 pt; a line
-  of the calibration page's help, one line of its text zone (the narrower paper) at 6 pt.
-  Left unlimited, by design: the Tabletop Simulator README (``tts_help``: a plain-text file, no
-  box), the labels of the A4/Letter mat and token sheet and of the print-and-play page labels
-  (one short label on a whole page), TTS object names, and the card backs' and footer words
-  (drawn and fit-checked with the card, like the cards' own text).
+- a card template label (``templates/cards/card.yaml``): the box the aids print it in
+  (``templatelabels``).
 
 ``chars`` turns the width into characters of average French prose in that font, for the
 translator's tools (``max-length:`` in the .po, ``slr:sizeRestriction`` in XLIFF). A string
@@ -99,11 +92,15 @@ def _limit(room: float, font: str, size: float, where: str, one_line: bool = Tru
     return Limit(int(room / _per_char(font, size)), room, font, size, where, one_line)
 
 
-def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = None) -> dict[str, Limit]:
-    """A limit per pair id, for every string whose printed space is bounded (none when the layout cannot be read)."""
+def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = None,
+            sets: dict | None = None) -> dict[str, Limit]:
+    """A limit per pair id, for every string whose printed space is bounded (none when the layout cannot be read).
+
+    ``sets``: the aids' words per language (``templatelabels.aid_sets``), when the caller has them.
+    """
     from ..render.assets import register_fonts
     from ..render.template import TemplateError, load_template
-    from . import booklabels
+    from . import booklabels, templatelabels
 
     root = Path(root)
     try:
@@ -117,7 +114,9 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
     if load is not None and books:
         out.update(_card_limits(tpl, inv, load, books))
     out.update(_heading_limits(root, inv))
-    out.update(template_limits(tpl, inv))
+    if sets is None and load is not None and books:
+        sets = templatelabels.aid_sets(tpl, books, load.db.factions)
+    out.update(templatelabels.template_limits(tpl, inv, sets))
     out.update(booklabels.label_limits(root, inv))
     return out
 
@@ -247,50 +246,6 @@ def _height(lines: list[str], flavour: str, w: float, style) -> float:
     return h
 
 
-# -- the card template's labels ------------------------------------------------------------------
-#: Player-aid labels printed as a heading or a step of the turn summary (both sides share its card).
-TURN_SUMMARY = ("initiation", "initiation_steps", "strategy", "strategy_steps", "cleanup", "cleanup_steps",
-                "wound", "wound_steps", "wound_note")
-
-
-def template_limits(tpl, inv: Inventory) -> dict[str, Limit]:
-    """The room of the card template's labels that print in a bounded box (the module's docstring lists them)."""
-    from ..render import aids, sheets
-
-    x, y, w, h = aids._content_box(tpl)
-    small = aids.AID_MIN_TEXT
-    text, title = tpl.font("text"), tpl.font("title")
-    below_title = h - aids._title_height(small)  # at the smallest title, the most room the text may have
-    turn_lines = int(below_title // (small * 1.18))
-    zone = min(z[2] - z[0] for z in (sheets.calibration_zones(paper, 9)["text"] for paper in sheets.PAPERS))
-    sx, sy, sw, sh = tpl.safe_rect()
-    per_line = _limit(w, text, small, "")
-    out: dict[str, Limit] = {}
-    for pair in inv.by_kind("template-label"):
-        path = pair.meta["path"]
-        head, key = str(path[0]), (str(path[1]) if len(path) > 1 else "")
-        if head == "calibration_help":
-            out[pair.id] = _limit(zone, text, 6.0, "one line of the calibration page's help zone")
-        elif head != "aids":
-            continue
-        elif key in ("turn", "health", "allegiance"):
-            out[pair.id] = _limit(w, title, 7.0, "the title line of a player-aid card")
-        elif key == "health_note":
-            out[pair.id] = _limit(w, text, small, "the note line under the health tracker")
-        elif key == "player_aid":
-            out[pair.id] = replace(_limit(sw - 12, tpl.font("type_line"), 5.0,
-                                          "the label at the foot of the player aids' back (upper-cased)"), upper=True)
-        elif key == "allegiance_note":
-            lines = int(14 * 72 / 25.4 // (small * 1.18))
-            out[pair.id] = Limit(per_line.chars * lines, w * lines, text, small,
-                                 f"the allegiance tracker's note ({lines} lines of {w * 25.4 / 72:.0f} mm)", False)
-        elif key in TURN_SUMMARY:
-            out[pair.id] = Limit(per_line.chars * turn_lines, w * turn_lines, text, small,
-                                 f"a side of the turn summary, shared by its headings and steps ({turn_lines} "
-                                 f"lines of {w * 25.4 / 72:.0f} mm)", False)
-    return out
-
-
 # -- books ------------------------------------------------------------------------------------
 _PAGE_SIZES_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "A6": (105.0, 148.0), "LETTER": (215.9, 279.4)}
 _HEADING_FONT = "IMFellEnglishSC"  # book.css: h1, h2, h3, h4 { font-family: "IM FELL English SC" }
@@ -392,4 +347,4 @@ def check(inv: Inventory, limits: dict[str, Limit]) -> list[Finding]:
     return found
 
 
-__all__ = ["Limit", "compute", "check", "width", "template_limits", "SAMPLE", "TURN_SUMMARY"]
+__all__ = ["Limit", "compute", "check", "width", "SAMPLE"]

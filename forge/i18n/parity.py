@@ -14,7 +14,7 @@ from pathlib import Path
 from ..database import load_database
 from ..findings import WARNING, Finding
 from ..text import Phrasebook
-from . import booklabels, fingerprints, inventory, limits, termbase
+from . import booklabels, fingerprints, inventory, limits, templatelabels, termbase
 from .checks import (Fix, cards, englishword, length, numbers, plurals, presence, structure, terms, tokens,
                      typography, untranslated)
 
@@ -73,7 +73,9 @@ def _cards(inv: inventory.Inventory, root: Path, layout: bool, report: ParityRep
     found += cards.check(inv, load, books)
     if layout:
         found += length.check(inv, load, books)
-        found += limits.check(inv, limits.compute(root, inv, load, books))
+        tpl, sets = templatelabels.load(root, books, load.db.factions)
+        found += limits.check(inv, limits.compute(root, inv, load, books, sets))
+        found += templatelabels.check(inv, tpl, sets) if tpl is not None else []
         found += booklabels.check(inv, booklabels.placed(root, inv))
     return found
 

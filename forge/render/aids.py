@@ -241,6 +241,7 @@ class Para:
     kind: str  # heading | step | note
     text: str
     mark: str = ""  # "1." for a numbered step, "•" for a bullet
+    key: str = ""  # the label it prints (``labels.<lang>.aids`` key, ``key.i`` for a list's item)
 
 
 def _para_height(para: Para, fonts, size: float, width: float) -> float:
@@ -260,6 +261,30 @@ def fit_paragraphs(paras: list[Para], fonts, width: float, height: float,
             return size, True
         size -= 0.25
     return min_size, False
+
+
+@dataclass(frozen=True)
+class TextBox:
+    """A box of an aid that wraps its paragraphs, shrinking them from ``max_size`` to ``AID_MIN_TEXT``.
+
+    The renderer draws from it and parity measures each language's words in it (``forge.i18n``):
+    one room for both, so a translation that does not fit is found before a card is printed.
+    """
+
+    where: str
+    paras: tuple[Para, ...]
+    width: float
+    height: float
+    max_size: float
+
+    def fit(self, tpl: Template) -> tuple[float, bool]:
+        """The size the paragraphs print at, and whether they fit at the smallest."""
+        fonts = (tpl.font("text"), tpl.font("keyword"))
+        return fit_paragraphs(list(self.paras), fonts, self.width, self.height, self.max_size)
+
+    def text_height(self, tpl: Template, size: float) -> float:
+        fonts = (tpl.font("text"), tpl.font("keyword"))
+        return sum(_para_height(q, fonts, size, self.width) for q in self.paras)
 
 
 def draw_paragraphs(p: Painter, tpl: Template, paras: list[Para], x: float, top: float, width: float,
@@ -395,18 +420,20 @@ def _card_title(p: Painter, tpl: Template, text: str, x: float, top: float, w: f
     return top - _title_height(size)
 
 
-def _steps(items, numbered: bool) -> list[Para]:
-    return [Para("step", t, f"{i}." if numbered else "•") for i, t in enumerate(items, 1)]
+def _steps(items, numbered: bool, key: str, first: int = 0) -> list[Para]:
+    """Steps numbered from 1 (or bullets), each keyed by its item of the label list ``key``."""
+    return [Para("step", t, f"{i}." if numbered else "•", f"{key}.{first + i - 1}") for i, t in enumerate(items, 1)]
 
 
 def _phase(a: AidSet, phase: str, number: int) -> list[Para]:
     """A phase's heading, numbered by its place in the engine's turn, and its steps: numbered, or,
     after a first step ending in a colon ("In any order, as often as you like:"), bullets."""
-    heading = Para("heading", f"{number} · {a.word(phase)}")
-    steps = list(a.word(f"{phase}_steps"))
+    heading = Para("heading", f"{number} · {a.word(phase)}", key=phase)
+    key = f"{phase}_steps"
+    steps = list(a.word(key))
     if steps and plain(steps[0]).rstrip().endswith(":"):
-        return [heading, Para("note", steps[0]), *_steps(steps[1:], False)]
-    return [heading, *_steps(steps, True)]
+        return [heading, Para("note", steps[0], key=f"{key}.0"), *_steps(steps[1:], False, key, 1)]
+    return [heading, *_steps(steps, True, key)]
 
 
 def turn_sides(a: AidSet) -> dict[str, list[Para]]:
@@ -415,19 +442,45 @@ def turn_sides(a: AidSet) -> dict[str, list[Para]]:
     at 6.25 pt."""
     *first, last = a.numbers.phases
     front = [para for number, phase in enumerate(first, 1) for para in _phase(a, phase, number)]
-    back = [*_phase(a, last, len(first) + 1), Para("heading", a.word("wound")), *_steps(a.word("wound_steps"), True),
-            *[Para("note", t, "•") for t in a.word("wound_note")]]
+    back = [*_phase(a, last, len(first) + 1), Para("heading", a.word("wound"), key="wound"),
+            *_steps(a.word("wound_steps"), True, "wound_steps"),
+            *[Para("note", t, "•", f"wound_note.{i}") for i, t in enumerate(a.word("wound_note"))]]
     return {"turn": front, "wound": back}
+
+
+def turn_boxes(tpl: Template, a: AidSet) -> dict[str, TextBox]:
+    """The turn summary's two sides: the content box below its title (the title's size set by its words)."""
+    x, y, w, h = _content_box(tpl)
+    room = h - _title_height(_title_size(tpl, a.word("turn"), w))
+    where = {"turn": "the turn summary's front", "wound": "the turn summary's back"}
+    return {side: TextBox(where[side], tuple(paras), w, room, 9.0) for side, paras in turn_sides(a).items()}
 
 
 def turn_text_size(tpl: Template, a: AidSet) -> tuple[float, bool]:
     """One text size for both sides of the turn summary: the largest at which each side fits (and
     whether they fit at ``AID_MIN_TEXT``)."""
-    x, y, w, h = _content_box(tpl)
-    room = h - _title_height(_title_size(tpl, a.word("turn"), w))
-    fonts = (tpl.font("text"), tpl.font("keyword"))
-    fits = [fit_paragraphs(paras, fonts, w, room) for paras in turn_sides(a).values()]
+    fits = [box.fit(tpl) for box in turn_boxes(tpl, a).values()]
     return min(size for size, _ in fits), all(ok for _, ok in fits)
+
+
+def allegiance_box(tpl: Template, a: AidSet) -> TextBox:
+    """The allegiance tracker's note: at the foot of the card, 14 mm at most."""
+    x, y, w, h = _content_box(tpl)
+    return TextBox("the allegiance tracker's note", (Para("note", a.word("allegiance_note"), key="allegiance_note"),),
+                   w, 14 * mm, 7.5)
+
+
+def rite_box(tpl: Template, a: AidSet) -> TextBox:
+    """The Rite slot's rules: the lower half of the card below its title; the slot takes the rest."""
+    x, y, w, h = _content_box(tpl)
+    top = y + h - _title_height(_title_size(tpl, a.word("rite"), w))
+    paras = tuple(Para("note", t, "•", f"rite_steps.{i}") for i, t in enumerate(a.word("rite_steps")))
+    return TextBox("the Rite slot card's rules (half the card below its title)", paras, w, (top - y) * 0.5, 8.5)
+
+
+def text_boxes(tpl: Template, a: AidSet) -> list[TextBox]:
+    """Every box of the card-size aids that wraps paragraphs, as the renderer fits them."""
+    return [*turn_boxes(tpl, a).values(), allegiance_box(tpl, a), rite_box(tpl, a), markers_box(tpl, a)]
 
 
 def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
@@ -451,11 +504,11 @@ def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
     if kind == "allegiance":
         x, y, w, h = _card_base(p, tpl)
         top = _card_title(p, tpl, a.word("allegiance"), x, y + h, w)
-        note = [Para("note", a.word("allegiance_note"))]
-        fonts = (tpl.font("text"), tpl.font("keyword"))
-        nsize, _ = fit_paragraphs(note, fonts, w, 14 * mm, 7.5)
-        note_h = _para_height(note[0], fonts, nsize, w)
-        draw_paragraphs(p, tpl, note, x, y + note_h, w, nsize, tpl.color("muted_ink"), tpl.color("gold_dark"))
+        note = allegiance_box(tpl, a)
+        nsize, _ = note.fit(tpl)
+        note_h = note.text_height(tpl, nsize)
+        draw_paragraphs(p, tpl, list(note.paras), x, y + note_h, w, nsize, tpl.color("muted_ink"),
+                        tpl.color("gold_dark"))
         n = max(1, len(a.factions))
         room = top - (y + note_h) - 1 * mm
         row = min(room / n, 17 * mm)
@@ -575,13 +628,18 @@ def token_grid(tpl: Template, cell: float) -> Grid:
     return Grid(tpl.full_w / 2 - cols * cell / 2, y + room - (room - rows * cell) / 2, cols, rows, cell)
 
 
+def markers_box(tpl: Template, a: AidSet) -> TextBox:
+    """The markers card's note: at the foot of the card, 16 mm at most."""
+    x, y, w, h = _token_box(tpl)
+    return TextBox("the track markers card's note", (Para("note", a.word("markers_note"), key="markers_note"),),
+                   w, 16 * mm, 8.0)
+
+
 def _markers_note(tpl: Template, a: AidSet) -> tuple[list[Para], float, float]:
     """The markers card's note, its size and height (it sits at the foot of the card)."""
-    x, y, w, h = _token_box(tpl)
-    note = [Para("note", a.word("markers_note"))]
-    fonts = (tpl.font("text"), tpl.font("keyword"))
-    size, _ = fit_paragraphs(note, fonts, w, 16 * mm, 8.0)
-    return note, size, _para_height(note[0], fonts, size, w)
+    box = markers_box(tpl, a)
+    size, _ = box.fit(tpl)
+    return list(box.paras), size, box.text_height(tpl, size)
 
 
 def _marker_grid(tpl: Template, a: AidSet) -> Grid:
@@ -643,11 +701,10 @@ def _rite_slot(p: Painter, tpl: Template, a: AidSet) -> list[str]:
     """Where a player lays the one Rite they may take: a card-size slot, its rules under it."""
     x, y, w, h = _card_base(p, tpl)
     top = _card_title(p, tpl, a.word("rite"), x, y + h, w)
-    paras = [Para("note", t, "•") for t in a.word("rite_steps")]
-    fonts = (tpl.font("text"), tpl.font("keyword"))
-    size, ok = fit_paragraphs(paras, fonts, w, (top - y) * 0.5, 8.5)
-    text_h = sum(_para_height(q, fonts, size, w) for q in paras)
-    draw_paragraphs(p, tpl, paras, x, y + text_h, w, size, tpl.color("ink"), tpl.color("gold_dark"))
+    box = rite_box(tpl, a)
+    size, ok = box.fit(tpl)
+    text_h = box.text_height(tpl, size)
+    draw_paragraphs(p, tpl, list(box.paras), x, y + text_h, w, size, tpl.color("ink"), tpl.color("gold_dark"))
     low, high = y + text_h + 1.5 * mm, top - 1.5 * mm
     sh = high - low
     sw = min(w, sh * tpl.trim_w / tpl.trim_h)

@@ -1,0 +1,151 @@
+"""The print shops' aid labels (Rite slot, track markers, poison counters, soul essence) have the room of
+the box they print in, measured from forge.render.aids; a translation past it is a ``length`` finding
+at its line of templates/cards/card.yaml, and the translators' files carry the room."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polib
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.i18n import inventory, limits, templatelabels
+from forge.render import aids
+from forge.render.template import load_template
+
+runner = CliRunner()
+CARD = "templates/cards/card.yaml"
+MM = 72 / 25.4
+
+
+def mistake(root: Path, old: str, new: str) -> int:
+    """Replace ``old`` (once in card.yaml) by ``new``; the line it is on."""
+    path = root / CARD
+    text = path.read_text(encoding="utf-8")
+    assert text.count(old) == 1, old
+    at = text.index(old)
+    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    return text.count("\n", 0, at) + 1
+
+
+def lengths(root: Path) -> list[tuple[str, int, str]]:
+    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json"])
+    found = json.loads(result.stdout)["findings"]
+    assert result.exit_code == 1, found
+    return [(f["file"], f["line"], f["message"]) for f in found if f["rule"] == "length"]
+
+
+@pytest.fixture(scope="module")
+def shipped_limits():
+    root = Path(__file__).parents[2]
+    return limits.compute(root, inventory.build(root)), load_template(root)
+
+
+def test_each_aid_label_has_the_room_of_its_box(shipped_limits):
+    room, tpl = shipped_limits
+    x, y, w, h = aids._content_box(tpl)
+    tx, ty, tw, th = aids._token_box(tpl)
+    assert room["template/aids.rite"].width == pytest.approx(w) and room["template/aids.rite"].one_line
+    assert room["template/aids.rite"].font == tpl.font("title") and room["template/aids.rite"].size == aids.AID_MIN_TEXT
+    for key in ("markers", "poison", "essence"):
+        assert room[f"template/aids.{key}"].width == pytest.approx(tw) and room[f"template/aids.{key}"].one_line
+    assert room["template/aids.cut_note"].font == tpl.font("text") and room["template/aids.cut_note"].one_line
+    # the boxes that wrap: the lines they hold at 7 pt, shared by their paragraphs
+    note = room["template/aids.markers_note"]
+    assert not note.one_line and note.width == pytest.approx(5 * tw)  # 16 mm: 5 lines of 7 pt at 1.18
+    steps = {room[f"template/aids.rite_steps.{i}"] for i in range(3)}
+    assert len(steps) == 1 and not next(iter(steps)).one_line and "Rite slot" in next(iter(steps)).where
+    # left unlimited: the mat's notes (a whole page)
+    assert "template/aids.rite_note" not in room and "template/aids.essence_note" not in room
+
+
+def test_the_rooms_follow_the_card_template(shipped):
+    before = limits.compute(shipped, inventory.build(shipped))
+    card = shipped / CARD
+    card.write_text(card.read_text(encoding="utf-8").replace("  width: 63.5\n", "  width: 50.0\n"), encoding="utf-8")
+    after = limits.compute(shipped, inventory.build(shipped))
+    for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.0"):
+        assert after[f"template/aids.{key}"].width < before[f"template/aids.{key}"].width - 13 * MM * 0.9, key
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("rite: Emplacement Rite", "rite: Emplacement réservé au Rite de la faction que vous servez"),
+    ("markers: Marqueurs de piste", "markers: Marqueurs de piste de vie et d’allégeance de chaque joueur"),
+    ("poison: Marqueurs de poison", "poison: Marqueurs de poison à découper soigneusement aux ciseaux"),
+    ("essence: Essence d’âme", "essence: Essence d’âme de chaque commandant présent à la table de jeu"),
+    ('cut_note: "Découpez le long des traits gris."',
+     'cut_note: "Découpez soigneusement le long des traits gris, aux ciseaux."'),
+])
+def test_a_french_title_or_note_too_long_for_its_line(shipped, old, new):
+    line = mistake(shipped, old, new)
+    found = lengths(shipped)
+    assert [(f, n) for f, n, _ in found] == [(CARD, line)], found
+    assert "mm wide at 7 pt" in found[0][2]
+
+
+def test_an_english_token_title_is_held_to_the_same_room(shipped):
+    line = mistake(shipped, "poison: Poison counters", "poison: Poison counters for every commander sitting at the table")
+    assert [(f, n) for f, n, _ in lengths(shipped)] == [(CARD, line)]
+
+
+def test_a_rite_step_that_overflows_the_rite_slot_card(shipped):
+    line = mistake(shipped, "Un Rite n’est jamais perdu, et aucun effet ne peut le viser.",
+                   "Un Rite n’est jamais perdu, et aucun effet ne peut le viser, ni le détruire, ni l’exiler, "
+                   "ni le renvoyer dans la main de son propriétaire, ni le faire changer de camp, ni le copier, "
+                   "ni l’épuiser, ni l’échanger contre un autre Rite, ni le remettre dans la réserve commune, "
+                   "ni même le retourner face cachée : il reste posé ici jusqu’à la fin de la partie.")
+    found = lengths(shipped)
+    assert [(f, n) for f, n, _ in found] == [(CARD, line)]
+    assert "the Rite slot card's rules" in found[0][2] and "at 7 pt" in found[0][2]
+
+
+def test_the_fit_check_agrees_with_the_renderer(shipped):
+    """The box parity measures is the one the renderer draws: both say the long French Rite rules do not fit."""
+    import io
+
+    import yaml
+    from reportlab.pdfgen.canvas import Canvas
+
+    from forge.database import load_database
+    from forge.render.assets import register_fonts
+    from forge.render.paint import Painter
+    from forge.text import Phrasebook
+
+    line = mistake(shipped, "Un Rite n’est jamais perdu, et aucun effet ne peut le viser.",
+                   "Un Rite n’est jamais perdu. " * 12)
+    register_fonts()
+    tpl, load = load_template(shipped), load_database(shipped)
+    books = {lang: Phrasebook(lang, yaml.safe_load((shipped / f"locales/{lang}.yaml").read_text(encoding="utf-8")),
+                              f"locales/{lang}.yaml") for lang in ("en", "fr")}
+    sets = templatelabels.aid_sets(tpl, books, load.db.factions)
+    problems = aids.draw_aid(Painter(Canvas(io.BytesIO())), tpl, aids.Aid("rite", sets["fr"]))
+    assert problems and "does not fit" in problems[0]
+    assert not aids.draw_aid(Painter(Canvas(io.BytesIO())), tpl, aids.Aid("rite", sets["en"]))
+    found = templatelabels.check(inventory.build(shipped), tpl, sets)
+    assert [(f.position.file, f.position.line, f.rule) for f in found] == [(CARD, line, "length")]
+
+
+def test_a_markers_note_that_overflows_its_16_mm(shipped):
+    line = mistake(shipped, "{health}, un marqueur par faction ({start_allegiance} dans la vôtre",
+                   "{health} de sa piste de vie, puis pose un marqueur par faction sur sa piste d’allégeance, au "
+                   "début de la partie, avant la première pioche, en commençant par le premier joueur et en suivant "
+                   "le sens des aiguilles d’une montre, un marqueur par faction ({start_allegiance} dans la vôtre")
+    found = lengths(shipped)
+    assert [(f, n) for f, n, _ in found] == [(CARD, line)]
+    assert "the track markers card's note" in found[0][2]
+
+
+def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path):
+    out = tmp_path / "fr.po"
+    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    po = {e.msgctxt: e for e in polib.pofile(str(out))}
+    room = limits.compute(shipped, inventory.build(shipped))
+    for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.0", "rite_steps.1",
+                "rite_steps.2"):
+        pid = f"template/aids.{key}"
+        assert f"max-length:{room[pid].chars}" in po[pid].flags, pid
+        assert room[pid].chars > 0
