@@ -47,14 +47,7 @@ _DAMAGE = ("wound", "unblockable_wound", "poison")
 
 
 def line_power(ln: Line) -> float:
-    """The rough worth of one effect line (computed once per line: ``Line.power``)."""
-    p = ln.power
-    if p is None:
-        p = ln.power = _line_power(ln)
-    return p
-
-
-def _line_power(ln: Line) -> float:
+    """The rough worth of one effect line (the agent reads it from its ``_Table``)."""
     v = ln.verb
     if v == "exile":
         w = 2.2 if ln.a == "opponent_creature" else 0.4 if ln.a == "opponent_discard" else 0.2
@@ -89,12 +82,26 @@ def _has(lines, verb: str, a=None) -> bool:
     return any(ln.verb == verb and (a is None or ln.a == a) for ln in lines)
 
 
-class _Traits:
+def _lines(d: CardDef):
+    """Every effect line of a design, in every section."""
+    yield from d.effects
+    yield from d.activate
+    yield from d.demise
+    yield from d.end_of_turn
+    yield from d.sacrifice_lines
+    for _, _, lines in d.triggers:
+        yield from lines
+
+
+class _Design:
     """What the agent asks of a card design at almost every decision, worked out once per design."""
 
-    __slots__ = ("junk", "thins_effects", "thins_activate", "effects", "activate", "hand", "hand_fixed")
+    __slots__ = ("d", "power", "junk", "thins_effects", "thins_activate", "effects", "activate", "hand",
+                 "hand_fixed", "demise", "keep", "threat")
 
-    def __init__(self, d: CardDef) -> None:
+    def __init__(self, d: CardDef, lp: dict) -> None:
+        self.d = d
+        self.power = card_power(d)  # HeuristicAgent.value
         self.junk = HeuristicAgent._is_junk(d)
         self.thins_effects = HeuristicAgent._thins(d.effects)
         self.thins_activate = HeuristicAgent._thins(d.activate)
@@ -108,7 +115,27 @@ class _Traits:
         elif d.is_soul:
             self.hand = 1.0 + 1.5 * sum(ln.n for ln in d.effects if ln.verb == "essence")
         else:
-            self.hand = HeuristicAgent.value(d) + (3.0 if d.is_trap else 0.0)
+            self.hand = self.power + (3.0 if d.is_trap else 0.0)
+        self.demise = sum(lp[ln] for ln in d.demise)  # what its Demise lines are worth
+        # A creature's worth on the battlefield (HeuristicAgent._keep_value): a Demise makes it
+        # cheaper to lose, one that recovers a creature (itself included) a free sacrifice.
+        keep = self.power - 1.5 * self.demise
+        if any(ln.verb == "recover" and ln.a in ("creature", "any") for ln in d.demise):
+            keep = min(keep, 1.0)
+        self.keep = keep
+        self.threat = self.power - 1.5 * self.demise + 0.1 * d.cost  # an opponent's card (_threat)
+
+
+class _Table:
+    """The agent's worth of every line and design of one card database, built once per database
+    (``Observation.derived``) and shared by every game and agent of it: these values depend on the
+    designs only, so they are kept beside the compiled cards, not on them."""
+
+    def __init__(self, defs: list[CardDef]) -> None:
+        #: line_power by line (lines hash by identity: each printed line is one object).
+        self.line: dict[Line, float] = {ln: line_power(ln) for d in defs for ln in _lines(d)}
+        #: _Design by design index (``CardDef.i``).
+        self.designs = [_Design(d, self.line) for d in defs]
 
 
 class HeuristicAgent:
@@ -144,26 +171,25 @@ class HeuristicAgent:
         self._aegis_turn, self._aegis = -1, 0
         self._thin_turn, self._thin = -1, False
         self._memo_turn, self._memo = -1, {}  # this turn's buy scores and faction plans (_spend)
-        self._junk: dict[int, bool] = {}  # card instance in our hand -> whether it is a Lost Soul
+        self._t: _Table | None = None  # this database's worth of designs and lines (the first act)
+        self._rec: dict[int, _Design] = {}  # card instance seen -> its design's _Design (never changes)
         self._scores: dict[tuple, float] = {}  # _buy_score by all its inputs, for the whole game
 
     # -- card worth ------------------------------------------------------------------------
-    # A design's worth and traits are the same in every game: kept on the CardDef once computed.
-    @staticmethod
-    def traits(d: CardDef) -> _Traits:
-        t = d.traits
-        if t is None:
-            t = d.traits = _Traits(d)
-        return t
+    # A design's worth and traits are the same in every game: worked out once per database (_Table).
+    def value(self, d: CardDef) -> float:
+        return self._t.designs[d.i].power
 
-    @staticmethod
-    def value(d: CardDef) -> float:
-        v = d.power
-        if v is None:
-            v = d.power = card_power(d)
-        return v
+    def _info(self, obs: Observation, cid: int) -> _Design:
+        """What we know of a card instance we can see (its design never changes: asked once)."""
+        r = self._rec.get(cid)
+        if r is None:
+            r = self._rec[cid] = self._t.designs[obs.defn(cid).i]
+        return r
 
     def act(self, obs: Observation, legal: list[Action]) -> Action:
+        if self._t is None:
+            self._t = obs.derived(_Table)
         kind = obs.decision
         if kind == "main":
             a = self._main(obs, legal)
@@ -231,6 +257,7 @@ class HeuristicAgent:
         nf = len(al)
         need = [0.0] * nf
         home = self._home(obs)
+        lp = self._t.line
         for d in self._mine.values():
             miss = 0
             for f, n in d.reqs:
@@ -242,7 +269,7 @@ class HeuristicAgent:
                         need[f] += 0.6 * self.value(d) / miss
             for ln in d.effects + d.activate:
                 if ln.tn and al[ln.tf] < ln.tn <= al[ln.tf] + 2:
-                    need[ln.tf] += 0.4 * line_power(ln) / (ln.tn - al[ln.tf])
+                    need[ln.tf] += 0.4 * lp[ln] / (ln.tn - al[ln.tf])
         need[home] += 1.5
         if not have_rite:
             for f in free_rites:
@@ -322,7 +349,7 @@ class HeuristicAgent:
         opp = obs.opponent
         for zone in (obs.battlefield(opp), obs.discard_pile(opp)):
             for cid in zone:
-                a = obs.defn(cid).aegis
+                a = self._info(obs, cid).d.aegis
                 if a > best:
                     best = a
         self._aegis_turn, self._aegis = obs.turn, best
@@ -337,17 +364,11 @@ class HeuristicAgent:
         self._actions += 1
         if self._actions > self.ACTIONS_PER_TURN:
             return legal[-1]  # end the turn
-        opp = obs.opponent
-        hand = obs.hand()
-        defn = obs.defn
-        traits = self.traits
+        opp = 1 - me
+        recs, info = self._rec, self._info
         junk = False
-        known = self._junk  # a card instance's design never changes: asked once per card
-        for c in hand:
-            j = known.get(c)
-            if j is None:
-                j = known[c] = traits(defn(c)).junk
-            if j:
+        for c in obs.hand():
+            if (recs.get(c) or info(obs, c)).junk:
                 junk = True
                 break
         thin = junk and self._want_thin(obs)
@@ -359,19 +380,18 @@ class HeuristicAgent:
         for a in legal:
             k = a.kind
             if k == "play":
-                d = defn(a.a)
-                if d.is_soul:
-                    t = traits(d)
+                t = recs.get(a.a) or info(obs, a.a)
+                if t.d.is_soul:
                     if t.thins_effects:
                         s = 101.0 if thin else self._late_thinner(obs, a.a)
                     else:
                         s = 100.0 + (1.0 if "draw" in t.effects else 0.0)
                 else:
-                    s = self._spell_score(obs, d, opp_field, mine)
+                    s = self._spell_score(obs, t, opp_field, mine)
             elif k == "summon":
-                s = 90.0 + self.value(defn(a.a)) * 0.1
+                s = 90.0 + (recs.get(a.a) or info(obs, a.a)).power * 0.1
             elif k == "activate":
-                s = self._activate_score(obs, defn(a.a), a.a, opp_field, mine, thin)
+                s = self._activate_score(obs, recs.get(a.a) or info(obs, a.a), a.a, opp_field, mine, thin)
             elif k == "buy":
                 buys.append(a)
                 continue
@@ -391,7 +411,7 @@ class HeuristicAgent:
         """A Soul that exiles from hand, with no Lost Soul left to exile: play it last, unless
         every other card in hand is worth more than its essence."""
         others = [c for c in obs.hand() if c != cid]
-        if others and min(self._hand_value(obs, c) for c in others) >= 4.0:
+        if others and min(map(self._hand_value, (obs,) * len(others), others)) >= 4.0:
             return 0.0
         return 30.0
 
@@ -416,38 +436,35 @@ class HeuristicAgent:
         for cid in mine:
             if cid == exclude:
                 continue
-            best = min(best, self._keep_value(obs.defn(cid)))
+            best = min(best, self._info(obs, cid).keep)
         return best
 
     def _keep_value(self, d: CardDef) -> float:
         """A creature's worth on the battlefield; a Demise makes it cheaper to lose."""
-        v = self.value(d)
-        v -= 1.5 * sum(line_power(ln) for ln in d.demise)
-        if any(ln.verb == "recover" and ln.a in ("creature", "any") for ln in d.demise):
-            v = min(v, 1.0)  # its Demise brings a creature back, itself included: a free sacrifice
-        return v
+        return self._t.designs[d.i].keep  # _Design.keep
 
-    def _spell_score(self, obs: Observation, d: CardDef, opp_field: tuple, mine: tuple) -> float:
-        lines = d.effects
+    def _spell_score(self, obs: Observation, t: _Design, opp_field: tuple, mine: tuple) -> float:
+        d = t.d
+        lp = self._t.line
         useful = 0.0
-        for ln in lines:
+        for ln in d.effects:
             v = ln.verb
             if v in ("destroy", "bounce", "exhaust") or (v == "exile" and ln.a == "opponent_creature"):
                 if opp_field:
-                    useful += line_power(ln)
+                    useful += lp[ln]
             elif v == "rift":
                 if obs.exile_pile():
-                    useful += line_power(ln)
+                    useful += lp[ln]
             elif v == "exile" and ln.a == "opponent_discard":
                 if obs.discard_pile(obs.opponent):
-                    useful += line_power(ln)
+                    useful += lp[ln]
             elif v == "recover":
                 if any(self._recoverable(obs, ln)):
-                    useful += line_power(ln)
+                    useful += lp[ln]
             elif ln.tn and obs.allegiance(obs.player)[ln.tf] < ln.tn:
                 continue
             else:
-                useful += line_power(ln)
+                useful += lp[ln]
         if useful < 0.5:
             return 0.0  # hold it for a better moment
         if d.sacrifice:
@@ -457,28 +474,28 @@ class HeuristicAgent:
                 return 0.0
             return 50.0 + gain
         s = 80.0 + useful * 0.1
-        if "draw" in self.traits(d).effects:
+        if "draw" in t.effects:
             s += 5.0  # see more cards before deciding the rest
         return s
 
     def _recoverable(self, obs: Observation, ln: Line):
         kind = ln.a
         for cid in obs.discard_pile(obs.player):
-            if kind == "any" or obs.defn(cid).type == kind:
+            if kind == "any" or self._info(obs, cid).d.type == kind:
                 yield cid
 
-    def _activate_score(self, obs: Observation, d: CardDef, cid: int, opp_field: tuple, mine: tuple,
+    def _activate_score(self, obs: Observation, t: _Design, cid: int, opp_field: tuple, mine: tuple,
                         thin: bool) -> float:
-        lines = d.activate
-        t = self.traits(d)
+        d = t.d
         if d.sacrifice:
             # Sacrifice costs last, once the fodder has acted this turn.
             if "recover" in t.activate or "rift" in t.activate:
                 return 40.0  # the sacrificed creature comes back
-            gain = sum(line_power(ln) for ln in lines if ln.verb not in ("destroy", "exile") or opp_field)
+            lp = self._t.line
+            gain = sum(lp[ln] for ln in d.activate if ln.verb not in ("destroy", "exile") or opp_field)
             fodder = self._fodder(obs, mine)
             if fodder == float("inf"):
-                fodder = self._keep_value(d)
+                fodder = t.keep
             return 35.0 if fodder <= gain + 2.0 else 0.0
         if t.thins_activate and thin:
             return 105.0  # exile a Lost Soul before it is played
@@ -488,7 +505,7 @@ class HeuristicAgent:
             return 76.0
         if "essence" in t.activate:
             return 74.0
-        return 70.0 + 0.1 * self.value(d)
+        return 70.0 + 0.1 * t.power
 
     def _spend(self, obs: Observation, buys: list[Action], raises: list[Action]) -> Action | None:
         """Raise and buy together: the best use of the essence left (a small knapsack)."""
@@ -506,14 +523,14 @@ class HeuristicAgent:
         items: list[tuple[int, float, Action]] = []
         if buys:
             row = obs.recruitment_row()
-            defn = obs.defn
+            recs, info = self._rec, self._info
             by_design = {}
             for a in buys:
-                by_design[defn(row[a.a]).i] = a
+                by_design[(recs.get(row[a.a]) or info(obs, row[a.a])).d.i] = a
             for cid in row:
                 if cid < 0:
                     continue
-                d = defn(cid)
+                d = (recs.get(cid) or info(obs, cid)).d
                 a = by_design.get(d.i)
                 if a is None:
                     continue
@@ -557,7 +574,7 @@ class HeuristicAgent:
         opp_al = obs.allegiance(obs.opponent)
         best, best_s = None, -1.0
         for a in buys:
-            d = obs.defn(obs.recruitment_row()[a.a])
+            d = self._info(obs, obs.recruitment_row()[a.a]).d
             s = self._buy_score(obs, d, plan, creatures)
             if d.reqs and all(opp_al[f] >= n - 1 for f, n in d.reqs):
                 s += 0.3 * self.value(d)  # the opponent could use it soon
@@ -575,7 +592,7 @@ class HeuristicAgent:
         for a in legal:
             if a.kind != "trap":
                 continue
-            d = obs.defn(a.a)
+            d = self._info(obs, a.a).d
             if a.b < 0 and d.i in self._sprung:
                 continue  # the same design is already working this turn
             if self._spring(obs, d, a, kind, opp):
@@ -589,10 +606,10 @@ class HeuristicAgent:
         if a.b >= 0:  # a "when" trap, answering its event
             if _has(lines, "destroy") or (_has(lines, "exile", "opponent_creature")):
                 field = obs.battlefield(opp)
-                return bool(field) and self.value(obs.defn(field[-1])) >= 3.0
+                return bool(field) and self._info(obs, field[-1]).power >= 3.0
             if _has(lines, "exile", "opponent_discard"):
                 pile = obs.discard_pile(opp)
-                return bool(pile) and obs.defn(pile[-1]).cost >= 3
+                return bool(pile) and self._info(obs, pile[-1]).d.cost >= 3
             return True
         if d.trap_kind == "each_time":
             return True
@@ -615,8 +632,8 @@ class HeuristicAgent:
         guards = [a for a in legal if a.kind == "guard"]
         if not guards:
             return legal[-1]
-        g = min(guards, key=lambda a: (self._keep_value(obs.defn(a.a)), a.a))
-        cheap = self._keep_value(obs.defn(g.a))
+        g = min(guards, key=lambda a: (self._info(obs, a.a).keep, a.a))
+        cheap = self._info(obs, g.a).keep
         me = obs.player
         if dmg >= 3 or obs.health(me) <= dmg + 8 or (dmg >= 2 and cheap <= 5.0) or cheap <= 0.5:
             return g
@@ -647,15 +664,15 @@ class HeuristicAgent:
             return legal[0]
         if not picks:
             return legal[-1]
-        val = lambda a: self.value(obs.defn(a.a))  # noqa: E731
+        val = lambda a: self._info(obs, a.a).power  # noqa: E731
         if purpose == "sacrifice":
             src = self._last_card(obs)
             if src is not None and _has(src.activate + src.effects, "recover"):
                 # The card brings a creature back afterwards: sacrifice the best Demise, one that
                 # has already acted this turn.
-                return max(picks, key=lambda a: (sum(line_power(ln) for ln in obs.defn(a.a).demise),
-                                                 obs.is_exhausted(a.a), -self._keep_value(obs.defn(a.a)), -a.a))
-            return min(picks, key=lambda a: (self._keep_value(obs.defn(a.a)), a.a))
+                return max(picks, key=lambda a: (self._info(obs, a.a).demise, obs.is_exhausted(a.a),
+                                                 -self._info(obs, a.a).keep, -a.a))
+            return min(picks, key=lambda a: (self._info(obs, a.a).keep, a.a))
         if purpose == "discard":
             return min(picks, key=lambda a: (self._hand_value(obs, a.a), a.a))
         if purpose == "keep":
@@ -673,7 +690,8 @@ class HeuristicAgent:
         if purpose in ("destroy", "bounce"):
             return max(picks, key=lambda a: (self._threat(obs, a.a), -a.a))
         if purpose == "exhaust":
-            return max(picks, key=lambda a: (self._threat(obs, a.a) + (3.0 if obs.defn(a.a).guard else 0.0), -a.a))
+            return max(picks, key=lambda a: (self._threat(obs, a.a) + (3.0 if self._info(obs, a.a).d.guard else 0.0),
+                                             -a.a))
         if purpose in ("rift", "recover"):
             plan = self._plan_factions(obs)
             best = max(picks, key=lambda a: (self._take_value(obs, a.a, plan), -a.a))
@@ -682,7 +700,7 @@ class HeuristicAgent:
             return best
         if purpose == "set_aside":
             opp = obs.allegiance(obs.opponent)
-            hot = [a for a in picks if any(opp[f] > 0 for f, _ in obs.defn(a.a).reqs)]
+            hot = [a for a in picks if any(opp[f] > 0 for f, _ in self._info(obs, a.a).d.reqs)]
             if hot:
                 return max(hot, key=lambda a: (val(a), -a.a))
             return legal[-1]
@@ -699,39 +717,38 @@ class HeuristicAgent:
             return None
 
     def _take_value(self, obs: Observation, cid: int, plan) -> float:
-        d = obs.defn(cid)
-        if self._is_junk(d):
+        t = self._info(obs, cid)
+        if t.junk:
             return 0.0
-        return self.value(d) * self._fit(obs, d, plan)
+        return t.power * self._fit(obs, t.d, plan)
 
     def _threat(self, obs: Observation, cid: int) -> float:
-        d = obs.defn(cid)
-        return self.value(d) - 1.5 * sum(line_power(ln) for ln in d.demise) + 0.1 * d.cost
+        return self._info(obs, cid).threat
 
     def _hand_value(self, obs: Observation, cid: int) -> float:
         """What a card in hand is worth keeping (exile and discard the least): a Lost Soul nothing,
         a Soul its essence, another card its worth (a trap more), halved while we cannot play it."""
-        d = obs.defn(cid)
-        t = self.traits(d)
-        if t.hand_fixed or not d.reqs:
+        t = self._rec.get(cid) or self._info(obs, cid)
+        if t.hand_fixed or not t.d.reqs:
             return t.hand
         al = obs.allegiance(obs.player)
-        for f, n in d.reqs:
+        for f, n in t.d.reqs:
             if al[f] < n:
                 return t.hand * 0.5
         return t.hand
 
     def _keep_score(self, obs: Observation, cid: int) -> float:
-        d = obs.defn(cid)
+        t = self._info(obs, cid)
+        d = t.d
         al = obs.allegiance(obs.player)
         playable = all(al[f] >= n for f, n in d.reqs)
         if d.is_trap:
-            return (10.0 if playable else 0.0) + self.value(d)
+            return (10.0 if playable else 0.0) + t.power
         if d.is_soul:
             return 0.0
         if not playable:
             return 0.0
-        return self.value(d)
+        return t.power
 
 
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}

@@ -18,7 +18,7 @@ class Line:
     """One printed effect line, ready to resolve."""
 
     __slots__ = ("verb", "n", "a", "b", "tf", "tn", "may", "up_to", "timing",
-                 "card_id", "section", "index", "k_res", "k_met", "k_not", "src", "power")
+                 "card_id", "section", "index", "k_res", "k_met", "k_not", "src")
 
     def __init__(self, card: Card, section: str, index: int, ln: EffectLine) -> None:
         spec = VERBS.get(ln.verb)
@@ -36,8 +36,6 @@ class Line:
         self.k_met = ("line", card.id, section, index, "met")
         self.k_not = ("line", card.id, section, index, "not_met")
         self.src = ln
-        #: forge.engine.agents.line_power, kept here once computed (the same in every game).
-        self.power: float | None = None
 
     def __repr__(self) -> str:
         return f"Line({self.card_id}:{self.section}[{self.index}] {self.verb} {self.n})"
@@ -66,8 +64,7 @@ class CardDef:
     __slots__ = ("i", "card", "id", "type", "is_soul", "is_creature", "is_spell", "is_trap",
                  "is_rite", "cost", "reqs", "faction", "effects", "activate", "demise",
                  "end_of_turn", "triggers", "trigger_events", "sacrifice", "sacrifice_lines",
-                 "trap_kind", "trap_event", "guard", "rush", "aegis", "value", "has_activate",
-                 "power", "traits")
+                 "trap_kind", "trap_event", "guard", "rush", "aegis", "value", "has_activate")
 
     def __init__(self, i: int, card: Card) -> None:
         self.i, self.card, self.id, self.type = i, card, card.id, card.type
@@ -103,10 +100,6 @@ class CardDef:
         self.trap_kind = card.trap.kind if (self.is_trap and card.trap) else None
         self.trap_event = card.trap.event if (self.is_trap and card.trap) else None
         self.value = float(self.cost) + (0.5 if self.is_creature else 0.0)
-        #: What the heuristic agent reads of a design (forge.engine.agents: card_power, _Traits), kept
-        #: here once computed: they depend on the design only, so every game and agent shares them.
-        self.power: float | None = None
-        self.traits = None
 
     def _section(self, card: Card, section: str, played: bool) -> tuple[Line, ...]:
         out, costs = [], []
@@ -133,6 +126,9 @@ class CompiledCards:
         self.defs = [CardDef(i, c) for i, c in enumerate(db.cards)]
         self.by_id = {d.id: d for d in self.defs}
         self.rites: dict[int, CardDef] = {}
+        #: Tables an engine user (an agent) works out from the designs alone, by the function that
+        #: builds them (Observation.derived): once per database, beside the designs, not on them.
+        self.derived: dict = {}
         for d in self.defs:
             if d.is_rite and d.faction >= 0 and d.faction not in self.rites:
                 self.rites[d.faction] = d

@@ -6,9 +6,13 @@ hand and deck; it reads its own hand, and no deck's order nor the opponent's han
 """
 from __future__ import annotations
 
+from typing import Callable, TypeVar
+
 from ..model import Card
 from .cards import CardDef
 from .state import OP_DRAIN, OP_LINES, OP_WINDOW
+
+T = TypeVar("T")
 
 
 class HiddenCard(LookupError):
@@ -125,6 +129,16 @@ class Observation:
         return -1
 
     # -- cards ----------------------------------------------------------------------------
+    def derived(self, build: Callable[[list[CardDef]], T]) -> T:
+        """``build(designs)`` over every design of this game's card database (public: the whole
+        card pool, by ``CardDef.i``), worked out the first time any game of that database asks and
+        shared by all of them since: what an agent reads of a design, computed once."""
+        tables = self._s.cards.derived
+        table = tables.get(build)
+        if table is None:
+            table = tables[build] = build(self._s.cards.defs)
+        return table
+
     def card(self, cid: int) -> Card:
         """The design of a visible card instance."""
         return self.defn(cid).card

@@ -77,3 +77,34 @@ def test_the_fast_hiding_hides_exactly_the_hidden_cards(game):
                             view.defn(cid)
                     else:
                         assert view.defn(cid) is s.defs[cid]
+
+
+def _slots(obj) -> dict:
+    return {name: getattr(obj, name) for name in type(obj).__slots__}
+
+
+def test_the_agent_keeps_its_worth_of_designs_beside_the_cards_not_on_them(game):
+    """What the heuristic agent works out once per design lives in a per-database table
+    (Observation.derived), shared by every game of that database: playing leaves every design
+    and line exactly as compiled, and a second database gets a table of its own."""
+    from forge.engine.agents import _Table, card_power, line_power
+    fresh = Game(sample_database())
+    designs = {d.i: _slots(d) for d in fresh.cards.defs}
+    lines = {id(ln): _slots(ln) for d in fresh.cards.defs for ln in d.effects + d.activate + d.demise}
+    for seed in (1, 2):
+        s = fresh.new_state(seed, ("red", "black"))
+        agents = [HeuristicAgent(seed), HeuristicAgent(seed + 1)]
+        views = (Observation(s, 0), Observation(s, 1))
+        while not s.terminal:
+            s.apply(agents[s.pending].act(views[s.pending], s.options))
+    assert {d.i: _slots(d) for d in fresh.cards.defs} == designs
+    assert {id(ln): _slots(ln) for d in fresh.cards.defs for ln in d.effects + d.activate + d.demise} == lines
+    table = Observation(s, 0).derived(_Table)
+    assert Observation(fresh.new_state(9), 1).derived(_Table) is table  # once per database
+    assert Observation(game.new_state(9), 1).derived(_Table) is not table
+    for d in fresh.cards.defs:
+        t = table.designs[d.i]
+        assert t.d is d and t.power == card_power(d)
+        assert t.demise == sum(line_power(ln) for ln in d.demise)
+        assert t.threat == card_power(d) - 1.5 * t.demise + 0.1 * d.cost
+    assert all(table.line[ln] == line_power(ln) for d in fresh.cards.defs for ln in d.effects)
