@@ -46,6 +46,10 @@ BREAKAGES = {
     "a dead commander playing on": lambda s: s.health.__setitem__(1, 0),
     "a Rite owned by nobody who holds it": lambda s: s.rite_owner.__setitem__(0, 1),
     "an owner changed, no card moved": lambda s: s.owner.__setitem__(s.hand[0][0] if s.hand[0] else s.deck[0][0], 1),
+    # n distinct ids, one of them no card's: a card lost that counting distinct ids did not see
+    "a recruit card replaced by an id no card has": lambda s: s.recruit.__setitem__(0, len(s.defs)),
+    "a card in hand replaced by an id no card has": lambda s: (s.hand[0] or s.deck[0]).__setitem__(0, len(s.defs)),
+    "a negative id": lambda s: s.recruit.__setitem__(0, -3),
 }
 
 
