@@ -320,7 +320,7 @@ class HeuristicAgent:
         return fit
 
     def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int) -> float:
-        aegis = self._opp_aegis(obs)
+        aegis = self._aegis if obs.turn == self._aegis_turn else self._opp_aegis(obs)
         key = (d.i, obs.allegiance(obs.player), plan, creatures, aegis)  # everything the score depends on
         s = self._scores.get(key)
         if s is None:
@@ -516,7 +516,9 @@ class HeuristicAgent:
         if self._memo_turn != obs.turn:
             self._memo_turn, self._memo = obs.turn, {}
         memo, al = self._memo, obs.allegiance(me)
-        plan = self._plan_factions(obs)
+        plan = self._owned.get(al)  # _plan_factions
+        if plan is None:
+            plan = self._plan_factions(obs)
         creatures = self._owned.get("creatures")
         if creatures is None:
             creatures = self._owned["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)

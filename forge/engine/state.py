@@ -90,6 +90,10 @@ class State:
         self.owner: list[int] = []
         self.exhausted: list[bool] = []
         self.stamp: list[int] = []
+        #: The trap instances, "when" traps apart from the others (new_card): a hand without any
+        #: is passed over by one set operation when a window opens or an event fires.
+        self.when_traps: set[int] = set()
+        self.free_traps: set[int] = set()
         self.next_stamp = 1
         self.turn = 0
         self.active = 0
@@ -111,6 +115,8 @@ class State:
         self.resolving: list[int] = []
         self.recruit: list[int] = []
         self.row: list[int] = [-1] * ROW_SIZE
+        self._row_seen: list[int] = []  # the row _offers last read, and what it found (_main_options)
+        self._row_buys: tuple[tuple[int, Action], ...] = ()
         self.exile: list[int] = []
         self.set_aside: list[int] = []
         self.rite_of: list[CardDef | None] = [None, None]
@@ -141,7 +147,10 @@ class State:
         self.owner.append(owner)
         self.exhausted.append(False)
         self.stamp.append(0)
-        return len(self.defs) - 1
+        cid = len(self.defs) - 1
+        if d.is_trap:
+            (self.when_traps if d.trap_kind == "when" else self.free_traps).add(cid)
+        return cid
 
     def clone(self) -> "State":
         """A fast independent copy for search (no log, no coverage)."""
@@ -156,6 +165,7 @@ class State:
             setattr(s, name, getattr(self, name)[:])
         for name in ("alleg", "deck", "hand", "discard", "field", "played", "pools"):
             setattr(s, name, [x[:] for x in getattr(self, name)])
+        s.when_traps, s.free_traps = set(self.when_traps), set(self.free_traps)
         s.log = None
         s.cov = None
         return s
@@ -342,17 +352,30 @@ class State:
             for f in range(NF):
                 if al[f] < MAX_ALLEGIANCE:
                     opts.append(_RAISE_ACTS[f])
-        seen = set()
         row = self.row
+        if row != self._row_seen:
+            self._row_seen, self._row_buys = row[:], self._offers(row)
+        for cost, act in self._row_buys:
+            if cost <= ess:
+                opts.append(act)
+        opts.append(END)
+        return opts
+
+    def _offers(self, row: list[int]) -> tuple[tuple[int, Action], ...]:
+        """The row's purchase options, each design's first slot with its cost, in slot order (the
+        same design twice in the row is one option). Kept while the row stays as it is: it changes
+        only when a card leaves it."""
+        defs = self.defs
+        seen = set()
+        offers = []
         for slot in range(ROW_SIZE):
             cid = row[slot]
             if cid >= 0:
                 d = defs[cid]
-                if d.cost <= ess and d.i not in seen:
+                if d.i not in seen:
                     seen.add(d.i)
-                    opts.append(_BUY_ACTS[slot])
-        opts.append(END)
-        return opts
+                    offers.append((d.cost, _BUY_ACTS[slot]))
+        return tuple(offers)
 
     def _run_cleanup(self, task: tuple) -> None:
         p = self.active
@@ -547,10 +570,12 @@ class State:
         """Traps player ``h`` may play now (never in their own turn, never in cleanup)."""
         if h == self.active or self.phase != STRATEGY:
             return []
+        hand = self.hand[h]
+        if not cands and (not untriggered or self.free_traps.isdisjoint(hand)):
+            return []
         defs = self.defs
         al = self.alleg[h]
         opts: list[Action] = []
-        hand = self.hand[h]
         if untriggered:
             seen = set()
             sac = -1
@@ -623,7 +648,7 @@ class State:
             for (h, d, tev, tcid) in self.listeners:
                 if tev == ev and actor != h:
                     self._trigger(h, d.effects, ref, True, d, tcid)
-        if actor == active and self.phase == STRATEGY:
+        if actor == active and self.phase == STRATEGY and not self.when_traps.isdisjoint(self.hand[1 - active]):
             h = 1 - active
             for cid in self.hand[h]:
                 d = defs[cid]
@@ -719,7 +744,8 @@ class State:
             if cov is not None:
                 _inc(cov, ln.k_met)
         elif cov is not None:
-            _inc(cov, ln.k_res)
+            k = ln.k_res  # _inc, inlined: the line read most
+            cov[k] = cov.get(k, 0) + 1
         if self.log is not None:
             self.log.append(("resolve", owner, ln))  # the cause of the events this line logs
         self._ft = ft

@@ -112,3 +112,68 @@ def test_the_agent_keeps_its_worth_of_designs_beside_the_cards_not_on_them(game)
         assert t.demise == sum(line_power(ln) for ln in d.demise)
         assert t.threat == card_power(d) - 1.5 * t.demise + 0.1 * d.cost
     assert all(table.line[ln] == line_power(ln) for d in fresh.cards.defs for ln in d.effects)
+
+
+def _plain_buys(s) -> list:
+    """The purchase options as the rules say them: each affordable design once, at its first slot."""
+    out, seen = [], set()
+    for slot, cid in enumerate(s.row):
+        if cid >= 0 and s.defs[cid].cost <= s.essence[s.active] and s.defs[cid].i not in seen:
+            seen.add(s.defs[cid].i)
+            out.append(("buy", slot, -1))
+    return out
+
+
+def _plain_free_traps(s, h: int) -> list:
+    """The traps without a trigger ``h`` may spring now, as _trap_options finds them card by card."""
+    if h == s.active or s.phase != "strategy":
+        return []
+    out, seen = [], set()
+    for cid in s.hand[h]:
+        d = s.defs[cid]
+        if d.is_trap and d.trap_kind != "when" and d.i not in seen and all(s.alleg[h][f] >= n for f, n in d.reqs):
+            seen.add(d.i)
+            if not d.sacrifice or d.sacrifice <= (0 if s.protect[h] else len(s.field[h])):
+                out.append(("trap", cid, -1))
+    return out
+
+
+def test_the_remembered_row_and_the_trap_sets_give_the_plain_options(game):
+    """_main_options keeps the row's purchase options while the row stays as it is, and a hand
+    without a trap skips the trap window at once: along games, and after the row or a hand is
+    changed from outside (as forge.engine.builder and determinize do), the options are the plain ones."""
+    checked = 0
+    for seed in (5, 6, 7):
+        for s in _steps(game, seed, every=3):
+            if s.terminal or s.decision_kind() != "main":
+                continue
+            for t in (s, s.clone()):
+                opts = [tuple(a) for a in t._main_options() if a.kind == "buy"]
+                assert opts == _plain_buys(t)
+                h = 1 - t.active
+                assert [tuple(a) for a in t._trap_options(h, (), True) if a.kind == "trap"] == _plain_free_traps(t, h)
+            changed = s.clone()
+            slot = next(i for i, c in enumerate(changed.row) if c >= 0)
+            changed.row[slot] = -1  # a slot emptied from outside: the remembered offers must not stay
+            assert [tuple(a) for a in changed._main_options() if a.kind == "buy"] == _plain_buys(changed)
+            checked += 1
+    assert checked > 20
+    # A trap dealt into the opponent's hand from outside is offered in their idle window.
+    for s in _steps(game, 8, every=5):
+        if s.terminal or s.phase != "strategy" or s.decision_kind() != "main":
+            continue
+        t = s.clone()
+        h = 1 - t.active
+        trap = next((c for c in t.recruit if t.defs[c].is_trap and t.defs[c].trap_kind != "when"
+                     and not t.defs[c].sacrifice), None)
+        if trap is None:
+            continue
+        t.recruit.remove(trap)
+        t.hand[h].append(trap)
+        t.owner[trap] = h
+        for f, n in t.defs[trap].reqs:
+            t.alleg[h][f] = max(t.alleg[h][f], n)
+        got = [tuple(a) for a in t._trap_options(h, (), True) if a.kind == "trap"]
+        assert got == _plain_free_traps(t, h) and ("trap", trap, -1) in got
+        return
+    pytest.fail("no position with a free trap to deal")
