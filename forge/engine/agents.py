@@ -410,10 +410,14 @@ class HeuristicAgent:
     def _late_thinner(self, obs: Observation, cid: int) -> float:
         """A Soul that exiles from hand, with no Lost Soul left to exile: play it last, unless
         every other card in hand is worth more than its essence."""
-        others = [c for c in obs.hand() if c != cid]
-        if others and min(map(self._hand_value, (obs,) * len(others), others)) >= 4.0:
-            return 0.0
-        return 30.0
+        hand = obs.hand()
+        if len(hand) < 2:
+            return 30.0
+        al = obs.allegiance(obs.player)
+        for c in hand:
+            if c != cid and self._hand_worth(obs, c, al) < 4.0:
+                return 30.0
+        return 0.0
 
     def _want_thin(self, obs: Observation) -> bool:
         """Exile a Lost Soul while the deck keeps enough essence to buy with (what we own changes
@@ -730,10 +734,13 @@ class HeuristicAgent:
     def _hand_value(self, obs: Observation, cid: int) -> float:
         """What a card in hand is worth keeping (exile and discard the least): a Lost Soul nothing,
         a Soul its essence, another card its worth (a trap more), halved while we cannot play it."""
+        return self._hand_worth(obs, cid, obs.allegiance(obs.player))
+
+    def _hand_worth(self, obs: Observation, cid: int, al: tuple[int, ...]) -> float:
+        """_hand_value at allegiance ``al`` (ours, read once by the caller)."""
         t = self._rec.get(cid) or self._info(obs, cid)
         if t.hand_fixed or not t.d.reqs:
             return t.hand
-        al = obs.allegiance(obs.player)
         for f, n in t.d.reqs:
             if al[f] < n:
                 return t.hand * 0.5

@@ -18,12 +18,12 @@ class InvariantChecker:
         self.n = len(state.defs)
         self.alleg = [list(a) for a in state.alleg]
         self.ranged = False  # whether ``alleg`` is known to be within 0..6 (holds checks it once)
-        self.cards: list[int] | None = None  # at the last step that held: every card, zone by zone,
-        self.bounds: tuple[int, int, int] = (0, 0, 0)  # where the players' zones and the exile end,
-        self.owners: list[int] = []  # and the owners
+        # At the last step that held: the cards of player 0's zones, of player 1's, of the exile pile,
+        # of the shared zones, and every card's owner (None before the first).
+        self.last: tuple[list[int], list[int], list[int], list[int], list[int]] | None = None
         #: Every card id, one byte each (databases of up to 256 cards): see _each_once.
         self.every = bytes(range(self.n)) if self.n <= 256 else None
-        self.expected: dict[tuple[int, int, int], tuple[int, ...]] = {}  # owners of the zones, by bounds
+        self.expected: dict[tuple[int, int], tuple[int, ...]] = {}  # (owner, count) -> (owner,) * count
 
     def __call__(self, state: State) -> None:
         self.check(state)
@@ -37,39 +37,41 @@ class InvariantChecker:
 
     def holds(self, s: State) -> bool:
         """Every invariant of ``problems`` at once (it runs after each step of each simulated game), the
-        work done by built-ins over whole zones: one concatenation, one pass over its bytes (_each_once),
-        one ``itemgetter`` for the owners. False sends the caller to ``problems`` for the wording
+        work done by built-ins over whole zones: a concatenation a part, one pass over the bytes of all
+        (_each_once), one ``itemgetter`` for the owners of a part. False sends the caller to ``problems`` for the wording
         (tests/balance/test_fast_paths.py checks that both accept exactly the same states)."""
         deck, hand, discard, field, played = s.deck, s.hand, s.discard, s.field, s.played
+        # Player 0's zones, player 1's, the exile pile, the shared zones (the row without its holes).
+        mine = [*deck[0], *hand[0], *discard[0], *field[0], *played[0]]
+        theirs = [*deck[1], *hand[1], *discard[1], *field[1], *played[1]]
+        exile = s.exile
         row = s.row
         if -1 in row:
             row = [c for c in row if c >= 0]
-        exile = s.exile
-        # Player 0's zones, player 1's, the exile pile, then the shared zones: one list, one set.
-        cards = [*deck[0], *hand[0], *discard[0], *field[0], *played[0],
-                 *deck[1], *hand[1], *discard[1], *field[1], *played[1],
-                 *exile, *s.recruit, *s.set_aside, *s.resolving, *row]
-        k0 = len(deck[0]) + len(hand[0]) + len(discard[0]) + len(field[0]) + len(played[0])
-        k1 = len(deck[1]) + len(hand[1]) + len(discard[1]) + len(field[1]) + len(played[1])
-        k = k0 + k1 + len(exile)
+        shared = [*s.recruit, *s.set_aside, *s.resolving, *row]
         owner = s.owner
-        # The same cards in the same players' zones with the same owners as at the last step that
-        # held (about a step in three): what the next two checks find is known.
-        same = cards == self.cards and (k0, k1, k) == self.bounds and owner == self.owners
-        if not same:
-            n = self.n
-            if len(cards) != n or not self._each_once(cards):
+        last = self.last
+        # At the last step that held: the same four parts, the same owners (about a step in three)?
+        # Then what the next two checks find is known; else only a part that changed has its owners
+        # read again, unless an owner changed.
+        if last is None or owner != last[4]:
+            known0 = known1 = known_exile = False
+        else:
+            known0, known1, known_exile = mine == last[0], theirs == last[1], exile == last[2]
+            if known0 and known1 and known_exile and shared == last[3]:
+                mine = None  # nothing to check
+        if mine is not None:
+            cards = [*mine, *theirs, *exile, *shared]
+            if len(cards) != self.n or not self._each_once(cards):
                 return False
-            # Owners of the first k cards, read in one call: 0s, then 1s, then -1s (exiled: nobody's).
-            if k > 1:
-                bounds = (k0, k1, k)
-                expected = self.expected.get(bounds)
-                if expected is None:
-                    expected = self.expected[bounds] = (0,) * k0 + (1,) * k1 + (-1,) * (k - k0 - k1)
-                if itemgetter(*cards[:k])(owner) != expected:
-                    return False
-            elif k == 1 and owner[cards[0]] != (0 if k0 else 1 if k1 else -1):
+            # The owners, read in one call a part: 0s, 1s, -1s (exiled: nobody's).
+            if not known0 and not self._owned_by(mine, owner, 0):
                 return False
+            if not known1 and not self._owned_by(theirs, owner, 1):
+                return False
+            if not known_exile and not self._owned_by(exile, owner, -1):
+                return False
+            self.last = (mine, theirs, exile[:], shared, owner[:] if last is None or owner != last[4] else last[4])
         essence, poison = s.essence, s.poison
         if essence[0] < 0 or essence[1] < 0 or poison[0] < 0 or poison[1] < 0 or \
                 len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
@@ -113,9 +115,17 @@ class InvariantChecker:
         if changed:
             self.alleg = [a0[:], a1[:]]
         self.ranged = True
-        if not same:
-            self.cards, self.bounds, self.owners = cards, (k0, k1, k), owner[:]
         return True
+
+    def _owned_by(self, cards: list[int], owner: list[int], p: int) -> bool:
+        """Every card of ``cards`` has owner ``p`` (their owners read in one call)."""
+        k = len(cards)
+        if k > 1:
+            expected = self.expected.get((p, k))
+            if expected is None:
+                expected = self.expected[p, k] = (p,) * k
+            return itemgetter(*cards)(owner) == expected
+        return k == 0 or owner[cards[0]] == p
 
     def _each_once(self, cards: list[int]) -> bool:
         """``cards`` (n of them) holds every card id 0..n-1, so each exactly once. With up to 256
