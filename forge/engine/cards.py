@@ -64,7 +64,9 @@ class CardDef:
     __slots__ = ("i", "card", "id", "type", "is_soul", "is_creature", "is_spell", "is_trap",
                  "is_rite", "cost", "reqs", "faction", "effects", "activate", "demise",
                  "end_of_turn", "triggers", "trigger_events", "sacrifice", "sacrifice_lines",
-                 "trap_kind", "trap_event", "guard", "rush", "aegis", "value", "has_activate")
+                 "trap_kind", "trap_event", "guard", "rush", "aegis", "value", "has_activate",
+                 "k_played", "k_activated", "k_bought", "k_by_played", "k_by_activated", "k_by_bought",
+                 "k_in_hand")
 
     def __init__(self, i: int, card: Card) -> None:
         self.i, self.card, self.id, self.type = i, card, card.id, card.type
@@ -100,6 +102,12 @@ class CardDef:
         self.trap_kind = card.trap.kind if (self.is_trap and card.trap) else None
         self.trap_event = card.trap.event if (self.is_trap and card.trap) else None
         self.value = float(self.cost) + (0.5 if self.is_creature else 0.0)
+        # Its coverage keys (State.cov, read by forge.simulate), built once: the card's own count of
+        # each use, and each player's (indexed by player) for the balance lab.
+        self.k_played, self.k_activated, self.k_bought = ("played", self.id), ("activated", self.id), \
+            ("bought", self.id)
+        self.k_by_played, self.k_by_activated, self.k_by_bought, self.k_in_hand = (
+            tuple(("by", p, use, self.id) for p in (0, 1)) for use in ("played", "activated", "bought", "in_hand"))
 
     def _section(self, card: Card, section: str, played: bool) -> tuple[Line, ...]:
         out, costs = [], []

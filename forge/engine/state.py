@@ -314,7 +314,8 @@ class State:
             self.stack[-1] = (OP_MAIN, True)
             if self._trap_options(1 - p, (), True):
                 self.stack.append((OP_WINDOW, 1 - p, (), W_IDLE))
-            return
+                return
+            # No window: nothing waits either (_advance emptied _when and _now before this task).
         # Always posed, even when ending the turn is the only option.
         self.pending = p
         self.options = self._main_options()
@@ -447,8 +448,8 @@ class State:
         d = self.defs[cid]
         self.hand[p].remove(cid)
         if self.cov is not None:
-            _inc(self.cov, ("played", d.id))
-            _inc(self.cov, ("by", p, "played", d.id))  # per player: the balance lab
+            _inc(self.cov, d.k_played)
+            _inc(self.cov, d.k_by_played[p])  # per player: the balance lab
         if d.is_soul:
             self.played[p].append(cid)
             ev = "play_soul"
@@ -479,8 +480,8 @@ class State:
         self.hand[p].remove(cid)
         self._enter(p, cid)
         if self.cov is not None:
-            _inc(self.cov, ("played", d.id))
-            _inc(self.cov, ("by", p, "played", d.id))  # per player: the balance lab
+            _inc(self.cov, d.k_played)
+            _inc(self.cov, d.k_by_played[p])  # per player: the balance lab
         if self.log is not None:
             self.log.append(("summon", p, cid))
         self._ft = False
@@ -500,8 +501,8 @@ class State:
         d = self.defs[cid]
         self.exhausted[cid] = True
         if self.cov is not None:
-            _inc(self.cov, ("activated", d.id))
-            _inc(self.cov, ("by", p, "activated", d.id))  # per player: the balance lab
+            _inc(self.cov, d.k_activated)
+            _inc(self.cov, d.k_by_activated[p])  # per player: the balance lab
         if self.log is not None:
             self.log.append(("activate", p, cid))
         self._ft = False
@@ -517,8 +518,8 @@ class State:
         # Replace it at once, before any reaction; an empty recruit deck leaves the slot empty.
         self.row[slot] = self.recruit.pop() if self.recruit else -1
         if self.cov is not None:
-            _inc(self.cov, ("bought", d.id))
-            _inc(self.cov, ("by", p, "bought", d.id))  # per player: the balance lab
+            _inc(self.cov, d.k_bought)
+            _inc(self.cov, d.k_by_bought[p])  # per player: the balance lab
         if self.log is not None:
             self.log.append(("buy", p, cid, d.cost))
         self._ft = False
@@ -539,8 +540,8 @@ class State:
         self.resolving.append(cid)
         if self.cov is not None:
             _inc(self.cov, ("trap", d.id, d.trap_kind))
-            _inc(self.cov, ("played", d.id))
-            _inc(self.cov, ("by", h, "played", d.id))  # per player: the balance lab
+            _inc(self.cov, d.k_played)
+            _inc(self.cov, d.k_by_played[h])  # per player: the balance lab
         if self.log is not None:
             self.log.append(("trap", h, cid))
         # When you play a trap, draw a card.
@@ -924,6 +925,7 @@ class State:
     def _draw(self, p: int, n: int) -> None:
         """Draw n cards, reshuffling the discard pile whenever the deck is empty (Cleanup 5)."""
         deck, hand = self.deck[p], self.hand[p]
+        cov = self.cov
         drawn = 0
         for _ in range(n):
             if not deck:
@@ -940,15 +942,16 @@ class State:
             self.stamp[c] = self.next_stamp
             self.next_stamp += 1
             drawn += 1
-            if self.cov is not None:
-                _inc(self.cov, ("by", p, "in_hand", self.defs[c].id))  # had in hand: the balance lab
+            if cov is not None:
+                k = self.defs[c].k_in_hand[p]  # had in hand: the balance lab (_inc, inlined)
+                cov[k] = cov.get(k, 0) + 1
         if drawn and self.log is not None:
             self.log.append(("draw", p, drawn))
 
     def _cov_hand(self, p: int, cid: int) -> None:
         """A card came to ``p``'s hand other than by a draw (the balance lab's "had in hand")."""
         if self.cov is not None:
-            _inc(self.cov, ("by", p, "in_hand", self.defs[cid].id))
+            _inc(self.cov, self.defs[cid].k_in_hand[p])
 
     def _stamp(self, cid: int) -> None:
         self.stamp[cid] = self.next_stamp
