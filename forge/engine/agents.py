@@ -97,7 +97,7 @@ class _Design:
     """What the agent asks of a card design at almost every decision, worked out once per design."""
 
     __slots__ = ("d", "power", "junk", "thins_effects", "thins_activate", "effects", "activate", "hand",
-                 "hand_fixed", "demise", "keep", "threat")
+                 "hand_fixed", "demise", "keep", "threat", "soul", "summon")
 
     def __init__(self, d: CardDef, lp: dict) -> None:
         self.d = d
@@ -124,6 +124,9 @@ class _Design:
             keep = min(keep, 1.0)
         self.keep = keep
         self.threat = self.power - 1.5 * self.demise + 0.1 * d.cost  # an opponent's card (_threat)
+        # HeuristicAgent._main's scores of playing it as a Soul that does not thin, of summoning it.
+        self.soul = 100.0 + (1.0 if "draw" in self.effects else 0.0)
+        self.summon = 90.0 + self.power * 0.1
 
 
 class _Table:
@@ -372,8 +375,7 @@ class HeuristicAgent:
                 junk = True
                 break
         thin = junk and self._want_thin(obs)
-        opp_field = obs.battlefield(opp)
-        mine = obs.battlefield(me)
+        opp_field = mine = None  # the battlefields, read once a spell or an ability is weighed
         best, best_score = None, 0.0
         buys: list[Action] = []
         raises: list[Action] = []
@@ -385,12 +387,16 @@ class HeuristicAgent:
                     if t.thins_effects:
                         s = 101.0 if thin else self._late_thinner(obs, a.a)
                     else:
-                        s = 100.0 + (1.0 if "draw" in t.effects else 0.0)
+                        s = t.soul
                 else:
+                    if opp_field is None:
+                        opp_field, mine = obs.battlefield(opp), obs.battlefield(me)
                     s = self._spell_score(obs, t, opp_field, mine)
             elif k == "summon":
-                s = 90.0 + (recs.get(a.a) or info(obs, a.a)).power * 0.1
+                s = (recs.get(a.a) or info(obs, a.a)).summon
             elif k == "activate":
+                if opp_field is None:
+                    opp_field, mine = obs.battlefield(opp), obs.battlefield(me)
                 s = self._activate_score(obs, recs.get(a.a) or info(obs, a.a), a.a, opp_field, mine, thin)
             elif k == "buy":
                 buys.append(a)

@@ -19,8 +19,10 @@ class InvariantChecker:
         self.alleg = [list(a) for a in state.alleg]
         self.ranged = False  # whether ``alleg`` is known to be within 0..6 (holds checks it once)
         # At the last step that held: the cards of player 0's zones, of player 1's, of the exile pile,
-        # of the shared zones, and every card's owner (None before the first).
-        self.last: tuple[list[int], list[int], list[int], list[int], list[int]] | None = None
+        # of the recruit deck, of the other shared zones (_rest), and every card's owner (None before
+        # the first); the Rites held and their owners.
+        self.last: tuple[list[int], ...] | None = None
+        self.rites: tuple[list, list[int]] = ([], [])
         #: Every card id, one byte each (databases of up to 256 cards): see _each_once.
         self.every = bytes(range(self.n)) if self.n <= 256 else None
         self.expected: dict[tuple[int, int], tuple[int, ...]] = {}  # (owner, count) -> (owner,) * count
@@ -36,42 +38,67 @@ class InvariantChecker:
             raise InvariantError(f"turn {state.turn}, decision {state.decisions}: " + "; ".join(problems))
 
     def holds(self, s: State) -> bool:
-        """Every invariant of ``problems`` at once (it runs after each step of each simulated game), the
-        work done by built-ins over whole zones: a concatenation a part, one pass over the bytes of all
-        (_each_once), one ``itemgetter`` for the owners of a part. False sends the caller to ``problems`` for the wording
-        (tests/balance/test_fast_paths.py checks that both accept exactly the same states)."""
+        """Every invariant of ``problems`` at once (it runs after each step of each simulated game).
+        False sends the caller to ``problems`` for the wording (tests/balance/test_fast_paths.py
+        checks that both accept exactly the same states).
+
+        The cards are read as five parts (player 0's zones, player 1's, the exile pile, the recruit
+        deck, the other shared zones) and compared with the last step that held. A part that did not
+        change holds the same cards; so if the parts that changed hold between them exactly the cards
+        they held, every card is still in exactly one zone (_same_cards: built-ins over those parts
+        only), and only their cards' owners are read again, unless an owner changed. The first step
+        counts every card (_each_once)."""
         deck, hand, discard, field, played = s.deck, s.hand, s.discard, s.field, s.played
-        # Player 0's zones, player 1's, the exile pile, the shared zones (the row without its holes).
         mine = [*deck[0], *hand[0], *discard[0], *field[0], *played[0]]
         theirs = [*deck[1], *hand[1], *discard[1], *field[1], *played[1]]
-        exile = s.exile
+        exile, recruit = s.exile, s.recruit
         row = s.row
         if -1 in row:
             row = [c for c in row if c >= 0]
-        shared = [*s.recruit, *s.set_aside, *s.resolving, *row]
+        rest = [*s.set_aside, *s.resolving, *row]
         owner = s.owner
         last = self.last
-        # At the last step that held: the same four parts, the same owners (about a step in three)?
-        # Then what the next two checks find is known; else only a part that changed has its owners
-        # read again, unless an owner changed.
-        if last is None or owner != last[4]:
-            known0 = known1 = known_exile = False
+        if last is None:
+            cards = [*mine, *theirs, *exile, *recruit, *rest]
+            if len(cards) != self.n or not self._each_once(cards) or not self._owned_by(mine, owner, 0) or \
+                    not self._owned_by(theirs, owner, 1) or not self._owned_by(exile, owner, -1):
+                return False
+            self.last = (mine, theirs, exile[:], recruit[:], rest, owner[:])
         else:
             known0, known1, known_exile = mine == last[0], theirs == last[1], exile == last[2]
-            if known0 and known1 and known_exile and shared == last[3]:
-                mine = None  # nothing to check
-        if mine is not None:
-            cards = [*mine, *theirs, *exile, *shared]
-            if len(cards) != self.n or not self._each_once(cards):
-                return False
-            # The owners, read in one call a part: 0s, 1s, -1s (exiled: nobody's).
-            if not known0 and not self._owned_by(mine, owner, 0):
-                return False
-            if not known1 and not self._owned_by(theirs, owner, 1):
-                return False
-            if not known_exile and not self._owned_by(exile, owner, -1):
-                return False
-            self.last = (mine, theirs, exile[:], shared, owner[:] if last is None or owner != last[4] else last[4])
+            known_recruit, known_rest, same_owners = recruit == last[3], rest == last[4], owner == last[5]
+            if not (known0 and known1 and known_exile and known_recruit and known_rest and same_owners):
+                new: list[int] = []
+                old: list[int] = []
+                if not known0:
+                    new += mine
+                    old += last[0]
+                if not known1:
+                    new += theirs
+                    old += last[1]
+                if not known_exile:
+                    new += exile
+                    old += last[2]
+                if not known_recruit:
+                    new += recruit
+                    old += last[3]
+                if not known_rest:
+                    new += rest
+                    old += last[4]
+                if old and not self._same_cards(new, old):
+                    return False
+                # The owners, read in one call a part: 0s, 1s, -1s (exiled: nobody's).
+                if not same_owners:
+                    known0 = known1 = known_exile = False
+                if not known0 and not self._owned_by(mine, owner, 0):
+                    return False
+                if not known1 and not self._owned_by(theirs, owner, 1):
+                    return False
+                if not known_exile and not self._owned_by(exile, owner, -1):
+                    return False
+                self.last = (mine, theirs, last[2] if known_exile else exile[:],
+                             last[3] if known_recruit else recruit[:], rest,
+                             last[5] if same_owners else owner[:])
         essence, poison = s.essence, s.poison
         if essence[0] < 0 or essence[1] < 0 or poison[0] < 0 or poison[1] < 0 or \
                 len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
@@ -87,18 +114,21 @@ class InvariantChecker:
             if any(map(int.__lt__, a0, before[0])) or any(map(int.__lt__, a1, before[1])):
                 return False
         # Rites: each held by its owner, each owned by one player, one per player.
-        r0, r1 = s.rite_of
-        owners = s.rite_owner
-        if r0 is None and r1 is None:
-            if max(owners) >= 0:  # no Rite taken yet: none may have an owner
-                return False
-        else:
-            if (r0 is not None and owners[r0.faction] != 0) or (r1 is not None and owners[r1.faction] != 1):
-                return False
-            held = (r0 is not None) + (r1 is not None)
-            owned = [o for o in owners if o >= 0]
-            if len(owned) != held or len(set(owned)) != held:
-                return False
+        # (As at the last step that held, they still are.)
+        rite_of, owners = s.rite_of, s.rite_owner
+        if rite_of != self.rites[0] or owners != self.rites[1]:
+            r0, r1 = rite_of
+            if r0 is None and r1 is None:
+                if max(owners) >= 0:  # no Rite taken yet: none may have an owner
+                    return False
+            else:
+                if (r0 is not None and owners[r0.faction] != 0) or (r1 is not None and owners[r1.faction] != 1):
+                    return False
+                held = (r0 is not None) + (r1 is not None)
+                owned = [o for o in owners if o >= 0]
+                if len(owned) != held or len(set(owned)) != held:
+                    return False
+            self.rites = (rite_of[:], owners[:])
         # The end: the game goes on with both commanders alive and a decision posed, or it is over
         # with exactly the loser at 0 (or capped, with nobody at 0).
         health = s.health
@@ -126,6 +156,19 @@ class InvariantChecker:
                 expected = self.expected[p, k] = (p,) * k
             return itemgetter(*cards)(owner) == expected
         return k == 0 or owner[cards[0]] == p
+
+    def _same_cards(self, new: list[int], old: list[int]) -> bool:
+        """``new`` holds the cards of ``old`` (which holds none twice), each once: as many, and every
+        one of ``old`` among them (with up to 256 cards, their bytes deleted from old's: nothing may be
+        left; a value outside 0..255 is no card's id)."""
+        if len(new) != len(old):
+            return False
+        if self.every is None:
+            return set(new) == set(old)
+        try:
+            return not bytearray(old).translate(None, bytearray(new))
+        except ValueError:
+            return False
 
     def _each_once(self, cards: list[int]) -> bool:
         """``cards`` (n of them) holds every card id 0..n-1, so each exactly once. With up to 256
