@@ -50,7 +50,16 @@ BREAKAGES = {
     "a recruit card replaced by an id no card has": lambda s: s.recruit.__setitem__(0, len(s.defs)),
     "a card in hand replaced by an id no card has": lambda s: (s.hand[0] or s.deck[0]).__setitem__(0, len(s.defs)),
     "a negative id": lambda s: s.recruit.__setitem__(0, -3),
+    # Made for the part-by-part count (the checker that has seen the good state compares only the
+    # parts that changed): as many cards in each part, one card twice and another gone.
+    "a card in hand swapped for a recruit card that stays": lambda s: (s.hand[0] or s.deck[0]).__setitem__(0, s.recruit[-1]),
+    "an exiled copy of a deck card, a recruit card gone": lambda s: (s.exile.append((s.deck[0] or s.hand[0])[0]), s.recruit.pop()),
+    "the players' first cards swapped, owners kept": lambda s: _swap(s.deck[0] or s.hand[0], s.deck[1] or s.hand[1]),
 }
+
+
+def _swap(a: list, b: list) -> None:
+    a[0], b[0] = b[0], a[0]
 
 
 @pytest.mark.parametrize("breakage", sorted(BREAKAGES))
