@@ -66,9 +66,15 @@ def test_chooses_only_legal_options_and_is_reproducible(db):
         runs.append((search.choices, state.health, state.turn))
     assert runs[0][0], "the search agent made no decision"
     assert runs[0] == runs[1]
-    other = Checked(SearchAgent(8, budget=8, horizon=1))
-    play(game, 3, (other, HeuristicAgent(4)))
-    assert other.choices != runs[0][0]  # the seed matters: the run above is not reproducible by accident
+    # The seed matters: the run above is not reproducible by accident. A single other seed may agree on a
+    # short game (the search keeps the heuristic's choice unless another option is clearly better), so
+    # this asks it of a few: which game agrees depends on the shipped cards, not on the agent.
+    others = []
+    for seed in range(8, 12):
+        other = Checked(SearchAgent(seed, budget=8, horizon=1))
+        play(game, 3, (other, HeuristicAgent(4)))
+        others.append(other.choices)
+    assert any(choices != runs[0][0] for choices in others)
 
 
 def test_make_agent_names_the_search_agent(db):
