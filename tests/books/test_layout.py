@@ -136,3 +136,39 @@ def test_a_mostly_blank_last_page_is_filled_by_the_closing_blocks_leading():
     assert balance.better(first, again) and (again.pages < first.pages or again.blank <= balance.MOST_BLANK), (first, again)
     assert balance.leading_css(balance.Shape(4, 0.2, 189.0, {"credits": (263.0, 9.6)})) is None  # full enough
     assert balance.leading_css(balance.Shape(4, 0.9, 189.0, {})) is None  # no closing block to loosen
+
+
+def test_the_worked_example_s_spacing_takes_the_slack_the_credits_cannot():
+    """forge.books.balance: when the closing block is too short to fill a mostly blank last page, the
+    space after the worked example's paragraphs (``play-step``) grows to push text onto it; when a few
+    lines spill over, it closes up to take them back. Without the elastic paragraphs nothing could help."""
+    import weasyprint
+
+    from forge.books import balance
+    from forge.books.pdf import _with_style
+
+    def book(steps: int) -> str:
+        body = "".join(f'<p class="play-step">Event {i}: a player plays a card.</p>' for i in range(steps))
+        return ("<html lang=en><head><style>@page { size: 60mm 60mm; margin: 5mm } p { margin: 0 0 0.5mm; "
+                "font-size: 8pt; line-height: 1.2 } .credits p { font-size: 6pt }</style></head><body>" + body +
+                '<div class="credits"><p>Credits: a name.</p></div></body></html>')
+
+    shapes = {}
+    for steps in range(10, 40):
+        first = balance.shape(weasyprint.HTML(string=book(steps)).render().pages)
+        kind = "fill" if first.blank > 0.6 else "back" if first.blank > 0.45 and first.pages > 1 else None
+        if kind and kind not in shapes:
+            shapes[kind] = (steps, first)
+    assert set(shapes) == {"fill", "back"}, shapes
+    for kind, (steps, first) in shapes.items():
+        assert first.gaps["play-step"][0] >= steps and first.blocks["credits"][1] > 0
+        alone = balance.leading_css(balance.Shape(first.pages, first.blank, first.height, first.blocks))
+        css = balance.leading_css(first)
+        assert css and ".play-step { margin-bottom:" in css, css
+        again = balance.shape(weasyprint.HTML(string=_with_style(book(steps), css)).render().pages)
+        assert balance.better(first, again) and (again.pages < first.pages or again.blank <= balance.MOST_BLANK), \
+            (kind, first, again)
+        if alone:  # the credits' leading alone does not do it
+            lone = balance.shape(weasyprint.HTML(string=_with_style(book(steps), alone)).render().pages)
+            assert not (lone.pages < first.pages or lone.blank <= balance.MOST_BLANK), (kind, lone)
+    assert balance.leading_css(balance.Shape(4, 0.9, 189.0, {}, {"play-step": (40, 1.9)})) is not None
