@@ -173,7 +173,9 @@ class HeuristicAgent:
         self._last: Action | None = None
         self._aegis_turn, self._aegis = -1, 0
         self._thin_turn, self._thin = -1, False
-        self._memo_turn, self._memo = -1, {}  # this turn's buy scores and faction plans (_spend)
+        # _spend's buy scores by design, for one turn and allegiance (allegiance only grows: a score
+        # kept for an earlier one would never be asked again).
+        self._memo_turn, self._memo_al, self._memo = -1, (), {}
         self._t: _Table | None = None  # this database's worth of designs and lines (the first act)
         self._rec: dict[int, _Design] = {}  # card instance seen -> its design's _Design (never changes)
         self._scores: dict[tuple, float] = {}  # _buy_score by all its inputs, for the whole game
@@ -523,9 +525,10 @@ class HeuristicAgent:
         ess = obs.essence(me)
         if ess <= 0:
             return None
-        if self._memo_turn != obs.turn:
-            self._memo_turn, self._memo = obs.turn, {}
-        memo, al = self._memo, obs.allegiance(me)
+        al = obs.allegiance(me)
+        if self._memo_turn != obs.turn or self._memo_al != al:
+            self._memo_turn, self._memo_al, self._memo = obs.turn, al, {}
+        memo = self._memo
         plan = self._owned.get(al)  # _plan_factions
         if plan is None:
             plan = self._plan_factions(obs)
@@ -543,13 +546,13 @@ class HeuristicAgent:
                 if cid < 0:
                     continue
                 d = (recs.get(cid) or info(obs, cid)).d
-                a = by_design.get(d.i)
+                i = d.i
+                a = by_design.get(i)
                 if a is None:
                     continue
-                key = (d.i, al)  # the score's other inputs (plan, creatures, Aegis) follow from these this turn
-                s = memo.get(key)
+                s = memo.get(i)  # the score's other inputs (plan, creatures, Aegis) follow from al this turn
                 if s is None:
-                    s = memo[key] = self._buy_score(obs, d, plan, creatures)
+                    s = memo[i] = self._buy_score(obs, d, plan, creatures)
                 if s > 0:
                     items.append((d.cost, s, a))
         if raises:
