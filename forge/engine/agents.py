@@ -262,7 +262,7 @@ class HeuristicAgent:
         nf = len(al)
         need = [0.0] * nf
         home = self._home(obs)
-        lp = self._t.line
+        lp, designs = self._t.line, self._t.designs
         for d in self._mine.values():
             miss = 0
             for f, n in d.reqs:
@@ -271,7 +271,7 @@ class HeuristicAgent:
             if miss:
                 for f, n in d.reqs:
                     if al[f] < n:
-                        need[f] += 0.6 * self.value(d) / miss
+                        need[f] += 0.6 * designs[d.i].power / miss
             for ln in d.effects + d.activate:
                 if ln.tn and al[ln.tf] < ln.tn <= al[ln.tf] + 2:
                     need[ln.tf] += 0.4 * lp[ln] / (ln.tn - al[ln.tf])
@@ -300,10 +300,11 @@ class HeuristicAgent:
     def _plan_of(self, obs: Observation, al: tuple[int, ...]) -> tuple[int, int]:
         home = self._home(obs)
         lean = [0.0] * len(al)
+        designs = self._t.designs
         for d in self._mine.values():
             for f, n in d.reqs:
                 if f != home:
-                    lean[f] += 0.3 * self.value(d)
+                    lean[f] += 0.3 * designs[d.i].power
         second = max((f for f in range(len(al)) if f != home), key=lambda f: (2.0 * al[f] + lean[f], -f))
         if al[second] == 0 and lean[second] == 0:
             second = -1
