@@ -174,7 +174,9 @@ def replay(
     # The record streams: each line is checked, replayed and printed before the next is read.
     # Exit 1 for a bad record (FILE:LINE: [record] ...), 2 when the file cannot be read.
     from ..database import load_database
-    from ..engine.record import LogPrinter, RecordError, Replayer
+    from ..engine.record import RecordError, Replayer
+    from ..narrate import LogPrinter
+    from ..text import PhraseError, load_phrasebooks
 
     check_root(root)
     if lang not in ("en", "fr"):
@@ -198,7 +200,12 @@ def replay(
         if load.io_error or any(f.severity == ERROR for f in load.findings):
             typer.echo(render_findings(load.findings), err=True)
             raise typer.Exit(2 if load.io_error else 1)
-        printer = LogPrinter(load.db, lang, decisions)
+        try:
+            books = load_phrasebooks(root)
+        except PhraseError as exc:  # the log's phrases are the locales'
+            typer.echo(f"forge: error: {exc}", err=True)
+            raise typer.Exit(2) from None
+        printer = LogPrinter(load.db, books, lang, decisions)
         log: list[str] = []
         problem: RecordError | None = None
         try:

@@ -14,7 +14,7 @@ the game's randomness comes from ``random.Random(seed)`` owned by the state.
 
 Modules: ``state`` (the rules), ``game`` (setup), ``actions`` (decisions),
 ``observation`` (what a player sees), ``agents``, ``record`` (JSON-lines records,
-replay, en/fr logs), ``invariants``, ``proofs`` (``prove_cards(db)``),
+replay; their logs in words are ``forge.narrate``'s), ``invariants``, ``proofs`` (``prove_cards(db)``),
 ``builder`` (hand-built positions), ``sample`` (a small game in code).
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Game records: JSON lines (header, decisions and events, result, closing line), replay, logs.
+"""Game records: JSON lines (header, decisions and events, result, closing line), replay.
 
 A record is everything needed to replay a game: the header says how the game was
 dealt (seed, factions, first player, variant, caps), the decisions are replayed
@@ -27,13 +27,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import BinaryIO, Iterable, Iterator
+from typing import BinaryIO, Iterator
 
 from ..model import CardDatabase
 from ..vocabulary import FACTIONS
 from .actions import Action
 from .game import Game
-from .phrases import FACTION_NAMES, PHRASES, phrase
 from .state import State
 
 FORMAT = "rift-commanders-record"
@@ -561,54 +560,3 @@ def replay(db_or_game: CardDatabase | Game, record, on_line=None) -> State:
         if on_line is not None:
             on_line(x)
     return rep.state
-
-
-# -- logs ----------------------------------------------------------------------------------
-
-class LogPrinter:
-    """Turns record lines, one at a time, into a readable log in English or French."""
-
-    def __init__(self, db: CardDatabase, lang: str = "en", decisions: bool = False) -> None:
-        self.lang = lang
-        self.table = PHRASES[lang]
-        self.names = {c.id: c.name.get(lang) or c.id for c in db.cards}
-        self.fnames = FACTION_NAMES[lang]
-        self.decisions = decisions
-
-    def who(self, p) -> str:
-        return self.table["player"].format(n=int(p) + 1)
-
-    def __call__(self, x: dict) -> str | None:
-        """The log line of one record line, or None for lines the log does not show."""
-        t = x.get("t")
-        if t not in ("event", "decision") or (t == "decision" and not self.decisions):
-            return None
-        if x.get("e") == "resolve":  # why the next events happen: the log says what happens (see FIELDS)
-            return None
-        table, names, fnames = self.table, self.names, self.fnames
-        kind = "decision" if t == "decision" else x["e"]
-        if kind == "setup":
-            return table["setup"].format(
-                p0=self.who(0), p1=self.who(1), f0=fnames.get(x["f0"], x["f0"]), f1=fnames.get(x["f1"], x["f1"]),
-                first=self.who(x["first"]), expert=table["expert"] if x["expert"] else "")
-        args = dict(x)
-        if "player" in x:
-            args["player"] = self.who(x["player"])
-        if "target" in x:
-            args["target"] = self.who(x["target"])
-        if "card" in x:
-            args["card"] = names.get(x["card"], x["card"])
-        if "rite" in x:
-            args["card"] = names.get(x["rite"], x["rite"])
-        if "faction" in x:
-            f = FACTIONS[x["faction"]]
-            args["faction"] = fnames.get(f, f)
-        if "action" in x:
-            args["action"] = " ".join(str(v) for v in x["action"] if v != -1)
-        return phrase(table[kind], self.lang, **args)
-
-
-def render(lines: Iterable[dict], db: CardDatabase, lang: str = "en", decisions: bool = False) -> list[str]:
-    """A human-readable log of a record, in English or French; ``decisions`` adds each raw decision."""
-    printer = LogPrinter(db, lang, decisions)
-    return [text for x in lines if (text := printer(x)) is not None]

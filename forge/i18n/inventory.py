@@ -135,6 +135,8 @@ def _locale_context(path: tuple) -> str:
             "frames": "a frame around card text", "events": "an event in a triggered ability",
             "trap_kinds": "a trap kind on the type line", "sets": "a set name",
             "play": "a word of the browser play page (`forge play`: prompts, option buttons, board labels)",
+            "log": "a line of the game log (`forge replay`, the replay viewer, `forge play`): {player}, {card}, "
+                   "{faction} are names, {n}/{m} counts",
             }.get(table, "a printed label")
     return f"locale `{dotted(path)}`: {what}"
 

@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .. import narrate
 from ..database import load_database
 from ..findings import WARNING, Finding
 from ..text import Phrasebook
@@ -68,9 +69,9 @@ def _cards(inv: inventory.Inventory, root: Path, layout: bool, report: ParityRep
     found = [f for f in load.findings if f.severity != WARNING]
     if load.io_error or not ({"locales/en.yaml", "locales/fr.yaml"} <= set(inv.sources.docs)):
         return found
-    books = {lang: Phrasebook(lang, inv.sources.docs[f"locales/{lang}.yaml"].data, f"locales/{lang}.yaml")
-             for lang in LANGS}  # read once, by the inventory
-    found += cards.check(inv, load, books)
+    docs = {lang: inv.sources.docs[f"locales/{lang}.yaml"] for lang in LANGS}  # read once, by the inventory
+    books = {lang: Phrasebook(lang, doc.data, doc.rel, doc.source) for lang, doc in docs.items()}
+    found += cards.check(inv, load, books) + narrate.check(books)
     if layout:
         found += length.check(inv, load, books)
         tpl, sets = templatelabels.load(root, books, load.db.factions)

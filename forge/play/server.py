@@ -25,7 +25,6 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..engine import Action
-from ..engine.phrases import FACTION_NAMES
 from ..vocabulary import FACTIONS
 from .images import CardImages
 from .session import HUMAN, PlayError
@@ -166,7 +165,7 @@ class PlayApp:
 
     async def words(self, request: Request) -> Response:
         lang = self.lang(request)
-        return JSONResponse({**self.viewer.words.table(lang), "factions": {f: FACTION_NAMES[lang][f] for f in FACTIONS}})
+        return JSONResponse({**self.viewer.words.table(lang), "factions": {f: self.viewer.faction_name(f, lang) for f in FACTIONS}})
 
     async def create(self, request: Request) -> Response:
         data = await self.body(request)

@@ -8,11 +8,10 @@ language; the log is the replay's (``forge.engine.record.LogPrinter``).
 """
 from __future__ import annotations
 
-from ..engine.phrases import FACTION_NAMES
-from ..engine.record import LogPrinter
 from ..engine import Observation
 from ..engine.state import OP_LINES
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
+from ..narrate import LogPrinter
 from .session import HUMAN, Session
 from .words import LANGS, Words, from_books
 
@@ -28,7 +27,7 @@ class Viewer:
         self.books = books or {}
         self.words = words if words is not None else from_books(self.books)[0]
         self.names = {lang: {c.id: c.name.get(lang) or c.id for c in db.cards} for lang in LANGS}
-        self.logs = {lang: LogPrinter(db, lang) for lang in LANGS}
+        self.logs = {lang: LogPrinter(db, self.books, lang) for lang in LANGS}
 
     # -- cards and their words ------------------------------------------------------------
     def catalogue(self, lang: str) -> dict:
@@ -99,13 +98,17 @@ class Viewer:
                 names[p] += f" ({self.words.say(lang, 'you' if seat == HUMAN else 'ai')})"
         return names
 
+    def faction_name(self, faction: str, lang: str) -> str:
+        """A faction's name in ``lang``: the locale's ``factions:`` (its id when no locale names it)."""
+        return self.logs[lang].fnames.get(faction, faction)
+
     def player(self, s, p: int, seat: int, lang: str) -> dict:
         rite = s.rite_of[p]
-        fnames = FACTION_NAMES[lang]
+        fnames = self.logs[lang].fnames
         return {
             "faction": s.factions[p], "faction_name": fnames.get(s.factions[p], s.factions[p]),
             "health": s.health[p], "poison": s.poison[p], "essence": s.essence[p],
-            "allegiance": [{"faction": f, "name": fnames[f], "n": s.alleg[p][i], "max": MAX_ALLEGIANCE}
+            "allegiance": [{"faction": f, "name": fnames.get(f, f), "n": s.alleg[p][i], "max": MAX_ALLEGIANCE}
                            for i, f in enumerate(FACTIONS)],
             "rite": {"id": rite.id, "name": self.names[lang][rite.id]} if rite is not None else None,
             "hand": [self.card(s, c, lang) for c in s.hand[p]] if p == seat else None,
@@ -180,7 +183,7 @@ class Viewer:
         elif k in ("raise", "faction"):
             f = FACTIONS[a.a]
             out["faction"] = f
-            out["label"] = self.words.say(lang, "opt:" + k, faction=FACTION_NAMES[lang][f])
+            out["label"] = self.words.say(lang, "opt:" + k, faction=self.faction_name(f, lang))
         elif k == "pass":
             out["label"] = self.words.say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else self.words.say(lang, "opt:pass")
         elif k == "stop":

@@ -1,4 +1,4 @@
-"""The play page's own words, read from the project's locales (the log's come from forge.engine.phrases).
+"""The play page's own words, read from the project's locales (the log's are their ``log:``: forge.narrate).
 
 They live in ``locales/<lang>.yaml`` under ``play:``, beside the card text's phrases, so that
 translators see them in their tools (``forge i18n export``) and ``forge parity`` checks them
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..engine.phrases import phrase
 from ..findings import Finding
 from ..model import Position
+from ..narrate import phrase
 from ..vocabulary import LANGUAGES
 
 LANGS = LANGUAGES

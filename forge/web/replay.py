@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO, Callable
 
-from ..engine.phrases import PHRASES
-from ..engine.record import MAX_LINE_BYTES, LogPrinter, RecordError, Replayer
+from ..engine.record import MAX_LINE_BYTES, RecordError, Replayer
+from ..narrate import LogPrinter
 from ..findings import Finding
 from ..model import CardDatabase, Position
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
@@ -47,9 +47,10 @@ class Replay:
     final: dict = field(default_factory=dict)  # the last board, whole
 
 
-def read(db: CardDatabase, stream: BinaryIO, lang: str, max_bytes: int | None = None) -> Replay:
-    """Replay a record into board views and log lines; raises RecordError for a record with no page."""
-    rep, printer, out = Replayer(db), LogPrinter(db, lang, decisions=True), Replay()
+def read(db: CardDatabase, books: dict, stream: BinaryIO, lang: str, max_bytes: int | None = None) -> Replay:
+    """Replay a record into board views and log lines (in the locales' words, ``books``); raises RecordError
+    for a record with no page."""
+    rep, printer, out = Replayer(db), LogPrinter(db, books, lang, decisions=True), Replay()
     last: dict | None = None
     try:
         for n, x in _numbered(rep.lines(stream, max_bytes)):
@@ -140,7 +141,8 @@ def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, rec
     w = words(lang)
     icons = Icons(db)
     by_id = db.by_id()
-    names = {p: PHRASES[lang]["player"].format(n=p + 1) for p in (0, 1)}
+    say = LogPrinter(db, books, lang).who
+    names = {p: say(p) for p in (0, 1)}
     factions = {f.id: f.name.get(lang) or f.id for f in db.factions}
     head = replay.head
     players = [{"n": p, "name": names[p], "faction": factions.get(head["factions"][p], head["factions"][p]),
@@ -190,9 +192,10 @@ def build_replay(root: Path, opener: Callable[[], BinaryIO], record_name: str, t
         outcome.findings = errors
         outcome.io_error = "the card database cannot be read" if load.io_error else ""
         return outcome
+    books = load_phrasebooks(root)
     try:
         with opener() as stream:
-            replay = read(load.db, stream, lang, max_bytes)
+            replay = read(load.db, books, stream, lang, max_bytes)
     except RecordError as exc:
         col = column(opener, exc.line, exc.message)
         outcome.findings.append(Finding(Position(record_name, exc.line, col), exc.rule, exc.message, exc.hint))
@@ -202,7 +205,6 @@ def build_replay(root: Path, opener: Callable[[], BinaryIO], record_name: str, t
         outcome.failure = exc.message
         outcome.findings.append(Finding(Position(record_name, exc.line, column(opener, exc.line, exc.message)),
                                         exc.rule, exc.message, exc.hint))
-    books = load_phrasebooks(root)
     pictures = CardPictures(root, load.db, books, cache)
     text = page(load.db, books, replay, lang, pictures, Path(record_name).name)  # no folder of this machine
     outcome.steps, outcome.cards = len(replay.steps), len(replay.cards)

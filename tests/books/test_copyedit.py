@@ -41,10 +41,15 @@ def test_plural_rules_are_the_languages():
 
 def test_the_engines_log_counts_by_the_languages_rules():
     """The game log said "keeps 0 card": English takes the plural for 0, French the singular."""
-    from forge.engine.phrases import PHRASES, phrase
+    from forge.database import load_database
+    from forge.narrate import LogPrinter
+    from forge.text import load_phrasebooks
 
-    assert phrase(PHRASES["en"]["keep"], "en", player="Player 1", n=0, m=2) == "Player 1 keeps 0 cards and discards 2."
-    assert phrase(PHRASES["fr"]["keep"], "fr", player="Joueur 1", n=0, m=2) == "Joueur 1 garde 0 carte et en défausse 2."
+    books = load_phrasebooks(REPO)
+    db = load_database(REPO).db
+    en, fr = (LogPrinter(db, books, lang) for lang in ("en", "fr"))
+    assert en.say("keep", player="Player 1", n=0, m=2) == "Player 1 keeps 0 cards and discards 2."
+    assert fr.say("keep", player="Joueur 1", n=0, m=2) == "Joueur 1 garde 0 carte et en défausse 2."
 
 
 def test_a_count_agrees_with_its_noun_in_both_languages():

@@ -15,10 +15,12 @@ from forge.engine.builder import build
 from forge.engine.invariants import InvariantChecker, InvariantError
 from forge.engine.observation import Observation
 from forge.engine.proofs import prove_cards
-from forge.engine.record import ReplayMismatch, digest, from_jsonl, make_record, render, replay, to_jsonl
+from forge.engine.record import ReplayMismatch, digest, from_jsonl, make_record, replay, to_jsonl
 from forge.engine.sample import card, line, sample_database
 from forge.engine.state import HANDLED_VERBS, OP_WINDOW
 from forge.simulate import PAIRINGS, Settings, game_seed, play_games
+from forge.narrate import render
+from forge.text import load_phrasebooks
 from forge.vocabulary import FACTIONS, VERBS
 
 ENGINE = Path(__file__).resolve().parents[2] / "forge" / "engine"
@@ -100,8 +102,9 @@ def test_render_log_in_english_and_french(sample_game):
     s = sample_game.new_state(8, ("red", "white"), log=True)
     run(s, [HeuristicAgent(1), HeuristicAgent(2)])
     db = sample_database()
-    en = render(make_record(s), db, "en")
-    fr = render(make_record(s), db, "fr")
+    books = load_phrasebooks(Path(__file__).resolve().parents[2])  # the log's phrases are the locales'
+    en = render(make_record(s), db, books, "en")
+    fr = render(make_record(s), db, books, "fr")
     assert en[0].startswith("Setup:") and fr[0].startswith("Mise en place")
     assert any("Turn 1" in x for x in en) and any("Tour 1" in x for x in fr)
     assert any("(fr)" in x for x in fr)  # card names in French
@@ -241,6 +244,9 @@ def test_replay_command_prints_the_log_and_checks_the_record(tmp_path):
     res = CliRunner().invoke(app, ["simulate", "--games", "1", "--root", str(proj), "--save-replays"])
     assert res.exit_code == 0, res.output
     rec = next((proj / "output" / "replays").glob("*.jsonl"))
+    res = CliRunner().invoke(app, ["replay", str(rec), "--root", str(proj), "--lang", "fr"])
+    assert res.exit_code == 2 and "locales/en.yaml" in res.output  # the log's words are the project's locales
+    shutil.copytree(root / "locales", proj / "locales")
     res = CliRunner().invoke(app, ["replay", str(rec), "--root", str(proj), "--lang", "fr"])
     assert res.exit_code == 0 and res.output.startswith("Mise en place")
 

@@ -18,12 +18,15 @@ from typer.testing import CliRunner
 import forge.database
 from forge.cli import app
 from forge.engine import Game, HeuristicAgent, run
-from forge.engine.record import (MAX_LINE_BYTES, LogPrinter, RecordError, Replayer, ReplayMismatch,
-                                 digest, from_jsonl, make_record, render, replay, to_jsonl)
+from forge.engine.record import (MAX_LINE_BYTES, RecordError, Replayer, ReplayMismatch, digest, from_jsonl,
+                                 make_record, replay, to_jsonl)
 from forge.engine.sample import sample_database
+from forge.narrate import LogPrinter, render
 from forge.simulate import Settings, play_games
+from forge.text import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
+BOOKS = load_phrasebooks(REPO)  # the log's phrases are the locales'
 
 
 _LOAD = forge.database.load_database
@@ -350,7 +353,7 @@ def test_a_failing_games_record_replays_up_to_its_failure(tmp_path, wound_fails_
     assert seen == lines  # every line was checked and handed on, the ones after the failure too
     res, path = cli(tmp_path, text)
     assert res.exit_code == 1 and res.stderr.startswith(f"{path}:{err.line}: [replay] the replay stops")
-    assert res.stdout.splitlines() == render(lines, db)  # the whole log, past the failure
+    assert res.stdout.splitlines() == render(lines, db, BOOKS)  # the whole log, past the failure
 
 
 # -- bounded memory ------------------------------------------------------------------------
@@ -370,7 +373,7 @@ def test_replay_streams_a_long_record_in_bounded_memory(tmp_path):
     del state
     size, bound = path.stat().st_size, 1 << 20
     assert size > 2 * bound  # holding the lines, even as raw text, would exceed the bound
-    printer = LogPrinter(db, "fr")
+    printer = LogPrinter(db, BOOKS, "fr")
     shown = 0
     tracemalloc.start()
     try:
@@ -410,7 +413,7 @@ def test_any_edit_is_a_record_error_or_changes_nothing():
     base = make_record(state)
     rng = random.Random(7)
     values = [None, True, 0, 1, -1, 10**7, "", "red", [], {}, ["play", 1, -1], 1.5, "lost-soul", 2**70]
-    printer = LogPrinter(db, "fr", decisions=True)
+    printer = LogPrinter(db, BOOKS, "fr", decisions=True)
     for _ in range(150):
         lines = json.loads(json.dumps(base))
         i, j = rng.randrange(len(lines)), rng.randrange(len(lines))

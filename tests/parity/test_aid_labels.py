@@ -3,7 +3,6 @@ the box they print in, measured from forge.render.aids; a translation past it is
 at its line of templates/cards/card.yaml, and the translators' files carry the room."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import polib
@@ -15,26 +14,21 @@ from forge.i18n import inventory, limits, templatelabels
 from forge.render import aids
 from forge.render.template import load_template
 
+from . import helpers
+
 runner = CliRunner()
 CARD = "templates/cards/card.yaml"
 MM = 72 / 25.4
 
 
 def mistake(root: Path, old: str, new: str) -> int:
-    """Replace ``old`` (once in card.yaml) by ``new``; the line it is on."""
-    path = root / CARD
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    at = text.index(old)
-    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
-    return text.count("\n", 0, at) + 1
+    return helpers.mistake(root, CARD, old, new)
 
 
 def lengths(root: Path) -> list[tuple[str, int, str]]:
-    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json"])
-    found = json.loads(result.stdout)["findings"]
-    assert result.exit_code == 1, found
-    return [(f["file"], f["line"], f["message"]) for f in found if f["rule"] == "length"]
+    code, rows = helpers.findings(root)
+    assert code == 1, rows
+    return [(f["file"], f["line"], f["message"]) for f in rows if f["rule"] == "length"]
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,9 @@ import random
 from typer.testing import CliRunner
 
 from forge.cli import app as cli
-from forge.engine.record import digest, from_jsonl, render, replay
+from forge.engine.record import digest, from_jsonl, replay
+from forge.narrate import render
+from forge.text import load_phrasebooks
 
 from ..conftest import REPO
 from .conftest import choose, decide, new_game, play_out
@@ -64,7 +66,7 @@ def test_a_game_against_the_ai_ends_with_the_digest_forge_replay_reaches(client,
         result = CliRunner().invoke(cli, ["replay", str(path), "--lang", lang, "--root", str(REPO), "--format", "json"])
         assert result.exit_code == 0, result.output
         printed = json.loads(result.stdout)["log"]
-        assert printed == render(lines, client.store.game.db, lang)
+        assert printed == render(lines, client.store.game.db, load_phrasebooks(REPO), lang)
         assert client.get(f"/api/games/{gid}/log?lang={lang}").json()["log"] == printed
         assert client.get(f"/api/games/{gid}?lang={lang}").json()["log"] == printed[-60:]
     assert client.get(f"/api/games/{gid}/record").text == text
@@ -103,7 +105,7 @@ def test_the_page_speaks_french(client):
     fr = client.get(f"/api/games/{gid}?lang=fr").json()
     assert fr["decision"]["prompt"].startswith("Votre phase stratégique")
     assert fr["decision"]["options"][-1]["label"] == "Finir le tour"
-    assert fr["log"][0].startswith("Mise en place : Joueur 1 joue Rouge")
+    assert fr["log"][0].startswith("Mise en place\u00a0: Joueur 1 joue Rouge")  # French typography (locales' log:)
     assert fr["names"] == ["Joueur 1 (Vous)", "Joueur 2 (IA)"]
     page = client.get("/game/1?lang=fr")
     assert page.status_code == 200 and '<html lang="fr"' in page.text

@@ -13,7 +13,9 @@ from typer.testing import CliRunner
 
 from forge.cli import app
 from forge.database import load_database
-from forge.engine.record import from_jsonl, render, to_jsonl
+from forge.engine.record import from_jsonl, to_jsonl
+from forge.narrate import render
+from forge.text import load_phrasebooks
 from forge.web import replay as replay_mod
 from forge.web.board import cards_of
 
@@ -36,7 +38,7 @@ def _data(text: str) -> dict:
 def _read(path, lang="en"):
     db = load_database(REPO).db
     with path.open("rb") as stream:
-        return replay_mod.read(db, stream, lang)
+        return replay_mod.read(db, load_phrasebooks(REPO), stream, lang)
 
 
 def test_each_step_is_the_board_the_game_had_after_that_decision(played):
@@ -62,7 +64,7 @@ def test_the_log_is_the_replay_log_in_each_language_each_line_at_its_step(played
     lines = from_jsonl(path.read_bytes())
     for lang in LANGS:
         got = _read(path, lang)
-        assert [text for _, _, text in got.log] == [t.strip() for t in render(lines, db, lang, decisions=True)]
+        assert [text for _, _, text in got.log] == [t.strip() for t in render(lines, db, load_phrasebooks(REPO), lang, decisions=True)]
         decisions = [step for step, kind, _ in got.log if kind == "decision"]
         assert decisions == list(range(1, len(got.steps)))  # each decision opens the next step
         assert all(a <= b for (a, _, _), (b, _, _) in zip(got.log, got.log[1:]))
@@ -183,7 +185,7 @@ def test_a_card_name_with_markup_shows_as_text(played, shipped_db, tmp_path):
     renamed = [dataclasses.replace(c, name={"en": evil, "fr": evil}) if c.id in shown else c for c in db.cards]
     hostile = dataclasses.replace(db, cards=renamed)
     with played[0].open("rb") as stream:
-        got = replay_mod.read(hostile, stream, "en")
+        got = replay_mod.read(hostile, books, stream, "en")
 
     class Pictures:
         def uri(self, card, lang):
@@ -202,12 +204,12 @@ def test_a_failing_games_record_shows_the_game_up_to_the_failure(shipped_db, tmp
     the failure said at its line (exit 1: it is a finding)."""
     from forge.simulate import Settings, play_games
 
-    db, _ = shipped_db
+    db, books = shipped_db
     failed = next(o for o in play_games(db, Settings(games=12, seed=0)) if o.error)
     record = tmp_path / "failed.jsonl"
     record.write_text(to_jsonl(failed.record), encoding="utf-8")
     with record.open("rb") as stream:
-        got = replay_mod.read(db, stream, "en")
+        got = replay_mod.read(db, books, stream, "en")
     assert got.failure is not None and got.failure.rule == "replay" and "RuntimeError: boom" in got.failure.message
     assert got.failed_step == len(got.steps) - 1 and got.steps[-1] == {} and got.final["t"] > 4
     out = tmp_path / "failed.html"
@@ -234,7 +236,7 @@ def test_a_game_still_being_played_shows_to_where_it_stands(shipped_db, tmp_path
     record = tmp_path / "playtest.jsonl"
     record.write_text(to_jsonl(make_record(state, ("human", "heuristic"))), encoding="utf-8")
     with record.open("rb") as stream:
-        got = replay_mod.read(db, stream, "fr")
+        got = replay_mod.read(db, books, stream, "fr")
     assert len(got.steps) == 41 and got.final == view(state) and got.final["w"] is None
 
     class Pictures:

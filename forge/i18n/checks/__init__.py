@@ -17,6 +17,14 @@ from ..inventory import Entry, Pair
 #: and code spans (`` `~/Library/` ``: verbatim text, ``forge.verbatim``).
 CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|\{\w+(?::\w+|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]|"
                   + SPAN.pattern, re.S)
+_PLURAL = re.compile(r"\{\w+\|([^|{}]*)\|([^{}]*)\}")
+
+
+def readings(text: str) -> tuple[str, str]:
+    """``text`` as it prints for one and for many: each plural slot ``{n|a|b}`` replaced by its form."""
+    return _PLURAL.sub(lambda m: m.group(1), text), _PLURAL.sub(lambda m: m.group(2), text)
+
+
 #: Kinds of pair that hold no words of their own (a line of Jinja statements).
 CODE_ONLY = ("prose-jinja",)
 

@@ -18,7 +18,7 @@ from ...findings import Finding
 from ...model import Position
 from ..inventory import Inventory, dotted
 from ..termbase import Term, Termbase
-from . import CODE_ONLY, at, both, label, masked
+from . import CODE_ONLY, at, both, label, masked, readings
 
 
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
@@ -27,11 +27,12 @@ def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
     for pair in both(inv.pairs):
         if pair.kind in CODE_ONLY or pair.kind in _FREE:
             continue
-        en, fr = _norm(masked(pair.en.text)), _norm(masked(pair.fr.text))
+        en = " | ".join(_norm(masked(r)) for r in readings(pair.en.text))  # a term in a plural slot counts
+        fr = [_norm(masked(r)) for r in readings(pair.fr.text)]
         for term in _used(en, text_terms, termbase):
             if term.loose and pair.kind in _TITLES:
                 continue
-            if not _pattern(term, "fr").search(fr):
+            if not any(_pattern(term, "fr").search(reading) for reading in fr):
                 found.append(at(pair.fr, "terminology",
                                 f"{label(pair)}: the English says `{term.en}`; the French does not use "
                                 f"the termbase's `{term.fr}`",

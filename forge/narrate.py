@@ -1,0 +1,175 @@
+"""The game log in words: each line of a game record as a sentence of ``locales/<lang>.yaml``.
+
+The sentences are the locale's ``log:`` table (faction names its ``factions:``), beside the
+card text's phrases and the play page's words, so that translators see them in their tools
+and ``forge parity`` checks them like every other string. The engine records events as
+data (``forge.engine.record``: a kind and its fields) and knows no words; this module,
+outside it, reads those events and the locale tables its callers load (``replay``, the
+replay viewer, ``forge play``).
+
+A phrase is untrusted text: a key missing from the language falls back to English, one
+missing from both prints the event's kind and fields, and a placeholder the event does not
+have is printed as written (``check`` reports both at the locale's line).
+"""
+from __future__ import annotations
+
+import re
+from typing import Iterable
+
+from .engine.record import FIELDS, KEYS
+from .findings import Finding
+from .model import CardDatabase, Position
+from .vocabulary import FACTIONS, LANGUAGES, plural_category
+
+#: The table of locales/<lang>.yaml that holds the log's phrases.
+TABLE = "log"
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
+#: Phrases that are no event of the record: a player's name, and setup's two forms (its fields are its own).
+_SETUP = ("p0", "p1", "f0", "f1", "first")
+OWN: dict[str, tuple[str, ...]] = {"player": ("n",), "setup": _SETUP, "setup_expert": _SETUP}
+#: Lines printed indented under the events they come between.
+INDENT = {"decision": "  "}
+
+
+def phrase(template: str, lang: str = "en", **values) -> str:
+    """Fill ``{name}`` and ``{n|singular|plural}`` placeholders by ``lang``'s plural rules ("0 cards",
+    « 0 carte »); a placeholder with no value is printed as written."""
+    def sub(m: re.Match) -> str:
+        name, singular, plural = m.groups()
+        if name not in values:
+            return m.group(0)
+        if singular is None:
+            return str(values[name])
+        try:
+            return singular if plural_category(lang, int(values[name])) == "one" else plural
+        except (TypeError, ValueError):
+            return m.group(0)
+
+    return _PLACEHOLDER.sub(sub, template)
+
+
+def placeholders(kind: str) -> set[str]:
+    """The placeholders the printer fills in the phrase of ``kind`` (none for a kind it never prints)."""
+    if kind in OWN:
+        return set(OWN[kind])
+    if kind not in KEYS or kind == "resolve":
+        return set()
+    names = set(KEYS[kind]) - {"t", "e", "cid", "section", "index", "rite"}
+    return names | ({"card"} if "rite" in FIELDS[kind] else set())
+
+
+#: Every phrase the log prints, by key.
+KINDS = tuple(OWN) + tuple(k for k in FIELDS if k != "resolve")
+
+
+def _table(books: dict, lang: str, name: str) -> dict[str, str]:
+    """A locale table of ``lang``, English where it lacks a key (texts only)."""
+    out: dict[str, str] = {}
+    for source in ("en", lang):
+        book = books.get(source)
+        raw = book.data.get(name) if book is not None and isinstance(book.data, dict) else None
+        if isinstance(raw, dict):
+            out.update({str(k): v for k, v in raw.items() if isinstance(v, str)})
+    return out
+
+
+class LogPrinter:
+    """Turns record lines, one at a time, into a readable log in one language."""
+
+    def __init__(self, db: CardDatabase, books: dict, lang: str = "en", decisions: bool = False) -> None:
+        self.lang = lang
+        self.table = _table(books, lang, TABLE)
+        self.fnames = _table(books, lang, "factions")
+        self.names = {c.id: c.name.get(lang) or c.id for c in db.cards}
+        self.decisions = decisions
+
+    def say(self, key: str, **values) -> str:
+        """The phrase ``key`` filled; its kind and values when no language has it."""
+        if key not in self.table:
+            return f"[{key}] " + ", ".join(f"{k}={v}" for k, v in values.items())
+        return phrase(self.table[key], self.lang, **values)
+
+    def who(self, p) -> str:
+        return self.say("player", n=int(p) + 1)
+
+    def __call__(self, x: dict) -> str | None:
+        """The log line of one record line, or None for lines the log does not show."""
+        t = x.get("t")
+        if t not in ("event", "decision") or (t == "decision" and not self.decisions):
+            return None
+        if x.get("e") == "resolve":  # why the next events happen: the log says what happens (see FIELDS)
+            return None
+        kind = "decision" if t == "decision" else x["e"]
+        if kind == "setup":
+            fnames = self.fnames
+            return self.say("setup_expert" if x["expert"] else "setup", p0=self.who(0), p1=self.who(1),
+                            f0=fnames.get(x["f0"], x["f0"]), f1=fnames.get(x["f1"], x["f1"]),
+                            first=self.who(x["first"]))
+        return INDENT.get(kind, "") + self.say(kind, **self._values(x))
+
+    def _values(self, x: dict) -> dict:
+        args = {k: v for k, v in x.items() if k not in ("t", "e")}
+        for key in ("player", "target"):
+            if key in x:
+                args[key] = self.who(x[key])
+        if "card" in x:
+            args["card"] = self.names.get(x["card"], x["card"])
+        if "rite" in x:
+            args["card"] = self.names.get(x["rite"], x["rite"])
+        if "faction" in x:
+            f = FACTIONS[x["faction"]]
+            args["faction"] = self.fnames.get(f, f)
+        if "action" in x:
+            args["action"] = " ".join(str(v) for v in x["action"] if v != -1)
+        return args
+
+
+def render(lines: Iterable[dict], db: CardDatabase, books: dict, lang: str = "en",
+           decisions: bool = False) -> list[str]:
+    """A human-readable log of a record in ``lang``; ``decisions`` adds each raw decision."""
+    printer = LogPrinter(db, books, lang, decisions)
+    return [text for x in lines if (text := printer(x)) is not None]
+
+
+def check(books: dict) -> list[Finding]:
+    """The log's phrases a record needs: a ``log:`` table in each language, every phrase in English, and
+    no placeholder the printer cannot fill (it would print as written), each at its locale line."""
+    found = []
+    for lang in LANGUAGES:
+        book = books.get(lang)
+        rel = f"locales/{lang}.yaml"
+        raw = book.data.get(TABLE) if book is not None and isinstance(book.data, dict) else None
+        if not isinstance(raw, dict):
+            found.append(Finding(_where(book, rel, ()), "log-phrase", f"{rel} has no `{TABLE}:` table: the game "
+                                 "log's phrases", f"add `{TABLE}:` with the keys of forge's own locales/en.yaml"))
+            continue
+        if lang == "en":
+            found += [Finding(_where(book, rel, (TABLE,)), "log-phrase", f"`{TABLE}.{kind}` is missing: the log "
+                              f"prints its events as data", f"add `{kind}:` to `{TABLE}:`")
+                      for kind in KINDS if kind not in raw]
+        for key, text in raw.items():
+            found += _phrase_findings(book, rel, str(key), text)
+    return found
+
+
+def _phrase_findings(book, rel: str, key: str, text) -> list[Finding]:
+    where = _where(book, rel, (TABLE, key))
+    if key not in KINDS:
+        return [Finding(where, "log-phrase", f"`{TABLE}.{key}` is no event of the game log",
+                        f"remove it, or name one of: {', '.join(KINDS)}")]
+    if not isinstance(text, str):
+        return [Finding(where, "log-phrase", f"`{TABLE}.{key}` is not a text", "write the phrase in quotes")]
+    known = placeholders(key)
+    return [Finding(where, "log-phrase", f"`{TABLE}.{key}` names {{{name}}}, which this event does not have",
+                    f"use one of {', '.join('{%s}' % k for k in sorted(known)) or 'no placeholder'}")
+            for name in sorted({m.group(1) for m in _PLACEHOLDER.finditer(text)} - known)]
+
+
+def _where(book, rel: str, path: tuple) -> Position:
+    """Where ``path`` is written in the locale file (its top when not known)."""
+    if book is None or getattr(book, "where", None) is None:
+        return Position(rel, 1, 1)
+    return Position(rel, *book.where.at(path, key=True))
+
+
+__all__ = ["TABLE", "KINDS", "phrase", "placeholders", "LogPrinter", "render", "check"]
