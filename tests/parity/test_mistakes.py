@@ -54,6 +54,13 @@ def test_a_spelled_out_number_changed_in_book_prose(shipped):
     assert found(shipped, "parity-number") == {("templates/books/rulebook.fr.md", line)}
 
 
+def test_les_deux_premiers_is_a_count_not_both(shipped):
+    """« les deux » is "both" (no number), but « les deux premiers tours » is "the first two turns"."""
+    line = mistake(shipped, "cards/factions.yaml", "dès le premier tour, tandis que",
+                   "dès les deux premiers tours, tandis que")
+    assert found(shipped, "parity-number") == {("cards/factions.yaml", line)}
+
+
 def test_a_digit_for_a_spelled_out_number_is_the_same_number(shipped):
     mistake(shipped, "templates/books/rulebook.fr.md", "Chaque tour comporte trois phases",
             "Chaque tour comporte 3 phases")
@@ -221,6 +228,12 @@ def test_two_cards_with_one_french_name(shipped):
     assert found(shipped, "duplicate-name") == {("cards/red.yaml", line)}
 
 
+def test_a_keyword_in_bold_written_in_lower_case(shipped):
+    """« **poison** » in a phrase: the keywords table writes Poison (and the termbase lists it as identical)."""
+    line = mistake(shipped, "locales/fr.yaml", 'poison: "**Poison** {n}"', 'poison: "**poison** {n}"')
+    assert found(shipped, "terminology") == {("locales/fr.yaml", line)}
+
+
 # -- plurals --------------------------------------------------------------------------------------------
 def test_plural_forms_in_the_wrong_slots(shipped):
     line = mistake(shipped, "locales/fr.yaml", 'do: "Piochez {n} {n|carte|cartes}."',
@@ -234,12 +247,61 @@ def test_a_plural_slot_left_singular(shipped):
     assert found(shipped, "plural") == {("locales/fr.yaml", line)}
 
 
+def test_a_plural_slot_left_in_english_is_read_as_words(shipped):
+    """The words of ``{n|card|cards}`` are printed: English left in them is found like any other."""
+    line = mistake(shipped, "locales/fr.yaml", 'do: "Piochez {n} {n|carte|cartes}."', 'do: "Piochez {n} {n|card|cards}."')
+    assert ("locales/fr.yaml", line) in found(shipped, "untranslated-word")
+
+
+def test_a_term_inside_a_plural_slot_satisfies_the_termbase(shipped):
+    """« {n|essence|essences} d’âme » is the termbase's essence d’âme, read at one and at many."""
+    assert report(shipped) == (0, [])  # the shipped log: "{player} gains {n} soul essence."
+    line = mistake(shipped, "locales/fr.yaml", "gagne {n} {n|essence|essences} d’âme.", "gagne {n} {n|mana|manas}.")
+    assert ("locales/fr.yaml", line) in found(shipped, "terminology")
+
+
 # -- whitespace, punctuation, typography --------------------------------------------------------------
 def test_a_trailing_space_is_found_and_fixed(shipped):
     line = mistake(shipped, "cards/red.yaml", 'fr: "Coureur des Cendres"', 'fr: "Coureur des Cendres "')
     assert found(shipped, "whitespace") == {("cards/red.yaml", line)}
     assert report(shipped, "--fix") == (0, [])
     assert 'fr: "Coureur des Cendres"' in (shipped / "cards/red.yaml").read_text(encoding="utf-8")
+
+
+def test_a_trailing_no_break_space_is_found_and_fixed(shipped):
+    line = mistake(shipped, "locales/fr.yaml", '  row: "Zone de recrutement"', '  row: "Zone de recrutement\u00a0"')
+    assert found(shipped, "whitespace") == {("locales/fr.yaml", line)}
+    assert report(shipped, "--fix") == (0, [])
+
+
+def test_a_space_before_a_full_stop_is_found_and_fixed(shipped):
+    line = mistake(shipped, "locales/fr.yaml", 'win: "{player} gagne."', 'win: "{player} gagne ."')
+    assert found(shipped, "typography") == {("locales/fr.yaml", line)}
+    assert report(shipped, "--fix") == (0, [])
+    assert 'win: "{player} gagne."' in (shipped / "locales/fr.yaml").read_text(encoding="utf-8")
+
+
+def test_a_space_before_a_comma_in_prose(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "dans l'ordre de votre choix, sauf",
+                   "dans l'ordre de votre choix , sauf")
+    assert found(shipped, "typography") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_tab_inside_a_string_is_found_and_fixed(shipped):
+    line = mistake(shipped, "locales/fr.yaml", '  row: "Zone de recrutement"', '  row: "Zone de\trecrutement"')
+    assert ("locales/fr.yaml", line) in found(shipped, "whitespace")
+    assert report(shipped, "--fix") == (0, [])
+
+
+def test_a_quotation_left_open_in_a_flavour(shipped):
+    line = mistake(shipped, "cards/red.yaml", 'Maintenant, brûle.\u00a0»"', 'Maintenant, brûle."')
+    assert found(shipped, "typography") == {("cards/red.yaml", line)}
+
+
+def test_a_quotation_closed_twice_in_prose(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "- « Vous pouvez », « jusqu'à X »",
+                   "- « Vous pouvez », jusqu'à X »")
+    assert found(shipped, "typography") == {("templates/books/rulebook.fr.md", line)}
 
 
 def test_a_double_space_in_prose(shipped):

@@ -23,7 +23,9 @@ WORDS = {
 }
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)?|[^\W\d_]+")
 #: Phrases where a spelled number is not a count ("les deux" is "both"; "deux-points" a colon).
-_IDIOMS = {"en": re.compile(r"(?i)\bboth\b"), "fr": re.compile(r"(?i)\b(?:les|des|aux|tous|toutes) deux\b|deux-points")}
+#: « les deux premiers tours » is "the first two turns": a count again.
+_IDIOMS = {"en": re.compile(r"(?i)\bboth\b"),
+           "fr": re.compile(r"(?i)\b(?:les|des|aux|tous|toutes) deux\b(?!\s+(?:premi|derni))|deux-points")}
 
 
 def numbers(text: str, lang: str) -> Counter:

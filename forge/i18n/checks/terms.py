@@ -22,7 +22,7 @@ from . import CODE_ONLY, at, both, label, masked, readings
 
 
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
-    found = _locale_labels(inv, termbase) + _unique_names(inv) + _forbidden(inv, termbase)
+    found = _locale_labels(inv, termbase) + _unique_names(inv) + _forbidden(inv, termbase) + _keyword_case(inv)
     text_terms = [t for t in termbase.terms if t.en_forms or t.fr_forms]
     for pair in both(inv.pairs):
         if pair.kind in CODE_ONLY or pair.kind in _FREE:
@@ -139,6 +139,28 @@ def _locale_labels(inv: Inventory, termbase: Termbase) -> list[Finding]:
                                     f"{lang} term for `{term.en}` is \"{want}\"",
                                     f"write \"{want}\", or change the term in locales/termbase.yaml "
                                     f"(line {term.line}) for every text at once"))
+    return found
+
+
+_BOLD = re.compile(r"\*\*([^*]+)\*\*")
+
+
+def _keyword_case(inv: Inventory) -> list[Finding]:
+    """A keyword in bold is written as the keywords table writes it (« **Poison** », never « **poison** »)."""
+    found: list[Finding] = []
+    for lang in ("en", "fr"):
+        doc = inv.sources.docs.get(f"locales/{lang}.yaml")
+        table = doc.data.get("keywords") if doc is not None and isinstance(doc.data, dict) else None
+        names = {str(v).casefold(): str(v) for v in (table or {}).values() if isinstance(v, str)}
+        for pair in inv.pairs:
+            entry = pair.side(lang)
+            if entry is None or pair.kind in CODE_ONLY:
+                continue
+            for m in _BOLD.finditer(entry.text):
+                name = names.get(m.group(1).casefold())
+                if name is not None and m.group(1) != name:
+                    found.append(at(entry, "terminology", f"{label(pair)}: the keyword is written \"{m.group(1)}\"; "
+                                    f"the keywords table writes \"{name}\"", f"write **{name}**", index=m.start(1)))
     return found
 
 

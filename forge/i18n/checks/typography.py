@@ -24,6 +24,9 @@ NBSP = "\u00a0"
 NBSPS = "\u00a0\u202f"
 _MARKS = ":;!?"
 _DOUBLE = re.compile(r"(?<=\S)  +(?=\S)")
+_EDGE = " \t" + "\u00a0\u202f"  # spaces at a string's ends, no-break ones included
+#: A space before a full stop or a comma (never before a decimal or an ellipsis written as dots).
+_BEFORE_STOP = re.compile(r"(?<=\S)[ \u00a0\u202f]+(?=[.,](?![\d.]))")
 _APOSTROPHE = re.compile(r"(?<=[^\W\d_])'(?=[^\W\d_])")
 _END = re.compile(r"([.!?:;…])[\s\u00a0\u202f»”)*]*$")
 
@@ -52,6 +55,8 @@ def problems(entry: Entry, pair: Pair) -> list[tuple]:
     out = _spaces(entry.text, pair.kind.startswith("prose"))
     if entry.lang == "fr" and not pair.kind.startswith("prose"):
         out += french(entry.text)
+    elif entry.lang == "fr":
+        out += _guillemets(masked(entry.text, "x"))  # the typesetter spaces them, but cannot close one
     elif entry.lang == "en":
         out += english(entry.text)
     return out
@@ -59,12 +64,19 @@ def problems(entry: Entry, pair: Pair) -> list[tuple]:
 
 def _spaces(text: str, prose: bool) -> list[tuple]:
     out = []
-    if text != text.lstrip(" \t"):
-        n = len(text) - len(text.lstrip(" \t"))
+    if text != text.lstrip(_EDGE):
+        n = len(text) - len(text.lstrip(_EDGE))
         out.append((0, "whitespace", "leading space", "remove the space at the start", (0, n, "")))
-    if text != text.rstrip(" \t"):
-        n = len(text.rstrip(" \t"))
+    if text != text.rstrip(_EDGE):
+        n = len(text.rstrip(_EDGE))
         out.append((n, "whitespace", "trailing space", "remove the space at the end", (n, len(text), "")))
+    words = masked(text, "x") if prose else SPAN.sub(lambda s: "x" * len(s.group(0)), text)
+    for m in _BEFORE_STOP.finditer(words):
+        mark = text[m.end()]
+        out.append((m.start(), "typography", f"a space before `{mark}`", f"remove the space before `{mark}`",
+                    (m.start(), m.end(), "")))
+    for m in re.finditer(r"(?<=\S)\t+", words.rstrip()):
+        out.append((m.start(), "whitespace", "a tab", "write a space", (m.start(), m.end(), " ")))
     # code spans are verbatim (their spaces too); elsewhere only prose masks its code
     for m in _DOUBLE.finditer(masked(text) if prose else SPAN.sub(lambda s: "x" * len(s.group(0)), text)):
         if text[m.start():m.end()].strip(" ") == "":
@@ -98,7 +110,21 @@ def french(text: str) -> list[tuple]:
     for m in _APOSTROPHE.finditer(plain):
         out.append((m.start(), "typography", "a straight apostrophe `'` in French", "write ’ (U+2019)",
                     (m.start(), m.end(), "’")))
-    return out
+    return out + _guillemets(plain)
+
+
+def _guillemets(text: str) -> list[tuple]:
+    """A « never closed, or a » never opened (a quotation cut in half)."""
+    opened: list[int] = []
+    for i, ch in enumerate(text):
+        if ch == "«":
+            opened.append(i)
+        elif ch == "»" and opened:
+            opened.pop()
+        elif ch == "»":
+            return [(i, "typography", "a `»` that no `«` opens", "open the quotation with « or remove »", None)]
+    return [(i, "typography", "a `«` that no `»` closes", "close the quotation with » or remove «", None)
+            for i in opened[:1]]
 
 
 def english(text: str) -> list[tuple]:
