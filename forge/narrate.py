@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from .engine.record import FIELDS, KEYS
+from .engine.record import CAP_REASONS, FIELDS, KEYS
 from .findings import Finding
 from .model import CardDatabase, Position
 from .vocabulary import FACTIONS, LANGUAGES, plural_category
@@ -24,9 +24,11 @@ from .vocabulary import FACTIONS, LANGUAGES, plural_category
 #: The table of locales/<lang>.yaml that holds the log's phrases.
 TABLE = "log"
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
-#: Phrases that are no event of the record: a player's name, and setup's two forms (its fields are its own).
+#: Phrases that are no event of the record: a player's name, setup's two forms (its fields are its own),
+#: and the name of each cap a game may reach (``capped``'s {reason}: "turns", « tours »).
 _SETUP = ("p0", "p1", "f0", "f1", "first")
-OWN: dict[str, tuple[str, ...]] = {"player": ("n",), "setup": _SETUP, "setup_expert": _SETUP}
+OWN: dict[str, tuple[str, ...]] = {"player": ("n",), "setup": _SETUP, "setup_expert": _SETUP,
+                                   **{f"cap_{reason}": () for reason in CAP_REASONS}}
 #: Lines printed indented under the events they come between.
 INDENT = {"decision": "  "}
 
@@ -92,6 +94,10 @@ class LogPrinter:
     def who(self, p) -> str:
         return self.say("player", n=int(p) + 1)
 
+    def reason(self, cap: str) -> str:
+        """The name of the cap a game reached, in this language (the record's word when no phrase names it)."""
+        return self.say(f"cap_{cap}") if f"cap_{cap}" in self.table else str(cap)
+
     def __call__(self, x: dict) -> str | None:
         """The log line of one record line, or None for lines the log does not show."""
         t = x.get("t")
@@ -119,6 +125,8 @@ class LogPrinter:
         if "faction" in x:
             f = FACTIONS[x["faction"]]
             args["faction"] = self.fnames.get(f, f)
+        if "reason" in x:
+            args["reason"] = self.reason(x["reason"])
         if "action" in x:
             args["action"] = " ".join(str(v) for v in x["action"] if v != -1)
         return args

@@ -41,6 +41,8 @@ VERSION = 2
 MAX_LINE_BYTES = 1 << 20
 #: Caps a header may ask for: far above any real game, far below a record nobody can replay.
 from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP  # noqa: F401 - part of this module's API
+#: Why a game was stopped short (``capped``'s reason): the cap it reached.
+CAP_REASONS = ("turns", "decisions")
 #: Bound of every count in an event (cards drawn, damage, essence...).
 MAX_COUNT = 1_000_000
 
@@ -434,7 +436,7 @@ class Replayer:
         if name == "section":
             return isinstance(v, str) and bool(_WORD.fullmatch(v)), "the name of a card section"
         if name == "reason":
-            return v in ("turns", "decisions"), "turns or decisions"
+            return v in CAP_REASONS, " or ".join(CAP_REASONS)
         if name == "action":
             ok = isinstance(v, list) and len(v) == 3 and isinstance(v[0], str) and bool(_WORD.fullmatch(v[0])) \
                 and _is_int(v[1], -1, MAX_COUNT) and _is_int(v[2], -1, MAX_COUNT)

@@ -137,7 +137,7 @@ class Viewer:
             return None
         if s.winner is not None:
             return {"winner": s.winner, "text": self.words.say(lang, "over_win", player=names[s.winner])}
-        return {"winner": None, "text": self.words.say(lang, "over_capped", reason=s.capped)}
+        return {"winner": None, "text": self.words.say(lang, "over_capped", reason=self.logs[lang].reason(s.capped))}
 
     # -- the decision ---------------------------------------------------------------------------
     def decision(self, session: Session, lang: str) -> dict:

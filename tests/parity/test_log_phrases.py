@@ -82,7 +82,7 @@ def test_the_po_export_carries_the_log_with_its_context(shipped, tmp_path):
     draw = po["locales/log.draw"]
     assert (draw.msgid, draw.msgstr) == ("{player} draws {n} {n|card|cards}.", "{player} pioche {n} {n|carte|cartes}.")
     assert "game log" in draw.comment and not draw.fuzzy
-    assert len([k for k in po if k.startswith("locales/log.")]) == 34
+    assert len([k for k in po if k.startswith("locales/log.")]) == 36
 
 
 def test_a_log_phrase_imported_from_the_po_reaches_the_replay(shipped, tmp_path):

@@ -103,3 +103,14 @@ def test_a_when_trap_and_the_order_of_waiting_effects_are_worded(playable):
     first = cid(s, "void-archivist", "field", 0)
     label = view["decision"]["options"][0]["label"]
     assert label.startswith("Void Archivist first: Exile up to 1 card") and first >= 0, label
+
+
+def test_a_game_stopped_by_its_cap_says_which_cap_in_the_page_s_language(playable):
+    """The record says "turns" or "decisions": the page names the cap in French too (locales' log.cap_*)."""
+    from types import SimpleNamespace
+
+    viewer = Viewer(playable.db, playable.books)
+    for cap, en, fr in (("turns", "turns", "tours"), ("decisions", "decisions", "décisions")):
+        stopped = SimpleNamespace(error=None, state=SimpleNamespace(terminal=True, winner=None, capped=cap))
+        assert viewer.outcome(stopped, "en", [])["text"] == f"The game stopped: its {en} cap was reached."
+        assert viewer.outcome(stopped, "fr", [])["text"] == f"La partie est arrêtée\u00a0: limite de {fr} atteinte."

@@ -58,7 +58,7 @@ LINES = [
     {"t": "event", "e": "set_aside", "player": 0, "card": "essence-collector", "cid": 11},
     {"t": "decision", "player": 0, "action": ["buy", 2, -1]},
     {"t": "event", "e": "win", "player": 1},
-    {"t": "event", "e": "capped", "reason": "turn"},
+    {"t": "event", "e": "capped", "reason": "turns"},
 ]
 
 #: The lines the engine's phrase table printed for LINES (with decisions), before the move.
@@ -101,7 +101,7 @@ OLD_EN = [
     "Player 1 sets aside Essence Collector.",
     "  [Player 1 chooses buy 2]",
     "Player 2 wins.",
-    "The game is stopped: turn cap reached.",
+    "The game is stopped: turns cap reached.",
 ]
 
 OLD_FR = [
@@ -143,13 +143,15 @@ OLD_FR = [
     "Joueur 1 écarte Essence Collector (fr).",
     "  [Joueur 1 choisit buy 2]",
     "Joueur 2 gagne.",
-    "La partie est arrêtée : limite de turn atteinte.",
+    "La partie est arrêtée : limite de turns atteinte.",
 ]
 
 
 def french_typography(text: str) -> str:
-    """What parity's typography --fix makes of the old French: ’ for ', a no-break space before : and ;."""
-    return text.replace("'", "\u2019").replace(" :", "\u00a0:").replace(" ;", "\u00a0;")
+    """What parity's typography --fix makes of the old French: ’ for ', a no-break space before : and ;; and the
+    cap a game reached named in French (« limite de tours », not the record's English "turns": log.cap_turns)."""
+    text = text.replace("'", "\u2019").replace(" :", "\u00a0:").replace(" ;", "\u00a0;")
+    return text.replace("limite de turns", "limite de tours")
 
 
 @pytest.fixture(scope="module")
@@ -162,6 +164,9 @@ def test_every_event_prints_as_before_the_move(books):
     assert render(LINES, db, books, "en", decisions=True) == OLD_EN
     assert render(LINES, db, books, "fr", decisions=True) == [french_typography(t) for t in OLD_FR]
     assert {x.get("e", "decision") for x in LINES} == set(FIELDS)  # every kind the record has
+    capped = {"t": "event", "e": "capped", "reason": "decisions"}
+    assert render([capped], db, books, "fr") == ["La partie est arrêtée\u00a0: limite de décisions atteinte."]
+    assert render([capped], db, books, "en") == ["The game is stopped: decisions cap reached."]
 
 
 def test_decisions_are_shown_only_when_asked_and_indented(books):
