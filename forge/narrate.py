@@ -61,7 +61,7 @@ def placeholders(kind: str) -> set[str]:
 
 
 #: Every phrase the log prints, by key.
-KINDS = tuple(OWN) + tuple(k for k in FIELDS if k != "resolve")
+KINDS = tuple(dict.fromkeys([*OWN, *(k for k in FIELDS if k != "resolve")]))
 
 
 def _table(books: dict, lang: str, name: str) -> dict[str, str]:

@@ -10,6 +10,7 @@ untrusted (a pull request may change it): nothing here raises anything else.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 PT_PER_MM = 72 / 25.4
 #: Below this, a font size prints nothing a reader sees: such a stylesheet gives no room to measure.
@@ -23,8 +24,11 @@ class Unreadable(ValueError):
     """A CSS value with no absolute length: the place it sizes gets no limit."""
 
 
+@lru_cache(maxsize=4)
 def stylesheet(css: str) -> dict[str, dict[str, str]]:
-    """Each selector of ``css`` (outside at-rules) with its declarations (later ones win)."""
+    """Each selector of ``css`` (outside at-rules) with its declarations (later ones win).
+
+    Cached by the text (parity reads book.css for the limits and for the check): read it, never change it."""
     import tinycss2
 
     rules: dict[str, dict[str, str]] = {}
