@@ -4,7 +4,7 @@ A view holds only what the seat may see (GP 7): both players' counters, tracks,
 Rites, battlefields, played cards, discard piles and the recruitment zone, its
 own hand, and the other hand and the decks as counts. Each option is one of the
 engine's legal options, sent as its ``[kind, a, b]`` with a label in the page's
-language; the log is the replay's (``forge.engine.record.LogPrinter``).
+language; the log is the replay's (``forge.narrate.LogPrinter``, in the locales' words).
 """
 from __future__ import annotations
 

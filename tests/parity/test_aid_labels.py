@@ -143,3 +143,18 @@ def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path):
         pid = f"template/aids.{key}"
         assert f"max-length:{room[pid].chars}" in po[pid].flags, pid
         assert room[pid].chars > 0
+
+
+def test_the_xliff_export_carries_each_aid_label_s_room(shipped, tmp_path):
+    from lxml import etree
+
+    out = tmp_path / "fr.xlf"
+    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "xliff",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    ns, slr = {"x": "urn:oasis:names:tc:xliff:document:2.0"}, "urn:oasis:names:tc:xliff:sizerestriction:2.0"
+    units = {u.get("name"): u for u in etree.parse(str(out)).iterfind(".//x:unit", ns)}
+    room = limits.compute(shipped, inventory.build(shipped))
+    for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.1"):
+        pid = f"template/aids.{key}"
+        assert int(units[pid].get(f"{{{slr}}}sizeRestriction")) == room[pid].chars > 0, pid
