@@ -16,14 +16,15 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
+from . import localetable
 from .engine.record import CAP_REASONS, FIELDS, KEYS
 from .findings import Finding
-from .model import CardDatabase, Position
-from .vocabulary import FACTIONS, LANGUAGES, plural_category
+from .model import CardDatabase
+from .vocabulary import FACTIONS, plural_category
 
 #: The table of locales/<lang>.yaml that holds the log's phrases.
 TABLE = "log"
-_PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
+_PLACEHOLDER = localetable.PLACEHOLDER
 #: Phrases that are no event of the record: a player's name, setup's two forms (its fields are its own),
 #: and the name of each cap a game may reach (``capped``'s {reason}: "turns", « tours »).
 _SETUP = ("p0", "p1", "f0", "f1", "first")
@@ -142,42 +143,11 @@ def render(lines: Iterable[dict], db: CardDatabase, books: dict, lang: str = "en
 def check(books: dict) -> list[Finding]:
     """The log's phrases a record needs: a ``log:`` table in each language, every phrase in English, and
     no placeholder the printer cannot fill (it would print as written), each at its locale line."""
-    found = []
-    for lang in LANGUAGES:
-        book = books.get(lang)
-        rel = f"locales/{lang}.yaml"
-        raw = book.data.get(TABLE) if book is not None and isinstance(book.data, dict) else None
-        if not isinstance(raw, dict):
-            found.append(Finding(_where(book, rel, ()), "log-phrase", f"{rel} has no `{TABLE}:` table: the game "
-                                 "log's phrases", f"add `{TABLE}:` with the keys of forge's own locales/en.yaml"))
-            continue
-        if lang == "en":
-            found += [Finding(_where(book, rel, (TABLE,)), "log-phrase", f"`{TABLE}.{kind}` is missing: the log "
-                              f"prints its events as data", f"add `{kind}:` to `{TABLE}:`")
-                      for kind in KINDS if kind not in raw]
-        for key, text in raw.items():
-            found += _phrase_findings(book, rel, str(key), text)
-    return found
+    return localetable.check(books, _LOG, KINDS, placeholders)
 
 
-def _phrase_findings(book, rel: str, key: str, text) -> list[Finding]:
-    where = _where(book, rel, (TABLE, key))
-    if key not in KINDS:
-        return [Finding(where, "log-phrase", f"`{TABLE}.{key}` is no event of the game log",
-                        f"remove it, or name one of: {', '.join(KINDS)}")]
-    if not isinstance(text, str):
-        return [Finding(where, "log-phrase", f"`{TABLE}.{key}` is not a text", "write the phrase in quotes")]
-    known = placeholders(key)
-    return [Finding(where, "log-phrase", f"`{TABLE}.{key}` names {{{name}}}, which this event does not have",
-                    f"use one of {', '.join('{%s}' % k for k in sorted(known)) or 'no placeholder'}")
-            for name in sorted({m.group(1) for m in _PLACEHOLDER.finditer(text)} - known)]
-
-
-def _where(book, rel: str, path: tuple) -> Position:
-    """Where ``path`` is written in the locale file (its top when not known)."""
-    if book is None or getattr(book, "where", None) is None:
-        return Position(rel, 1, 1)
-    return Position(rel, *book.where.at(path, key=True))
+_LOG = localetable.Table(TABLE, "log-phrase", "the game log's phrases", "the log prints its events as data",
+                         "no event of the game log", "this event")
 
 
 __all__ = ["TABLE", "KINDS", "phrase", "placeholders", "LogPrinter", "render", "check"]

@@ -137,6 +137,8 @@ def _locale_context(path: tuple) -> str:
             "play": "a word of the browser play page (`forge play`: prompts, option buttons, board labels)",
             "log": "a line of the game log (`forge replay`, the replay viewer, `forge play`): {player}, {card}, "
                    "{faction} are names, {n}/{m} counts",
+            "web": "a word of the card gallery or the replay viewer (`forge render gallery`, `forge replay --html`): "
+                   "{player} is a name, {n}/{total}/{page}/{turn}/{h0}/{h1} numbers",
             }.get(table, "a printed label")
     return f"locale `{dotted(path)}`: {what}"
 

@@ -15,6 +15,7 @@ from .. import narrate
 from ..database import load_database
 from ..findings import WARNING, Finding
 from ..text import Phrasebook
+from ..web import strings as web_words
 from . import booklabels, fingerprints, inventory, limits, templatelabels, termbase
 from .checks import (Fix, cards, englishword, length, numbers, plurals, presence, structure, terms, tokens,
                      typography, untranslated)
@@ -71,7 +72,7 @@ def _cards(inv: inventory.Inventory, root: Path, layout: bool, report: ParityRep
         return found
     docs = {lang: inv.sources.docs[f"locales/{lang}.yaml"] for lang in LANGS}  # read once, by the inventory
     books = {lang: Phrasebook(lang, doc.data, doc.rel, doc.source) for lang, doc in docs.items()}
-    found += cards.check(inv, load, books) + narrate.check(books)
+    found += cards.check(inv, load, books) + narrate.check(books) + web_words.check(books)
     if layout:
         found += length.check(inv, load, books)
         tpl, sets = templatelabels.load(root, books, load.db.factions)

@@ -126,7 +126,7 @@ def filters(db: CardDatabase, books: dict, langs: tuple[str, ...], items: list[E
     factions = [f.id for f in db.factions if any(f.id in e.factions for e in items)]
     faction_opts = [{"value": f, "labels": {l: books[l].faction_name(f) for l in langs}} for f in factions]
     if any(NEUTRAL in e.factions for e in items):
-        faction_opts.append({"value": NEUTRAL, "labels": {l: words(l)["neutral"] for l in langs}})
+        faction_opts.append({"value": NEUTRAL, "labels": {l: words(books, l)["neutral"] for l in langs}})
     types = sorted({e.card.type for e in items}, key=lambda t: sort_key(first.label("types", t)))
     costs = sorted({e.card.cost for e in items if e.card.cost is not None})
     keys = sorted({k for e in items for k in e.keywords}, key=lambda k: sort_key(first.keyword(k)))
@@ -142,7 +142,7 @@ def page(db: CardDatabase, books: dict, langs: tuple[str, ...], pictures) -> str
     """The gallery page's text."""
     icons = Icons(db)
     items = entries(db, books, langs, pictures, icons)
-    ui = {lang: words(lang) for lang in langs}
+    ui = {lang: words(books, lang) for lang in langs}
     return render(TEMPLATE, {
         "langs": list(langs), "lang": langs[0], "w": ui, "entries": items, "filters": filters(db, books, langs, items),
         "total": len(items), "factions": {f.id: f.color for f in db.factions},

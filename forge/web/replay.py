@@ -121,9 +121,9 @@ def column(opener: Callable[[], BinaryIO], line: int, message: str) -> int:
 
 
 # -- the page --------------------------------------------------------------------------------
-def outcome_text(replay: Replay, lang: str, names: dict[int, str]) -> str:
-    """How the game ended, in a sentence of ``lang``."""
-    w, res = words(lang), replay.result or {}
+def outcome_text(replay: Replay, w: dict[str, str], names: dict[int, str]) -> str:
+    """How the game ended, in a sentence of the words ``w``."""
+    res = replay.result or {}
     if replay.failure is not None or res.get("error"):
         reason = replay.failure.message if replay.failure is not None else str(res.get("error"))
         return w["result_error"].replace("{error}", reason)
@@ -138,7 +138,7 @@ def outcome_text(replay: Replay, lang: str, names: dict[int, str]) -> str:
 
 def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, record_name: str) -> str:
     """The replay page's text, in ``lang``."""
-    w = words(lang)
+    w = words(books, lang)
     icons = Icons(db)
     by_id = db.by_id()
     say = LogPrinter(db, books, lang).who
@@ -159,7 +159,7 @@ def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, rec
             "names": [names[0], names[1]], "result": replay.result}
     return render(TEMPLATE, {
         "lang": lang, "w": w, "players": players, "alleg": alleg, "log": replay.log, "record": record_name,
-        "seed": head["seed"], "outcome": outcome_text(replay, lang, names), "failure": failure,
+        "seed": head["seed"], "outcome": outcome_text(replay, w, names), "failure": failure,
         "steps": len(replay.steps), "css": asset("base.css") + asset("replay.css") + icons.css(),
         "script": asset("replay.js"), "data": json_data(data), "expert": head.get("expert", False),
         "slots": list(range(len(replay.final.get("row", [])))),

@@ -1,121 +1,61 @@
-"""The web pages' own words, in English and French (card words come from the locales and the cards).
+"""The web pages' own words (the gallery's and the replay viewer's), read from the project's locales.
 
-French typography: a narrow no-break space (U+202F) before « : ; ? ! » and inside guillemets.
+They live in ``locales/<lang>.yaml`` under ``web:``, beside the play page's ``play:`` and the log's
+``log:``, so that translators see them in their tools (``forge i18n export``), ``forge parity`` checks
+them (numbers, placeholders, English left in French, typography, the termbase) and stale tracking
+follows their English. A language's name is the locale's own ``language:``. The caller passes the
+phrasebooks it loaded (``forge.text.load_phrasebooks``): this module reads no file. A key a language
+lacks reads in English; one missing in both reads as its key (``check`` reports it, run by parity):
+a locale never stops a page.
 """
 from __future__ import annotations
 
-NNBSP = "\u202f"
+from .. import localetable
+from ..findings import Finding
 
-STRINGS: dict[str, dict[str, str]] = {
-    "en": {
-        "language": "English",
-        "gallery_title": "Card gallery",
-        "gallery_intro": "Every card of the game as printed, with its text. Search, or narrow by faction, type, cost or keyword.",
-        "search": "Search",
-        "search_hint": "a name, a word of the text…",
-        "faction": "Faction",
-        "neutral": "Neutral",
-        "type": "Type",
-        "cost": "Cost",
-        "keyword": "Keyword",
-        "any": "Any",
-        "shown": "{n} of {total} cards",
-        "none": "No card matches.",
-        "copies": "copies",
-        "proof": "Proof sheet, page {page}",
-        "print_image": "Print image",
-        "flavor": "Flavour",
-        "allegiance": "Allegiance",
-        "reset": "Clear",
-        "replay_title": "Replay",
-        "replay_intro": "Step through the game with the buttons, the slider or the arrow keys (PageUp/PageDown: a turn; Home/End).",
-        "first": "First",
-        "previous": "Previous",
-        "next": "Next",
-        "last": "Last",
-        "step": "Step {n} of {total}",
-        "turn": "Turn {turn}",
-        "player": "Player {n}",
-        "health": "Health",
-        "poison": "Poison",
-        "essence": "Soul essence",
-        "rite": "Rite",
-        "battlefield": "Battlefield",
-        "played": "Played this turn",
-        "hand": "Hand",
-        "deck": "Deck",
-        "discard": "Discard",
-        "recruitment": "Recruitment zone",
-        "recruit_deck": "Recruitment deck",
-        "exile": "Exile",
-        "empty": "empty",
-        "exhausted": "exhausted",
-        "active": "to play",
-        "log": "Game log",
-        "decisions": "Show each decision",
-        "result_win": "{player} wins on turn {turn} ({h0} to {h1} health).",
-        "result_capped": "The game was stopped on turn {turn} ({reason} cap).",
-        "result_error": "The game failed: {error}",
-        "failure": "The replay stops here",
-        "record": "Record",
-        "seed": "seed",
-    },
-    "fr": {
-        "language": "Français",
-        "gallery_title": "Galerie des cartes",
-        "gallery_intro": "Toutes les cartes du jeu telles qu’imprimées, avec leur texte. Cherchez, ou filtrez par faction, type, coût ou mot-clé.",
-        "search": "Rechercher",
-        "search_hint": "un nom, un mot du texte…",
-        "faction": "Faction",
-        "neutral": "Neutre",
-        "type": "Type",
-        "cost": "Coût",
-        "keyword": "Mot-clé",
-        "any": "Tous",
-        "shown": "{n} cartes sur {total}",
-        "none": "Aucune carte ne correspond.",
-        "copies": "exemplaires",
-        "proof": "Planche d’épreuve, page {page}",
-        "print_image": "Image d’impression",
-        "flavor": "Texte d’ambiance",
-        "allegiance": "Allégeance",
-        "reset": "Effacer",
-        "replay_title": "Relecture",
-        "replay_intro": f"Parcourez la partie avec les boutons, le curseur ou les flèches (Page préc./Page suiv.{NNBSP}: un tour{NNBSP}; Début/Fin).",
-        "first": "Début",
-        "previous": "Précédent",
-        "next": "Suivant",
-        "last": "Fin",
-        "step": "Étape {n} sur {total}",
-        "turn": "Tour {turn}",
-        "player": "Joueur {n}",
-        "health": "Points de vie",
-        "poison": "Poison",
-        "essence": "Essence d’âme",
-        "rite": "Rite",
-        "battlefield": "Champ de bataille",
-        "played": "Jouées ce tour",
-        "hand": "Main",
-        "deck": "Pioche",
-        "discard": "Défausse",
-        "recruitment": "Zone de recrutement",
-        "recruit_deck": "Pioche de recrutement",
-        "exile": "Exil",
-        "empty": "vide",
-        "exhausted": "épuisée",
-        "active": "à jouer",
-        "log": "Journal de la partie",
-        "decisions": "Montrer chaque décision",
-        "result_win": "{player} gagne au tour {turn} ({h0} points de vie contre {h1}).",
-        "result_capped": "La partie a été arrêtée au tour {turn} (limite de {reason}).",
-        "result_error": f"La partie a échoué{NNBSP}: {{error}}",
-        "failure": "La relecture s’arrête ici",
-        "record": "Enregistrement",
-        "seed": "graine",
-    },
-}
+#: The table of locales/<lang>.yaml that holds the pages' words.
+TABLE = "web"
+#: Every word the pages use, with the placeholders the pages fill in it.
+KEYS: dict[str, frozenset[str]] = {key: frozenset(names) for key, names in {
+    "gallery_title": (), "gallery_intro": (), "search": (), "search_hint": (), "faction": (), "neutral": (),
+    "type": (), "cost": (), "keyword": (), "any": (), "shown": ("n", "total"), "none": (), "copies": (),
+    "proof": ("page",), "print_image": (), "flavor": (), "allegiance": (), "reset": (), "replay_title": (),
+    "replay_intro": (), "first": (), "previous": (), "next": (), "last": (), "step": ("n", "total"),
+    "turn": ("turn",), "player": ("n",), "health": (), "poison": (), "essence": (), "rite": (), "battlefield": (),
+    "played": (), "hand": (), "deck": (), "discard": (), "recruitment": (), "recruit_deck": (), "exile": (),
+    "empty": (), "exhausted": (), "active": (), "log": (), "decisions": (),
+    "result_win": ("player", "turn", "h0", "h1"), "result_capped": ("turn", "reason"), "result_error": ("error",),
+    "failure": (), "record": (), "seed": (),
+}.items()}
 
 
-def words(lang: str) -> dict[str, str]:
-    """The labels of ``lang`` (English for a label the language lacks)."""
-    return {**STRINGS["en"], **STRINGS.get(lang, {})}
+class Words(dict):
+    """The words of one language; a key no language has reads as itself (the page still renders)."""
+
+    def __missing__(self, key: str) -> str:
+        return key
+
+
+def words(books: dict, lang: str) -> Words:
+    """The words of ``lang`` (English for a word ``lang`` lacks), with ``language``: the language's own name."""
+    out = Words({**_table(books, "en"), **_table(books, lang)})
+    book = books.get(lang)
+    name = book.data.get("language") if book is not None and isinstance(book.data, dict) else None
+    out["language"] = name if isinstance(name, str) and name else lang
+    return out
+
+
+def _table(books: dict, lang: str) -> dict[str, str]:
+    book = books.get(lang)
+    raw = book.data.get(TABLE) if book is not None and isinstance(book.data, dict) else None
+    return {str(k): v for k, v in raw.items() if isinstance(v, str)} if isinstance(raw, dict) else {}
+
+
+def check(books: dict) -> list[Finding]:
+    """A ``web:`` table in each language, every word in English, no key the pages do not use and no
+    placeholder they cannot fill (it would print as written), each at its locale line (rule web-words)."""
+    return localetable.check(books, _WEB, KEYS, lambda key: set(KEYS[key]))
+
+
+_WEB = localetable.Table(TABLE, "web-words", "the words of the gallery and the replay viewer",
+                         "the pages print the key itself", "no word of the web pages", "the page", noun="words")

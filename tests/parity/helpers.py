@@ -32,3 +32,19 @@ def found(root: Path) -> set[tuple[str, int, str]]:
     code, rows = findings(root)
     assert code == 1, rows
     return {(f["file"], f["line"], f["rule"]) for f in rows}
+
+
+def line_of(root: Path, rel: str, start: str) -> int:
+    """The number of the line of ``rel`` that starts with ``start``."""
+    lines = (root / rel).read_text(encoding="utf-8").splitlines()
+    return next(i for i, text in enumerate(lines, 1) if text.startswith(start))
+
+
+def export_po(root: Path, out: Path, lang: str = "fr"):
+    """``forge i18n export`` of ``lang`` as a po file at ``out``, read back (polib.POFile)."""
+    import polib
+
+    result = runner.invoke(app, ["i18n", "export", "--root", str(root), "--lang", lang, "--format", "po",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    return polib.pofile(str(out))

@@ -98,7 +98,7 @@ def test_parity_holds_the_play_words_to_the_termbase(shipped):
     """« Vie » for Health: the termbase says « points de vie »; found at the play word's line and column."""
     path = shipped / "locales" / "fr.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('  health: "Points de vie"', '  health: "Vie"'), encoding="utf-8")
+    path.write_text(text.replace('  health: "Points de vie"', '  health: "Vie"', 1), encoding="utf-8")  # play:, not web:
     line = path.read_text(encoding="utf-8").split("\n").index('  health: "Vie"') + 1
     found = [(f["file"], f["line"], f["column"], f["rule"]) for f in _parity(shipped)]
     assert found == [("locales/fr.yaml", line, 12, "terminology")]

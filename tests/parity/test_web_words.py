@@ -1,0 +1,79 @@
+"""The web pages' words (locales/<lang>.yaml ``web:``: the gallery and the replay viewer) under parity, in the
+translators' files and stale tracking.
+
+Each test makes one mistake in a web word of a copy of the shipped game, the way a translator (or a
+developer) might, and asserts the finding's file, line and rule.
+"""
+from __future__ import annotations
+
+import pytest
+from typer.testing import CliRunner
+
+from forge.cli import app
+from forge.text import load_phrasebooks
+from forge.web.strings import KEYS, words
+
+from .helpers import export_po, findings, found, line_of, mistake
+
+runner = CliRunner()
+FR, EN = "locales/fr.yaml", "locales/en.yaml"
+
+
+@pytest.mark.parametrize(("old", "new", "rule"), [
+    # a placeholder dropped: the gallery's count would read « cartes sur 64 »
+    ('shown: "{n} cartes sur {total}"', 'shown: "cartes sur {total}"', "parity-placeholder"),
+    # a number the English does not have
+    ('Planche d’épreuve, page {page}"', 'Planche d’épreuve, page 1"', "parity-number"),
+    # English left in the French
+    ('replay_title: "Relecture"', 'replay_title: "Replay"', "untranslated"),
+    # typography: a straight apostrophe, a plain space before a colon
+    ('essence: "Essence d’âme"', 'essence: "Essence d\'âme"', "typography"),
+    ('La partie a échoué\u202f: {error}', 'La partie a échoué : {error}', "typography"),
+    # a sentence end lost
+    ('none: "Aucune carte ne correspond."', 'none: "Aucune carte ne correspond"', "punctuation"),
+])
+def test_a_french_web_word_mistake_is_found_at_its_line(shipped, old, new, rule):
+    line = mistake(shipped, FR, old, new)
+    assert (FR, line, rule) in found(shipped)
+
+
+def test_a_placeholder_the_page_does_not_fill_is_found_in_both_languages(shipped):
+    """{count} is the same typo in both files: parity's comparison cannot see it, the pages' own check does."""
+    en = mistake(shipped, EN, 'shown: "{n} of {total} cards"', 'shown: "{count} of {total} cards"')
+    fr = mistake(shipped, FR, 'shown: "{n} cartes sur {total}"', 'shown: "{count} cartes sur {total}"')
+    assert {(EN, en, "web-words"), (FR, fr, "web-words")} <= found(shipped)
+
+
+def test_a_word_the_pages_need_missing_in_english_is_found(shipped):
+    mistake(shipped, EN, '  reset: "Clear"\n', "")
+    rows = found(shipped)
+    assert any(f == EN and rule == "web-words" for f, _, rule in rows)
+    assert any(f == FR and rule == "parity-key" for f, _, rule in rows)  # the French has it, the English not
+
+
+def test_an_english_web_edit_makes_its_french_stale(shipped):
+    """Stale is a warning: parity still passes, and names the French line to review."""
+    mistake(shipped, EN, 'reset: "Clear"', 'reset: "Clear the filters"')
+    code, rows = findings(shipped)
+    assert code == 0
+    assert (FR, line_of(shipped, FR, '  reset: "Effacer"'), "stale-translation") in {
+        (f["file"], f["line"], f["rule"]) for f in rows}
+
+
+def test_the_po_export_carries_the_web_words_with_their_context(shipped, tmp_path):
+    po = {e.msgctxt: e for e in export_po(shipped, tmp_path / "fr.po")}
+    shown = po["locales/web.shown"]
+    assert (shown.msgid, shown.msgstr) == ("{n} of {total} cards", "{n} cartes sur {total}")
+    assert "gallery" in shown.comment and not shown.fuzzy
+    assert {k for k in po if k.startswith("locales/web.")} == {f"locales/web.{k}" for k in KEYS}
+
+
+def test_a_web_word_imported_from_the_po_reaches_the_page(shipped, tmp_path):
+    out = tmp_path / "fr.po"
+    po = export_po(shipped, out)
+    next(e for e in po if e.msgctxt == "locales/web.gallery_title").msgstr = "Toutes les cartes"
+    po.save(str(out))
+    result = runner.invoke(app, ["i18n", "import", str(out), "--root", str(shipped)])
+    assert result.exit_code == 0, result.output
+    assert 'gallery_title: "Toutes les cartes"' in (shipped / FR).read_text(encoding="utf-8")
+    assert words(load_phrasebooks(shipped), "fr")["gallery_title"] == "Toutes les cartes"
