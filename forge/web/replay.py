@@ -121,14 +121,15 @@ def column(opener: Callable[[], BinaryIO], line: int, message: str) -> int:
 
 
 # -- the page --------------------------------------------------------------------------------
-def outcome_text(replay: Replay, w: dict[str, str], names: dict[int, str]) -> str:
-    """How the game ended, in a sentence of the words ``w``."""
+def outcome_text(replay: Replay, w: dict[str, str], names: dict[int, str],
+                 reason: Callable[[str], str] = str) -> str:
+    """How the game ended, in a sentence of the words ``w``; ``reason`` names a cap in the page's language."""
     res = replay.result or {}
     if replay.failure is not None or res.get("error"):
         reason = replay.failure.message if replay.failure is not None else str(res.get("error"))
         return w["result_error"].replace("{error}", reason)
     if res.get("capped"):
-        return w["result_capped"].replace("{turn}", str(res["turns"])).replace("{reason}", str(res["capped"]))
+        return w["result_capped"].replace("{turn}", str(res["turns"])).replace("{reason}", reason(str(res["capped"])))
     if res.get("winner") in (0, 1):
         h = res["health"]
         return (w["result_win"].replace("{player}", names[res["winner"]]).replace("{turn}", str(res["turns"]))
@@ -141,8 +142,8 @@ def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, rec
     w = words(books, lang)
     icons = Icons(db)
     by_id = db.by_id()
-    say = LogPrinter(db, books, lang).who
-    names = {p: say(p) for p in (0, 1)}
+    printer = LogPrinter(db, books, lang)
+    names = {p: printer.who(p) for p in (0, 1)}
     factions = {f.id: f.name.get(lang) or f.id for f in db.factions}
     head = replay.head
     players = [{"n": p, "name": names[p], "faction": factions.get(head["factions"][p], head["factions"][p]),
@@ -159,7 +160,7 @@ def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, rec
             "names": [names[0], names[1]], "result": replay.result}
     return render(TEMPLATE, {
         "lang": lang, "w": w, "players": players, "alleg": alleg, "log": replay.log, "record": record_name,
-        "seed": head["seed"], "outcome": outcome_text(replay, w, names), "failure": failure,
+        "seed": head["seed"], "outcome": outcome_text(replay, w, names, printer.reason), "failure": failure,
         "steps": len(replay.steps), "css": asset("base.css") + asset("replay.css") + icons.css(),
         "script": asset("replay.js"), "data": json_data(data), "expert": head.get("expert", False),
         "slots": list(range(len(replay.final.get("row", [])))),

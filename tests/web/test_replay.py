@@ -245,3 +245,22 @@ def test_a_game_still_being_played_shows_to_where_it_stands(shipped_db, tmp_path
 
     tree = lxml.html.fromstring(replay_mod.page(db, books, got, "fr", Pictures(), record.name))
     assert not tree.xpath('//*[@id="outcome"]') and "(human)" in tree.xpath('string(//section[@id="p0"]//h2)')
+
+
+@pytest.mark.parametrize("lang, cap, expected", [
+    ("fr", "turns", "La partie a été arrêtée au tour 61 (limite de tours)."),
+    ("fr", "decisions", "La partie a été arrêtée au tour 61 (limite de décisions)."),
+    ("en", "turns", "The game was stopped on turn 61 (turns cap)."),
+])
+def test_a_capped_games_outcome_names_its_cap_in_the_pages_language(shipped_db, lang, cap, expected):
+    """The record says which cap stopped a game in the engine's word ("turns"); the page says it in its own
+    language through the log's cap words, as the log and the play page do (not « limite de turns »)."""
+    from types import SimpleNamespace
+
+    from forge.narrate import LogPrinter
+    from forge.web.strings import words
+
+    db, books = shipped_db
+    printer = LogPrinter(db, books, lang)
+    replay = SimpleNamespace(failure=None, result={"capped": cap, "turns": 61})
+    assert replay_mod.outcome_text(replay, words(books, lang), {}, printer.reason) == expected
