@@ -29,6 +29,18 @@ class Table:
     noun: str = "phrase"
 
 
+def texts(books: dict, lang: str, name: str) -> dict[str, str]:
+    """The locale table ``name`` of ``lang``, English where it lacks a key (texts only: a locale never
+    stops its reader)."""
+    out: dict[str, str] = {}
+    for source in ("en", lang):
+        book = books.get(source)
+        raw = book.data.get(name) if book is not None and isinstance(book.data, dict) else None
+        if isinstance(raw, dict):
+            out.update({str(k): v for k, v in raw.items() if isinstance(v, str)})
+    return out
+
+
 def check(books: dict, table: Table, keys: Iterable[str], placeholders: Callable[[str], set[str]]) -> list[Finding]:
     """The findings of ``table`` in every language's phrasebook (``keys``: the ones its reader needs)."""
     keys, found, t = tuple(keys), [], table.name

@@ -65,24 +65,13 @@ def placeholders(kind: str) -> set[str]:
 KINDS = tuple(dict.fromkeys([*OWN, *(k for k in FIELDS if k != "resolve")]))
 
 
-def _table(books: dict, lang: str, name: str) -> dict[str, str]:
-    """A locale table of ``lang``, English where it lacks a key (texts only)."""
-    out: dict[str, str] = {}
-    for source in ("en", lang):
-        book = books.get(source)
-        raw = book.data.get(name) if book is not None and isinstance(book.data, dict) else None
-        if isinstance(raw, dict):
-            out.update({str(k): v for k, v in raw.items() if isinstance(v, str)})
-    return out
-
-
 class LogPrinter:
     """Turns record lines, one at a time, into a readable log in one language."""
 
     def __init__(self, db: CardDatabase, books: dict, lang: str = "en", decisions: bool = False) -> None:
         self.lang = lang
-        self.table = _table(books, lang, TABLE)
-        self.fnames = _table(books, lang, "factions")
+        self.table = localetable.texts(books, lang, TABLE)
+        self.fnames = localetable.texts(books, lang, "factions")
         self.names = {c.id: c.name.get(lang) or c.id for c in db.cards}
         self.decisions = decisions
 

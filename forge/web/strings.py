@@ -38,17 +38,11 @@ class Words(dict):
 
 def words(books: dict, lang: str) -> Words:
     """The words of ``lang`` (English for a word ``lang`` lacks), with ``language``: the language's own name."""
-    out = Words({**_table(books, "en"), **_table(books, lang)})
+    out = Words(localetable.texts(books, lang, TABLE))
     book = books.get(lang)
     name = book.data.get("language") if book is not None and isinstance(book.data, dict) else None
     out["language"] = name if isinstance(name, str) and name else lang
     return out
-
-
-def _table(books: dict, lang: str) -> dict[str, str]:
-    book = books.get(lang)
-    raw = book.data.get(TABLE) if book is not None and isinstance(book.data, dict) else None
-    return {str(k): v for k, v in raw.items() if isinstance(v, str)} if isinstance(raw, dict) else {}
 
 
 def check(books: dict) -> list[Finding]:
