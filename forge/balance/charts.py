@@ -184,7 +184,11 @@ def health_over_turns(balance: dict) -> Chart:
     ax.set_xlabel("game turn (health at its start)")
     ax.set_ylabel("health")
     ax.set_title("Health over turns")
-    ax.legend(frameon=False)
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(frameon=False)
+    else:  # too few games to draw a curve: say so instead of an empty frame
+        ax.text(0.5, 0.5, "fewer than 10 games reached any turn", transform=ax.transAxes,
+                ha="center", va="center", color="#666666")
     return _save(fig, "health", "Health over turns", "The health of the eventual winner and loser at the start of "
                  "each game turn: median and quartiles over the games still running (turns reached by fewer "
                  "than 10 games are left out).")

@@ -176,3 +176,16 @@ def test_a_project_without_locales_gets_a_sheet_of_numbers(written, db, tmp_path
     page = build({k: v for k, v in data.items() if k != "report"}, db, tmp_path).files["report.html"].decode()
     assert "Some faces could not be drawn" in page and "no card faces:" in page
     assert page.count('<section class="card"') == len(db.cards) and "data:image/jpeg" not in page
+
+
+def test_a_health_chart_without_curves_says_why(written, recwarn):
+    """Fewer than 10 games at every turn: no curve to draw, so the chart says so (and no legend warning)."""
+    balance = copy.deepcopy(written[1]["balance"])
+    for role in ("winner", "loser"):
+        balance["health"][role] = [dict(r, n=min(r["n"], 9)) for r in balance["health"][role]]
+    chart = charts.health_over_turns(balance)
+    assert b"fewer than 10 games reached any turn" in chart.svg
+    assert b"eventual winner" not in chart.svg
+    assert not [w for w in recwarn if "legend" in str(w.message)]
+    full = charts.health_over_turns(written[1]["balance"])
+    assert b"eventual winner" in full.svg and b"fewer than 10 games" not in full.svg
