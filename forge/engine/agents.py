@@ -97,7 +97,7 @@ class _Design:
     """What the agent asks of a card design at almost every decision, worked out once per design."""
 
     __slots__ = ("d", "power", "junk", "thins_effects", "thins_activate", "effects", "activate", "hand",
-                 "hand_fixed", "demise", "keep", "threat", "soul", "summon")
+                 "hand_fixed", "demise", "keep", "threat", "soul", "summon", "thresholds", "essence")
 
     def __init__(self, d: CardDef, lp: dict) -> None:
         self.d = d
@@ -127,6 +127,11 @@ class _Design:
         # HeuristicAgent._main's scores of playing it as a Soul that does not thin, of summoning it.
         self.soul = 100.0 + (1.0 if "draw" in self.effects else 0.0)
         self.summon = 90.0 + self.power * 0.1
+        #: Its effect and ability lines with an allegiance threshold, in order (HeuristicAgent._needs_of).
+        self.thresholds = tuple(ln for ln in d.effects + d.activate if ln.tn)
+        #: The essence it gives unconditionally when played or activated (HeuristicAgent._deck_essence).
+        self.essence = sum(ln.n for ln in (d.activate if d.is_creature else d.effects)
+                           if ln.verb == "essence" and not ln.tn)
 
 
 class _Table:
@@ -176,9 +181,10 @@ class HeuristicAgent:
         # _spend's buy scores by design, for one turn and allegiance (allegiance only grows: a score
         # kept for an earlier one would never be asked again).
         self._memo_turn, self._memo_al, self._memo = -1, (), {}
+        self._row: tuple[int, ...] = ()  # the recruitment row _row_designs last read, and its designs
+        self._row_d: list[CardDef | None] = []
         self._t: _Table | None = None  # this database's worth of designs and lines (the first act)
         self._rec: dict[int, _Design] = {}  # card instance seen -> its design's _Design (never changes)
-        self._scores: dict[tuple, float] = {}  # _buy_score by all its inputs, for the whole game
 
     # -- card worth ------------------------------------------------------------------------
     # A design's worth and traits are the same in every game: worked out once per database (_Table).
@@ -272,8 +278,8 @@ class HeuristicAgent:
                 for f, n in d.reqs:
                     if al[f] < n:
                         need[f] += 0.6 * designs[d.i].power / miss
-            for ln in d.effects + d.activate:
-                if ln.tn and al[ln.tf] < ln.tn <= al[ln.tf] + 2:
+            for ln in designs[d.i].thresholds:
+                if al[ln.tf] < ln.tn <= al[ln.tf] + 2:
                     need[ln.tf] += 0.4 * lp[ln] / (ln.tn - al[ln.tf])
         need[home] += 1.5
         if not have_rite:
@@ -305,14 +311,21 @@ class HeuristicAgent:
             for f, n in d.reqs:
                 if f != home:
                     lean[f] += 0.3 * designs[d.i].power
-        second = max((f for f in range(len(al)) if f != home), key=lambda f: (2.0 * al[f] + lean[f], -f))
+        # The other faction with the most allegiance and lean (the first of equals).
+        second, best = -1, 0.0
+        for f in range(len(al)):
+            if f != home:
+                score = 2.0 * al[f] + lean[f]
+                if second < 0 or score > best:
+                    second, best = f, score
         if al[second] == 0 and lean[second] == 0:
             second = -1
         return home, second
 
-    def _fit(self, obs: Observation, d: CardDef, plan: tuple[int, int]) -> float:
-        """How soon we can play a card: 1 when playable, less per missing allegiance point."""
-        al = obs.allegiance(obs.player)
+    @staticmethod
+    def _fit(d: CardDef, plan: tuple[int, int], al: tuple[int, ...]) -> float:
+        """How soon we can play a card at our allegiance ``al``: 1 when playable, less per missing
+        allegiance point."""
         miss, off = 0, False
         for f, n in d.reqs:
             if al[f] < n:
@@ -325,16 +338,11 @@ class HeuristicAgent:
             fit *= 0.75 if plan[1] < 0 else 0.35
         return fit
 
-    def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int) -> float:
+    def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int,
+                   al: tuple[int, ...]) -> float:
+        """What buying ``d`` is worth at our allegiance ``al`` (cheap enough to work out again: a
+        game seldom asks twice with the same inputs, and _spend keeps a turn's scores)."""
         aegis = self._aegis if obs.turn == self._aegis_turn else self._opp_aegis(obs)
-        key = (d.i, obs.allegiance(obs.player), plan, creatures, aegis)  # everything the score depends on
-        s = self._scores.get(key)
-        if s is None:
-            s = self._scores[key] = self._buy_score_of(obs, d, plan, creatures, aegis)
-        return s
-
-    def _buy_score_of(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int,
-                      aegis: int) -> float:
         p = self.value(d)
         if aegis:
             # Aegis shaves every Wound effect: small ones are worth little against it.
@@ -345,7 +353,7 @@ class HeuristicAgent:
             p *= 0.6
         if d.faction == plan[0]:
             p *= 1.15  # the home faction: its allegiance is already there, and its Rite
-        return p * self._fit(obs, d, plan) - 1.0
+        return p * self._fit(d, plan, al) - 1.0
 
     def _opp_aegis(self, obs: Observation) -> int:
         """The strongest Aegis the opponent has shown (in play or in their discard pile)."""
@@ -372,18 +380,26 @@ class HeuristicAgent:
             return legal[-1]  # end the turn
         opp = 1 - me
         recs, info = self._rec, self._info
-        junk = False
-        for c in obs.hand():
-            if (recs.get(c) or info(obs, c)).junk:
-                junk = True
-                break
-        thin = junk and self._want_thin(obs)
+        # Thin the deck when it is worth it this turn and a Lost Soul is in hand.
+        thin = False
+        if self._want_thin(obs):
+            for c in obs.hand():
+                if (recs.get(c) or info(obs, c)).junk:
+                    thin = True
+                    break
         opp_field = mine = None  # the battlefields, read once a spell or an ability is weighed
         best, best_score = None, 0.0
         buys: list[Action] = []
         raises: list[Action] = []
         for a in legal:
             k = a.kind
+            # The raises and purchases first: most options are (they wait for _spend).
+            if k == "raise":
+                raises.append(a)
+                continue
+            if k == "buy":
+                buys.append(a)
+                continue
             if k == "play":
                 t = recs.get(a.a) or info(obs, a.a)
                 if t.d.is_soul:
@@ -401,12 +417,6 @@ class HeuristicAgent:
                 if opp_field is None:
                     opp_field, mine = obs.battlefield(opp), obs.battlefield(me)
                 s = self._activate_score(obs, recs.get(a.a) or info(obs, a.a), a.a, opp_field, mine, thin)
-            elif k == "buy":
-                buys.append(a)
-                continue
-            elif k == "raise":
-                raises.append(a)
-                continue
             else:
                 continue
             if s > best_score:
@@ -436,11 +446,8 @@ class HeuristicAgent:
         return self._thin
 
     def _deck_essence(self) -> bool:
-        ess = 0
-        for d in self._mine.values():
-            for ln in (d.activate if d.is_creature else d.effects):
-                if ln.verb == "essence" and not ln.tn:
-                    ess += ln.n
+        designs = self._t.designs
+        ess = sum(designs[d.i].essence for d in self._mine.values())
         return ess >= 9 and len(self._mine) >= 10
 
     def _fodder(self, obs: Observation, mine: tuple, exclude: int = -1) -> float:
@@ -538,22 +545,18 @@ class HeuristicAgent:
             creatures = self._owned["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)
         items: list[tuple[int, float, Action]] = []
         if buys:
-            row = obs.recruitment_row()
-            recs, info = self._rec, self._info
-            by_design = {}
-            for a in buys:
-                by_design[(recs.get(row[a.a]) or info(obs, row[a.a])).d.i] = a
-            for cid in row:
-                if cid < 0:
+            designs = self._row_designs(obs)
+            by_design = {designs[a.a].i: a for a in buys}
+            for d in designs:
+                if d is None:
                     continue
-                d = (recs.get(cid) or info(obs, cid)).d
                 i = d.i
                 a = by_design.get(i)
                 if a is None:
                     continue
                 s = memo.get(i)  # the score's other inputs (plan, creatures, Aegis) follow from al this turn
                 if s is None:
-                    s = memo[i] = self._buy_score(obs, d, plan, creatures)
+                    s = memo[i] = self._buy_score(obs, d, plan, creatures, al)
                 if s > 0:
                     items.append((d.cost, s, a))
         if raises:
@@ -565,38 +568,51 @@ class HeuristicAgent:
                         items.append((1, min(need[f], 6.0), a))
                         break
         if not items:
-            return self._refresh(obs, buys, plan, creatures)
+            return self._refresh(obs, buys, plan, creatures, al)
         # 0/1 knapsack over the essence: worth[e], chosen[e] = the best value within e essence, its items
+        # (bit j for items[j])
         worth = [0.0] * (ess + 1)
-        chosen_at: list[tuple[int, ...]] = [()] * (ess + 1)
+        chosen_at = [0] * (ess + 1)
         for j, (c, v, _) in enumerate(items):
+            bit = 1 << j
             for e in range(ess, c - 1, -1):
                 cand = worth[e - c] + v
                 if cand > worth[e]:
                     worth[e] = cand
-                    chosen_at[e] = chosen_at[e - c] + (j,)
+                    chosen_at[e] = chosen_at[e - c] | bit
         chosen = chosen_at[worth.index(max(worth))]  # the first of equals, as max() gives
         if not chosen:
-            return self._refresh(obs, buys, plan, creatures)
-        picks = [items[j] for j in chosen]
+            return self._refresh(obs, buys, plan, creatures, al)
+        picks = [item for j, item in enumerate(items) if chosen >> j & 1]
         for c, v, a in picks:
             if a.kind == "raise":
                 return a
         return max(picks, key=lambda t: (t[0], t[1]))[2]
 
-    def _refresh(self, obs: Observation, buys: list[Action], plan, creatures: int) -> Action | None:
+    def _refresh(self, obs: Observation, buys: list[Action], plan, creatures: int,
+                 al: tuple[int, ...]) -> Action | None:
         """Nothing worth its slot in the deck: essence would be lost, so buy the least bad card
         (which also refreshes a recruitment row nobody buys from, and denies the opponent)."""
         opp_al = obs.allegiance(obs.opponent)
         best, best_s = None, -1.0
+        designs = self._row_designs(obs)
         for a in buys:
-            d = self._info(obs, obs.recruitment_row()[a.a]).d
-            s = self._buy_score(obs, d, plan, creatures)
+            d = designs[a.a]
+            s = self._buy_score(obs, d, plan, creatures, al)
             if d.reqs and all(opp_al[f] >= n - 1 for f, n in d.reqs):
                 s += 0.3 * self.value(d)  # the opponent could use it soon
             if s > best_s:
                 best, best_s = a, s
         return best
+
+    def _row_designs(self, obs: Observation) -> list[CardDef | None]:
+        """The design in each slot of the recruitment row (None: an empty slot), kept while the row
+        stays as it is (it changes when a card is bought, a few times a turn at most)."""
+        row = obs.recruitment_row()
+        if row != self._row:
+            self._row = row
+            self._row_d = [self._info(obs, c).d if c >= 0 else None for c in row]
+        return self._row_d
 
     # -- traps -----------------------------------------------------------------------------
     def _window(self, obs: Observation, legal: list[Action], kind: str) -> Action:
@@ -736,7 +752,7 @@ class HeuristicAgent:
         t = self._info(obs, cid)
         if t.junk:
             return 0.0
-        return t.power * self._fit(obs, t.d, plan)
+        return t.power * self._fit(t.d, plan, obs.allegiance(obs.player))
 
     def _threat(self, obs: Observation, cid: int) -> float:
         return self._info(obs, cid).threat

@@ -137,12 +137,21 @@ class CompiledCards:
         #: Tables an engine user (an agent) works out from the designs alone, by the function that
         #: builds them (Observation.derived): once per database, beside the designs, not on them.
         self.derived: dict = {}
+        self._starters: dict[str, tuple[CardDef, ...]] = {}
+        self._recruit: tuple[CardDef, ...] | None = None
         for d in self.defs:
             if d.is_rite and d.faction >= 0 and d.faction not in self.rites:
                 self.rites[d.faction] = d
 
-    def starter(self, faction: str) -> list[CardDef]:
-        return [self.by_id[c.id] for c in self.db.starter_deck(faction)]
+    def starter(self, faction: str) -> tuple[CardDef, ...]:
+        """A faction's starter deck, in database order (read once: every game deals it)."""
+        deck = self._starters.get(faction)
+        if deck is None:
+            deck = self._starters[faction] = tuple(self.by_id[c.id] for c in self.db.starter_deck(faction))
+        return deck
 
-    def recruit(self) -> list[CardDef]:
-        return [self.by_id[c.id] for c in self.db.recruit_pool()]
+    def recruit(self) -> tuple[CardDef, ...]:
+        """The recruitment cards, one per physical copy, in database order (read once)."""
+        if self._recruit is None:
+            self._recruit = tuple(self.by_id[c.id] for c in self.db.recruit_pool())
+        return self._recruit

@@ -19,10 +19,11 @@ class InvariantChecker:
         self.alleg = [list(a) for a in state.alleg]
         self.ranged = False  # whether ``alleg`` is known to be within 0..6 (holds checks it once)
         # At the last step that held: the cards of player 0's zones, of player 1's, of the exile pile,
-        # of the recruit deck, of the other shared zones (_rest), and every card's owner (None before
-        # the first); the Rites held and their owners.
+        # of the recruit deck, of the other shared zones, and every card's owner (None before the
+        # first); the Rites held and their owners.
         self.last: tuple[list[int], ...] | None = None
-        self.rites: tuple[list, list[int]] = ([], [])
+        self.last_bytes: tuple[bytes, ...] | None = None  # the same five parts, one byte a card (up to 256 cards)
+        self.rites: list[list] = [[], []]  # [held by player 0 and 1, owner by faction]
         #: Every card id, one byte each (databases of up to 256 cards): see _each_once.
         self.every = bytes(range(self.n)) if self.n <= 256 else None
         self.expected: dict[tuple[int, int], tuple[int, ...]] = {}  # (owner, count) -> (owner,) * count
@@ -43,11 +44,12 @@ class InvariantChecker:
         checks that both accept exactly the same states).
 
         The cards are read as five parts (player 0's zones, player 1's, the exile pile, the recruit
-        deck, the other shared zones) and compared with the last step that held. A part that did not
-        change holds the same cards; so if the parts that changed hold between them exactly the cards
-        they held, every card is still in exactly one zone (_same_cards: built-ins over those parts
-        only), and only their cards' owners are read again, unless an owner changed. The first step
-        counts every card (_each_once)."""
+        deck, the other shared zones) and compared with the last step that held. Each part is also
+        kept as bytes (one a card, up to 256 cards): only a part that changed is converted again,
+        and every card is counted at every step over the five parts' bytes (_each_once, in C). A
+        card that did not come into a player's part or the exile pile still has the owner it had at
+        the last step, unless an owner changed: so only the cards that came in (a part's new bytes
+        with its old ones deleted) have their owner read, or every card after an owner changed."""
         deck, hand, discard, field, played = s.deck, s.hand, s.discard, s.field, s.played
         mine = [*deck[0], *hand[0], *discard[0], *field[0], *played[0]]
         theirs = [*deck[1], *hand[1], *discard[1], *field[1], *played[1]]
@@ -58,66 +60,57 @@ class InvariantChecker:
         rest = [*s.set_aside, *s.resolving, *row]
         owner = s.owner
         last = self.last
-        if last is None:
-            cards = [*mine, *theirs, *exile, *recruit, *rest]
-            if len(cards) != self.n or not self._each_once(cards) or not self._owned_by(mine, owner, 0) or \
-                    not self._owned_by(theirs, owner, 1) or not self._owned_by(exile, owner, -1):
+        if last is None or self.last_bytes is None:  # the first step, or more than 256 cards: all read
+            if not self._first(mine, theirs, exile, recruit, rest, owner):
                 return False
-            self.last = (mine, theirs, exile[:], recruit[:], rest, owner[:])
         else:
             known0, known1, known_exile = mine == last[0], theirs == last[1], exile == last[2]
             known_recruit, known_rest, same_owners = recruit == last[3], rest == last[4], owner == last[5]
             if not (known0 and known1 and known_exile and known_recruit and known_rest and same_owners):
-                new: list[int] = []
-                old: list[int] = []
-                if not known0:
-                    new += mine
-                    old += last[0]
-                if not known1:
-                    new += theirs
-                    old += last[1]
-                if not known_exile:
-                    new += exile
-                    old += last[2]
-                if not known_recruit:
-                    new += recruit
-                    old += last[3]
-                if not known_rest:
-                    new += rest
-                    old += last[4]
-                if old and not self._same_cards(new, old):
+                old = self.last_bytes
+                try:
+                    b0 = old[0] if known0 else bytes(mine)
+                    b1 = old[1] if known1 else bytes(theirs)
+                    b2 = old[2] if known_exile else bytes(exile)
+                    b3 = old[3] if known_recruit else bytes(recruit)
+                    b4 = old[4] if known_rest else bytes(rest)
+                except ValueError:  # a value outside 0..255: no card's id
                     return False
-                # The owners, read in one call a part: 0s, 1s, -1s (exiled: nobody's).
-                if not same_owners:
-                    known0 = known1 = known_exile = False
-                if not known0 and not self._owned_by(mine, owner, 0):
+                cards = b0 + b1 + b2 + b3 + b4
+                if len(cards) != self.n or self.every.translate(None, cards):  # _each_once
                     return False
-                if not known1 and not self._owned_by(theirs, owner, 1):
-                    return False
-                if not known_exile and not self._owned_by(exile, owner, -1):
+                if same_owners:
+                    # Only the cards that came into a player's zones or the exile pile may have
+                    # another owner: the others had theirs at the last step, and no owner changed.
+                    if not (known0 or self._came_owned(b0, old[0], owner, 0)) or \
+                            not (known1 or self._came_owned(b1, old[1], owner, 1)) or \
+                            not (known_exile or self._came_owned(b2, old[2], owner, -1)):
+                        return False
+                elif not self._owned_by(mine, owner, 0) or not self._owned_by(theirs, owner, 1) or \
+                        not self._owned_by(exile, owner, -1):
                     return False
                 self.last = (mine, theirs, last[2] if known_exile else exile[:],
                              last[3] if known_recruit else recruit[:], rest,
                              last[5] if same_owners else owner[:])
-        essence, poison = s.essence, s.poison
-        if essence[0] < 0 or essence[1] < 0 or poison[0] < 0 or poison[1] < 0 or \
-                len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
+                self.last_bytes = (b0, b1, b2, b3, b4)
+        if min(s.essence + s.poison) < 0 or len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
             return False
         # Allegiance: within 0..6 and never lower than after the last step. Unchanged since a step
         # that held, it is still in range: the range is checked again only when it moves.
-        a0, a1 = s.alleg
-        before = self.alleg
-        changed = a0 != before[0] or a1 != before[1]
+        alleg = s.alleg
+        changed = alleg != self.alleg
         if changed or not self.ranged:
+            a0, a1 = alleg
+            before = self.alleg
             if min(a0) < 0 or min(a1) < 0 or max(a0) > MAX_ALLEGIANCE or max(a1) > MAX_ALLEGIANCE:
                 return False
             if any(map(int.__lt__, a0, before[0])) or any(map(int.__lt__, a1, before[1])):
                 return False
         # Rites: each held by its owner, each owned by one player, one per player.
         # (As at the last step that held, they still are.)
-        rite_of, owners = s.rite_of, s.rite_owner
-        if rite_of != self.rites[0] or owners != self.rites[1]:
-            r0, r1 = rite_of
+        rites = [s.rite_of, s.rite_owner]
+        if rites != self.rites:
+            (r0, r1), owners = rites
             if r0 is None and r1 is None:
                 if max(owners) >= 0:  # no Rite taken yet: none may have an owner
                     return False
@@ -128,23 +121,43 @@ class InvariantChecker:
                 owned = [o for o in owners if o >= 0]
                 if len(owned) != held or len(set(owned)) != held:
                     return False
-            self.rites = (rite_of[:], owners[:])
+            self.rites = [s.rite_of[:], owners[:]]
         # The end: the game goes on with both commanders alive and a decision posed, or it is over
         # with exactly the loser at 0 (or capped, with nobody at 0).
-        health = s.health
         if not s.terminal:
-            if health[0] <= 0 or health[1] <= 0 or s.pending not in (0, 1):
+            if min(s.health) <= 0 or s.pending not in (0, 1):
                 return False
         else:
-            dead = [p for p in (0, 1) if health[p] <= 0]
+            dead = [p for p in (0, 1) if s.health[p] <= 0]
             if s.capped is None:
                 if s.winner is None or dead != [1 - s.winner]:
                     return False
             elif dead:
                 return False
         if changed:
-            self.alleg = [a0[:], a1[:]]
+            self.alleg = [alleg[0][:], alleg[1][:]]
         self.ranged = True
+        return True
+
+    def _first(self, mine: list[int], theirs: list[int], exile: list[int], recruit: list[int],
+               rest: list[int], owner: list[int]) -> bool:
+        """The zones read whole (the first step, or any step with more than 256 cards): every card
+        once, every card of a player's zones or of the exile pile with its owner; remembered."""
+        cards = [*mine, *theirs, *exile, *recruit, *rest]
+        if len(cards) != self.n or not self._each_once(cards) or not self._owned_by(mine, owner, 0) or \
+                not self._owned_by(theirs, owner, 1) or not self._owned_by(exile, owner, -1):
+            return False
+        self.last = (mine, theirs, exile[:], recruit[:], rest, owner[:])
+        if self.every is not None:
+            self.last_bytes = (bytes(mine), bytes(theirs), bytes(exile), bytes(recruit), bytes(rest))
+        return True
+
+    @staticmethod
+    def _came_owned(now: bytes, before: bytes, owner: list[int], p: int) -> bool:
+        """The cards of ``now`` that ``before`` did not hold have owner ``p``."""
+        for c in now.translate(None, before):
+            if owner[c] != p:
+                return False
         return True
 
     def _owned_by(self, cards: list[int], owner: list[int], p: int) -> bool:
@@ -157,20 +170,7 @@ class InvariantChecker:
             return itemgetter(*cards)(owner) == expected
         return k == 0 or owner[cards[0]] == p
 
-    def _same_cards(self, new: list[int], old: list[int]) -> bool:
-        """``new`` holds the cards of ``old`` (which holds none twice), each once: as many, and every
-        one of ``old`` among them (with up to 256 cards, their bytes deleted from old's: nothing may be
-        left; a value outside 0..255 is no card's id)."""
-        if len(new) != len(old):
-            return False
-        if self.every is None:
-            return set(new) == set(old)
-        try:
-            return not bytearray(old).translate(None, bytearray(new))
-        except ValueError:
-            return False
-
-    def _each_once(self, cards: list[int]) -> bool:
+    def _each_once(self, cards: list[int] | bytes) -> bool:
         """``cards`` (n of them) holds every card id 0..n-1, so each exactly once. With up to 256
         cards, their bytes are deleted from the bytes of all ids: nothing may be left (one pass in C,
         three times a set's speed); a value outside 0..255 is no card's id."""

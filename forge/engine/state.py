@@ -116,7 +116,7 @@ class State:
         self.recruit: list[int] = []
         self.row: list[int] = [-1] * ROW_SIZE
         self._row_seen: list[int] = []  # the row _offers last read, and what it found (_main_options)
-        self._row_buys: tuple[tuple[int, Action], ...] = ()
+        self._row_buys: tuple = ((), 0, 0, ())
         self.exile: list[int] = []
         self.set_aside: list[int] = []
         self.rite_of: list[CardDef | None] = [None, None]
@@ -310,9 +310,10 @@ class State:
     def _run_main(self, task: tuple) -> None:
         p = self.active
         if not task[1]:
-            # Nothing is resolving: the opponent may play a trap without trigger / "each time".
+            # Nothing is resolving: the opponent may play a trap without trigger / "each time" (a
+            # hand without one has no window: _trap_options' first test, before the call).
             self.stack[-1] = (OP_MAIN, True)
-            if self._trap_options(1 - p, (), True):
+            if not self.free_traps.isdisjoint(self.hand[1 - p]) and self._trap_options(1 - p, (), True):
                 self.stack.append((OP_WINDOW, 1 - p, (), W_IDLE))
                 return
             # No window: nothing waits either (_advance emptied _when and _now before this task).
@@ -327,8 +328,9 @@ class State:
         g = self.game
         opts: list[Action] = []
         seen = set()
-        room = len(self.field[p]) < MAX_CREATURES
-        sac = 0 if self.protect[p] else len(self.field[p])  # _sacrificable
+        field = self.field[p]
+        room = len(field) < MAX_CREATURES
+        sac = 0 if self.protect[p] else len(field)  # _sacrificable
         for cid in self.hand[p]:
             d = defs[cid]
             if d.is_trap or d.i in seen:
@@ -344,28 +346,36 @@ class State:
                 elif d.sacrifice <= sac:
                     opts.append(g.act_play[cid])
         exh = self.exhausted
-        for cid in self.field[p]:
+        for cid in field:
             d = defs[cid]
             if d.has_activate and not exh[cid] and d.sacrifice <= sac:
                 opts.append(g.act_activate[cid])
         ess = self.essence[p]
         if ess >= RAISE_COST and not self.raised[p]:
-            for f in range(NF):
-                if al[f] < MAX_ALLEGIANCE:
-                    opts.append(_RAISE_ACTS[f])
+            if max(al) < MAX_ALLEGIANCE:
+                opts.extend(_RAISE_ACTS)  # no faction at 6 yet: each one
+            else:
+                for f in range(NF):
+                    if al[f] < MAX_ALLEGIANCE:
+                        opts.append(_RAISE_ACTS[f])
         row = self.row
         if row != self._row_seen:
             self._row_seen, self._row_buys = row[:], self._offers(row)
-        for cost, act in self._row_buys:
-            if cost <= ess:
-                opts.append(act)
+        offers, cheapest, dearest, every = self._row_buys
+        if ess >= dearest:
+            opts.extend(every)  # each design on offer is affordable
+        elif ess >= cheapest:
+            for cost, act in offers:
+                if cost <= ess:
+                    opts.append(act)
         opts.append(END)
         return opts
 
-    def _offers(self, row: list[int]) -> tuple[tuple[int, Action], ...]:
+    def _offers(self, row: list[int]) -> tuple:
         """The row's purchase options, each design's first slot with its cost, in slot order (the
-        same design twice in the row is one option). Kept while the row stays as it is: it changes
-        only when a card leaves it."""
+        same design twice in the row is one option); the cheapest and the dearest cost, and every
+        option (so that essence enough for all, or for none, costs no loop). Kept while the row
+        stays as it is: it changes only when a card leaves it."""
         defs = self.defs
         seen = set()
         offers = []
@@ -376,7 +386,8 @@ class State:
                 if d.i not in seen:
                     seen.add(d.i)
                     offers.append((d.cost, _BUY_ACTS[slot]))
-        return tuple(offers)
+        costs = [cost for cost, _ in offers] or [0]
+        return tuple(offers), min(costs), max(costs), tuple(act for _, act in offers)
 
     def _run_cleanup(self, task: tuple) -> None:
         p = self.active
@@ -602,7 +613,10 @@ class State:
 
     def _run_window(self, task: tuple) -> None:
         _, h, cands, kind = task
-        opts = self._trap_options(h, cands, kind != W_WHEN)
+        # No event to answer and no trap without a trigger in hand: no window (_trap_options' first
+        # test, before the call: the most frequent case, after every card played).
+        opts = self._trap_options(h, cands, kind != W_WHEN) \
+            if cands or not self.free_traps.isdisjoint(self.hand[h]) else None
         if not opts:
             self.stack.pop()
             return

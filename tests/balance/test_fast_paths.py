@@ -37,6 +37,8 @@ def _steps(game, seed: int, every: int = 7):
 BREAKAGES = {
     "a card lost": lambda s: s.hand[0].pop() if s.hand[0] else s.deck[0].pop(),
     "a card twice": lambda s: s.discard[1].append((s.deck[0] or s.hand[0])[0]),
+    "a card twice in one player's zones": lambda s: s.discard[0].append((s.deck[0] or s.hand[0])[0]),
+    "a card twice in the recruit deck": lambda s: s.recruit.append(s.recruit[0]),
     "a card moved, its owner not": lambda s: s.discard[1].append((s.deck[0] or s.hand[0]).pop()),
     "an exiled card owned": lambda s: (s.exile.append(s.recruit.pop()), s.owner.__setitem__(s.exile[-1], 0)),
     "negative essence": lambda s: s.essence.__setitem__(1, -1),
