@@ -123,7 +123,21 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
     print files too (``forge.books.printing``).
 
     ``known`` is the record of the book's last build; when its key and files still match,
-    the book is not laid out again."""
+    the book is not laid out again.
+
+    The cyclic garbage collector waits until the book is done: WeasyPrint's box trees are hundreds
+    of thousands of young objects, and the collector's passes over them took about an eighth of a
+    book's CPU time. What it would free is freed after, in a process that goes on; a pool worker
+    of ``build_books`` never runs it (its cycles, some hundred MB a book, go with the process, and
+    one last pass over them would cost a quarter of a second a book)."""
+    from ..database import gc_paused
+
+    with gc_paused():
+        return _build_one(root, kind, lang, out, known, draft, press)
+
+
+def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, draft: str,
+               press: bool) -> BookOutcome:
     from .. import atomic
     from ..database import load_database
     from ..text import PhraseError, load_phrasebooks
@@ -213,7 +227,9 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
     else:
         if any(known is None for *_, known, _, _ in jobs):
             _preload()  # a book never built here is laid out: its workers inherit the layout libraries
-        with process_pool(workers) as pool:
+        import gc
+
+        with process_pool(workers, then=gc.disable) as pool:  # see build_one: a worker lives for two books or so
             futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
             done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
         outcomes = [done[(kind, lang)] for _, kind, lang, *_ in jobs]
