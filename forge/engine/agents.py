@@ -97,7 +97,8 @@ class _Design:
     """What the agent asks of a card design at almost every decision, worked out once per design."""
 
     __slots__ = ("d", "power", "junk", "thins_effects", "thins_activate", "effects", "activate", "hand",
-                 "hand_fixed", "demise", "keep", "threat", "soul", "summon", "thresholds", "essence")
+                 "hand_fixed", "demise", "keep", "threat", "soul", "summon", "thresholds", "essence",
+                 "exhausts", "activation")
 
     def __init__(self, d: CardDef, lp: dict) -> None:
         self.d = d
@@ -127,6 +128,10 @@ class _Design:
         # HeuristicAgent._main's scores of playing it as a Soul that does not thin, of summoning it.
         self.soul = 100.0 + (1.0 if "draw" in self.effects else 0.0)
         self.summon = 90.0 + self.power * 0.1
+        # HeuristicAgent._activate_score's score of activating it when nothing else decides.
+        self.exhausts = "exhaust" in self.activate
+        self.activation = 76.0 if "draw" in self.activate else 74.0 if "essence" in self.activate \
+            else 70.0 + 0.1 * self.power
         #: Its effect and ability lines with an allegiance threshold, in order (HeuristicAgent._needs_of).
         self.thresholds = tuple(ln for ln in d.effects + d.activate if ln.tn)
         #: The essence it gives unconditionally when played or activated (HeuristicAgent._deck_essence).
@@ -338,11 +343,11 @@ class HeuristicAgent:
             fit *= 0.75 if plan[1] < 0 else 0.35
         return fit
 
-    def _buy_score(self, obs: Observation, d: CardDef, plan: tuple[int, int], creatures: int,
-                   al: tuple[int, ...]) -> float:
-        """What buying ``d`` is worth at our allegiance ``al`` (cheap enough to work out again: a
-        game seldom asks twice with the same inputs, and _spend keeps a turn's scores)."""
-        aegis = self._aegis if obs.turn == self._aegis_turn else self._opp_aegis(obs)
+    def _buy_score(self, d: CardDef, plan: tuple[int, int], creatures: int, al: tuple[int, ...],
+                   aegis: int) -> float:
+        """What buying ``d`` is worth at our allegiance ``al`` against the opponent's ``aegis`` (cheap
+        enough to work out again: a game seldom asks twice with the same inputs, and _spend keeps a
+        turn's scores)."""
         p = self.value(d)
         if aegis:
             # Aegis shaves every Wound effect: small ones are worth little against it.
@@ -372,8 +377,9 @@ class HeuristicAgent:
     # -- strategy phase --------------------------------------------------------------------
     def _main(self, obs: Observation, legal: list[Action]) -> Action:
         me = obs.player
-        if obs.turn != self._turn:
-            self._turn, self._actions = obs.turn, 0
+        turn = obs.turn
+        if turn != self._turn:
+            self._turn, self._actions = turn, 0
             self._remember(obs)
         self._actions += 1
         if self._actions > self.ACTIONS_PER_TURN:
@@ -519,13 +525,9 @@ class HeuristicAgent:
             return 35.0 if fodder <= gain + 2.0 else 0.0
         if t.thins_activate and thin:
             return 105.0  # exile a Lost Soul before it is played
-        if "exhaust" in t.activate and any(not obs.is_exhausted(c) for c in opp_field):
+        if t.exhausts and any(not obs.is_exhausted(c) for c in opp_field):
             return 78.0
-        if "draw" in t.activate:
-            return 76.0
-        if "essence" in t.activate:
-            return 74.0
-        return 70.0 + 0.1 * t.power
+        return t.activation  # draw first, then essence, then the rest
 
     def _spend(self, obs: Observation, buys: list[Action], raises: list[Action]) -> Action | None:
         """Raise and buy together: the best use of the essence left (a small knapsack)."""
@@ -534,8 +536,9 @@ class HeuristicAgent:
         if ess <= 0:
             return None
         al = obs.allegiance(me)
-        if self._memo_turn != obs.turn or self._memo_al != al:
-            self._memo_turn, self._memo_al, self._memo = obs.turn, al, {}
+        turn = obs.turn
+        if self._memo_turn != turn or self._memo_al != al:
+            self._memo_turn, self._memo_al, self._memo = turn, al, {}
         memo = self._memo
         plan = self._owned.get(al)  # _plan_factions
         if plan is None:
@@ -545,6 +548,7 @@ class HeuristicAgent:
             creatures = self._owned["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)
         items: list[tuple[int, float, Action]] = []
         if buys:
+            aegis = self._opp_aegis(obs)
             designs = self._row_designs(obs)
             by_design = {designs[a.a].i: a for a in buys}
             for d in designs:
@@ -556,7 +560,7 @@ class HeuristicAgent:
                     continue
                 s = memo.get(i)  # the score's other inputs (plan, creatures, Aegis) follow from al this turn
                 if s is None:
-                    s = memo[i] = self._buy_score(obs, d, plan, creatures, al)
+                    s = memo[i] = self._buy_score(d, plan, creatures, al, aegis)
                 if s > 0:
                     items.append((d.cost, s, a))
         if raises:
@@ -598,7 +602,7 @@ class HeuristicAgent:
         designs = self._row_designs(obs)
         for a in buys:
             d = designs[a.a]
-            s = self._buy_score(obs, d, plan, creatures, al)
+            s = self._buy_score(d, plan, creatures, al, self._opp_aegis(obs))
             if d.reqs and all(opp_al[f] >= n - 1 for f, n in d.reqs):
                 s += 0.3 * self.value(d)  # the opponent could use it soon
             if s > best_s:

@@ -142,6 +142,9 @@ class CompiledCards:
         for d in self.defs:
             if d.is_rite and d.faction >= 0 and d.faction not in self.rites:
                 self.rites[d.faction] = d
+        #: Every event some design (a creature or a Rite) of this database triggers on: State._fire
+        #: looks for triggered abilities only on those.
+        self.trigger_events = frozenset().union(*(d.trigger_events for d in self.defs))
 
     def starter(self, faction: str) -> tuple[CardDef, ...]:
         """A faction's starter deck, in database order (read once: every game deals it)."""

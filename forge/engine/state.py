@@ -474,8 +474,10 @@ class State:
         self._push_played(p, cid, d, d.effects, True)
 
     def _push_played(self, p: int, cid: int, d: CardDef, lines: tuple, finish: bool) -> None:
-        cands = tuple(self._when)
-        self._when.clear()
+        cands = ()
+        if self._when:
+            cands = tuple(self._when)
+            self._when.clear()
         st = self.stack
         st.append((OP_DRAIN, False))
         if finish:
@@ -648,15 +650,16 @@ class State:
         ft = self._ft
         defs = self.defs
         active = self.active
-        for p in (active, 1 - active):
-            for cid in self.field[p]:
-                d = defs[cid]
-                if d.triggers and ev in d.trigger_events and not (ev == "summon" and cid == ref[0]):
-                    # A creature acts from the next event on: not on its own summon.
-                    self._triggers_of(d, cid, p, ev, actor, victim, ref, ft)
-            rite = self.rite_of[p]
-            if rite is not None and ev in rite.trigger_events:
-                self._triggers_of(rite, -1, p, ev, actor, victim, ref, ft)
+        if ev in self.cards.trigger_events:  # an event no design triggers on has nothing to look for
+            for p in (active, 1 - active):
+                for cid in self.field[p]:
+                    d = defs[cid]
+                    if d.triggers and ev in d.trigger_events and not (ev == "summon" and cid == ref[0]):
+                        # A creature acts from the next event on: not on its own summon.
+                        self._triggers_of(d, cid, p, ev, actor, victim, ref, ft)
+                rite = self.rite_of[p]
+                if rite is not None and ev in rite.trigger_events:
+                    self._triggers_of(rite, -1, p, ev, actor, victim, ref, ft)
         if ft:
             return  # a trap never answers a trap, nor what a trap causes
         if self.listeners:
