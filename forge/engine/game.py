@@ -55,14 +55,12 @@ class Game:
         rng = s.rng
         # 2. Starter decks, shuffled face down.
         for p, f in enumerate((f0, f1)):
-            for d in self.cards.starter(f):
-                s.deck[p].append(s.new_card(d, p))
+            s.deck[p].extend(s.new_cards(self.cards.starter(f), p))
             rng.shuffle(s.deck[p])
             # 3. 40 health, 1 allegiance in your faction, 0 poison.
             s.alleg[p][FACTION_INDEX[f]] = START_ALLEGIANCE
         # 4. The recruitment zone: 80 cards shuffled, 8 revealed.
-        for d in self.cards.recruit():
-            s.recruit.append(s.new_card(d, -1))
+        s.recruit.extend(s.new_cards(self.cards.recruit(), -1))
         rng.shuffle(s.recruit)
         for slot in range(ROW_SIZE):
             s.row[slot] = s.recruit.pop() if s.recruit else -1

@@ -22,7 +22,7 @@ class InvariantChecker:
         # of the recruit deck, of the other shared zones, and every card's owner (None before the
         # first); the Rites held and their owners.
         self.last: tuple[list[int], ...] | None = None
-        self.last_bytes: tuple[bytes, ...] | None = None  # the same five parts, one byte a card (up to 256 cards)
+        self.last_bytes: list[bytes] | None = None  # the same five parts, one byte a card (up to 256 cards)
         self.rites: list[list] = [[], []]  # [held by player 0 and 1, owner by faction]
         #: Every card id, one byte each (databases of up to 256 cards): see _each_once.
         self.every = bytes(range(self.n)) if self.n <= 256 else None
@@ -44,12 +44,14 @@ class InvariantChecker:
         checks that both accept exactly the same states).
 
         The cards are read as five parts (player 0's zones, player 1's, the exile pile, the recruit
-        deck, the other shared zones) and compared with the last step that held. Each part is also
-        kept as bytes (one a card, up to 256 cards): only a part that changed is converted again,
-        and every card is counted at every step over the five parts' bytes (_each_once, in C). A
-        card that did not come into a player's part or the exile pile still has the owner it had at
-        the last step, unless an owner changed: so only the cards that came in (a part's new bytes
-        with its old ones deleted) have their owner read, or every card after an owner changed."""
+        deck, the other shared zones) and compared with the last step that held: a part that did not
+        change holds the same cards. Each part is also kept as bytes (one a card, up to 256 cards),
+        converted again only when it changed. When only one player's part changed (most steps that
+        move a card), it must hold the cards it held; otherwise every card is counted over the five
+        parts' bytes (_each_once, one translate in C). A card that did not come into a player's part
+        or the exile pile still has the owner it had at the last step, unless an owner changed: so
+        only the cards that came in (a part's new bytes with its old ones deleted) have their owner
+        read, or every card after an owner changed."""
         deck, hand, discard, field, played = s.deck, s.hand, s.discard, s.field, s.played
         mine = [*deck[0], *hand[0], *discard[0], *field[0], *played[0]]
         theirs = [*deck[1], *hand[1], *discard[1], *field[1], *played[1]]
@@ -66,7 +68,21 @@ class InvariantChecker:
         else:
             known0, known1, known_exile = mine == last[0], theirs == last[1], exile == last[2]
             known_recruit, known_rest, same_owners = recruit == last[3], rest == last[4], owner == last[5]
-            if not (known0 and known1 and known_exile and known_recruit and known_rest and same_owners):
+            if known0 != known1 and known_exile and known_recruit and known_rest and same_owners:
+                # One player's zones changed and nothing else (a card played, drawn, summoned,
+                # discarded): they hold the cards they held, each once, or the state is broken; then
+                # every card is still once and its owner's, as at the last step.
+                i, part = (1, theirs) if known0 else (0, mine)
+                before = self.last_bytes[i]
+                try:
+                    now = bytes(part)
+                except ValueError:  # a value outside 0..255: no card's id
+                    return False
+                if len(now) != len(before) or before.translate(None, now):
+                    return False
+                self.last = (mine, theirs, *last[2:])
+                self.last_bytes[i] = now
+            elif not (known0 and known1 and known_exile and known_recruit and known_rest and same_owners):
                 old = self.last_bytes
                 try:
                     b0 = old[0] if known0 else bytes(mine)
@@ -92,7 +108,7 @@ class InvariantChecker:
                 self.last = (mine, theirs, last[2] if known_exile else exile[:],
                              last[3] if known_recruit else recruit[:], rest,
                              last[5] if same_owners else owner[:])
-                self.last_bytes = (b0, b1, b2, b3, b4)
+                self.last_bytes = [b0, b1, b2, b3, b4]
         if min(s.essence + s.poison) < 0 or len(field[0]) > MAX_CREATURES or len(field[1]) > MAX_CREATURES:
             return False
         # Allegiance: within 0..6 and never lower than after the last step. Unchanged since a step
@@ -149,7 +165,7 @@ class InvariantChecker:
             return False
         self.last = (mine, theirs, exile[:], recruit[:], rest, owner[:])
         if self.every is not None:
-            self.last_bytes = (bytes(mine), bytes(theirs), bytes(exile), bytes(recruit), bytes(rest))
+            self.last_bytes = [bytes(mine), bytes(theirs), bytes(exile), bytes(recruit), bytes(rest)]
         return True
 
     @staticmethod

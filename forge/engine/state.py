@@ -152,6 +152,19 @@ class State:
             (self.when_traps if d.trap_kind == "when" else self.free_traps).add(cid)
         return cid
 
+    def new_cards(self, ds: tuple[CardDef, ...], owner: int) -> range:
+        """``new_card`` for each design of ``ds`` (setup deals a hundred cards a game): their ids."""
+        first = len(self.defs)
+        n = len(ds)
+        self.defs.extend(ds)
+        self.owner.extend([owner] * n)
+        self.exhausted.extend([False] * n)
+        self.stamp.extend([0] * n)
+        for cid, d in enumerate(ds, first):
+            if d.is_trap:
+                (self.when_traps if d.trap_kind == "when" else self.free_traps).add(cid)
+        return range(first, first + n)
+
     def clone(self) -> "State":
         """A fast independent copy for search (no log, no coverage)."""
         s = State.__new__(State)
