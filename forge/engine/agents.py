@@ -98,7 +98,7 @@ class _Design:
 
     __slots__ = ("d", "power", "junk", "thins_effects", "thins_activate", "effects", "activate", "hand",
                  "hand_fixed", "demise", "keep", "threat", "soul", "summon", "thresholds", "essence",
-                 "exhausts", "activation")
+                 "exhausts", "activation", "plain_activation")
 
     def __init__(self, d: CardDef, lp: dict) -> None:
         self.d = d
@@ -132,6 +132,8 @@ class _Design:
         self.exhausts = "exhaust" in self.activate
         self.activation = 76.0 if "draw" in self.activate else 74.0 if "essence" in self.activate \
             else 70.0 + 0.1 * self.power
+        # No Sacrifice cost, no exile from hand, no exhaust: its score is ``activation``, always.
+        self.plain_activation = not (d.sacrifice or self.thins_activate or self.exhausts)
         #: Its effect and ability lines with an allegiance threshold, in order (HeuristicAgent._needs_of).
         self.thresholds = tuple(ln for ln in d.effects + d.activate if ln.tn)
         #: The essence it gives unconditionally when played or activated (HeuristicAgent._deck_essence).
@@ -182,7 +184,7 @@ class HeuristicAgent:
         self._owned: dict = {}  # what follows from _mine (and the keys' other inputs): _needs, plans, creatures
         self._last: Action | None = None
         self._aegis_turn, self._aegis = -1, 0
-        self._thin_turn, self._thin = -1, False
+        self._thin = False  # whether to thin the deck this turn (_main, when a turn starts)
         # _spend's buy scores by design, for one turn and allegiance (allegiance only grows: a score
         # kept for an earlier one would never be asked again).
         self._memo_turn, self._memo_al, self._memo = -1, (), {}
@@ -235,7 +237,7 @@ class HeuristicAgent:
         opp = obs.opponent
         gone.update(obs.discard_pile(opp))
         gone.update(obs.battlefield(opp))
-        lost = [c for c in mine if c in gone]
+        lost = gone.intersection(mine)
         for cid in lost:
             del mine[cid]
         if lost or len(mine) != before:
@@ -348,7 +350,7 @@ class HeuristicAgent:
         """What buying ``d`` is worth at our allegiance ``al`` against the opponent's ``aegis`` (cheap
         enough to work out again: a game seldom asks twice with the same inputs, and _spend keeps a
         turn's scores)."""
-        p = self.value(d)
+        p = self._t.designs[d.i].power  # value(d)
         if aegis:
             # Aegis shaves every Wound effect: small ones are worth little against it.
             lost = sum(min(ln.n, aegis) for ln in (d.activate if d.is_creature else d.effects)
@@ -381,6 +383,9 @@ class HeuristicAgent:
         if turn != self._turn:
             self._turn, self._actions = turn, 0
             self._remember(obs)
+            # Exile a Lost Soul this turn while the deck keeps enough essence to buy with (what we
+            # own changes only here, when a turn starts).
+            self._thin = self._deck_essence()
         self._actions += 1
         if self._actions > self.ACTIONS_PER_TURN:
             return legal[-1]  # end the turn
@@ -388,7 +393,7 @@ class HeuristicAgent:
         recs, info = self._rec, self._info
         # Thin the deck when it is worth it this turn and a Lost Soul is in hand.
         thin = False
-        if self._want_thin(obs):
+        if self._thin:
             for c in obs.hand():
                 if (recs.get(c) or info(obs, c)).junk:
                     thin = True
@@ -420,9 +425,13 @@ class HeuristicAgent:
             elif k == "summon":
                 s = (recs.get(a.a) or info(obs, a.a)).summon
             elif k == "activate":
-                if opp_field is None:
-                    opp_field, mine = obs.battlefield(opp), obs.battlefield(me)
-                s = self._activate_score(obs, recs.get(a.a) or info(obs, a.a), a.a, opp_field, mine, thin)
+                t = recs.get(a.a) or info(obs, a.a)
+                if t.plain_activation:
+                    s = t.activation  # what _activate_score gives it, whatever the battlefields
+                else:
+                    if opp_field is None:
+                        opp_field, mine = obs.battlefield(opp), obs.battlefield(me)
+                    s = self._activate_score(obs, t, a.a, opp_field, mine, thin)
             else:
                 continue
             if s > best_score:
@@ -444,16 +453,11 @@ class HeuristicAgent:
                 return 30.0
         return 0.0
 
-    def _want_thin(self, obs: Observation) -> bool:
-        """Exile a Lost Soul while the deck keeps enough essence to buy with (what we own changes
-        only when a turn starts: ``_remember``)."""
-        if self._thin_turn != self._turn:
-            self._thin_turn, self._thin = self._turn, self._deck_essence()
-        return self._thin
-
     def _deck_essence(self) -> bool:
         designs = self._t.designs
-        ess = sum(designs[d.i].essence for d in self._mine.values())
+        ess = 0
+        for d in self._mine.values():
+            ess += designs[d.i].essence
         return ess >= 9 and len(self._mine) >= 10
 
     def _fodder(self, obs: Observation, mine: tuple, exclude: int = -1) -> float:
@@ -545,7 +549,7 @@ class HeuristicAgent:
             plan = self._plan_factions(obs)
         creatures = self._owned.get("creatures")
         if creatures is None:
-            creatures = self._owned["creatures"] = sum(1 for d in self._mine.values() if d.is_creature)
+            creatures = self._owned["creatures"] = [d.is_creature for d in self._mine.values()].count(True)
         items: list[tuple[int, float, Action]] = []
         if buys:
             aegis = self._opp_aegis(obs)
@@ -615,7 +619,8 @@ class HeuristicAgent:
         row = obs.recruitment_row()
         if row != self._row:
             self._row = row
-            self._row_d = [self._info(obs, c).d if c >= 0 else None for c in row]
+            recs, info = self._rec, self._info
+            self._row_d = [(recs.get(c) or info(obs, c)).d if c >= 0 else None for c in row]
         return self._row_d
 
     # -- traps -----------------------------------------------------------------------------

@@ -70,7 +70,8 @@ class Observation:
 
     def rites_available(self) -> tuple[int, ...]:
         """Faction indices whose Rite nobody owns yet."""
-        return tuple(f for f, o in enumerate(self._s.rite_owner) if o < 0 and f in self._s.cards.rites)
+        rites = self._s.cards.rites
+        return tuple([f for f, o in enumerate(self._s.rite_owner) if o < 0 and f in rites])
 
     def faction(self, p: int) -> str:
         return self._s.factions[p]

@@ -391,7 +391,7 @@ class State:
         stays as it is: it changes only when a card leaves it."""
         defs = self.defs
         seen = set()
-        offers = []
+        offers, acts, costs = [], [], [0]
         for slot in range(ROW_SIZE):
             cid = row[slot]
             if cid >= 0:
@@ -399,8 +399,11 @@ class State:
                 if d.i not in seen:
                     seen.add(d.i)
                     offers.append((d.cost, _BUY_ACTS[slot]))
-        costs = [cost for cost, _ in offers] or [0]
-        return tuple(offers), min(costs), max(costs), tuple(act for _, act in offers)
+                    acts.append(_BUY_ACTS[slot])
+                    costs.append(d.cost)
+        if offers:
+            del costs[0]
+        return tuple(offers), min(costs), max(costs), tuple(acts)
 
     def _run_cleanup(self, task: tuple) -> None:
         p = self.active
