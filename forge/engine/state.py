@@ -242,17 +242,17 @@ class State:
 
     def _advance(self) -> None:
         """Run tasks until a decision is posed or the game ends."""
-        stack = self.stack
+        stack, when, now = self.stack, self._when, self._now  # (the tasks change these lists, never replace them)
         try:
             while self.pending < 0:
-                if self._when:
-                    cands = tuple(self._when)
-                    self._when.clear()
+                if when:
+                    cands = tuple(when)
+                    when.clear()
                     stack.append((OP_WINDOW, 1 - self.active, cands, W_WHEN))
-                if self._now:
+                if now:
                     # "Immediately" acts right away: before the next line, window or action.
-                    stack.extend(reversed(self._now))
-                    self._now.clear()
+                    stack.extend(reversed(now))
+                    now.clear()
                 task = stack[-1]
                 _RUN[task[0]](self, task)
         except _GameOver:
