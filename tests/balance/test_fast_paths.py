@@ -80,6 +80,23 @@ def test_holds_rejects_every_kind_of_broken_state(game, breakage):
             assert not check.holds(broken)  # nor a checker that has seen the good state (what it caches)
 
 
+def test_holds_reads_more_than_256_cards_whole_and_rejects_every_kind_of_broken_state(game):
+    """With more cards than a byte can number, holds reads every card at every step (sets, not
+    bytes): every breakage is still caught, by a fresh checker and by one that has seen the state."""
+    s = game.new_state(7, ("red", "black"))
+    s.recruit.extend(s.new_cards(tuple(s.defs[c] for c in s.recruit) * 8, -1))
+    assert len(s.defs) > 256
+    check = InvariantChecker(s)
+    assert check.every is None and check.holds(s) and check.holds(s)
+    assert not list(InvariantChecker(s).problems(s))
+    for name, breakage in sorted(BREAKAGES.items()):
+        broken = s.clone()
+        breakage(broken)
+        assert not check.holds(broken), name
+        assert not InvariantChecker(s).holds(broken), name
+        assert list(InvariantChecker(s).problems(broken)), name
+
+
 def test_the_fast_hiding_hides_exactly_the_hidden_cards(game):
     for seed in (2, 3):
         for s in _steps(game, seed):
