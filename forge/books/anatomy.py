@@ -179,6 +179,7 @@ def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90, image_format: str = "
     (or ``image_format``)."""
     from ..render.raster import render_pages
 
+    doc.canvas.setPageCompression(0)  # only rasterised here, never written: Flate would be work for nothing
     doc.canvas.showPage()
     scale = width / tpl.trim_w
     full = (round(tpl.full_w * scale), round(tpl.full_h * scale))

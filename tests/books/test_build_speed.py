@@ -32,3 +32,30 @@ def test_the_workers_build_with_the_collector_off(monkeypatch, tmp_path):
     outcomes = build_books(tmp_path, ("rulebook", "reference"), ("en",), tmp_path / "out", workers=2)
     assert [o.io_error for o in outcomes] == ["collector on: False"] * 2
     assert gc.isenabled()  # the parent's is untouched
+
+
+def test_a_card_image_is_the_same_from_an_uncompressed_pdf(shipped_root, monkeypatch):
+    """The books' card images are rasterised from a PDF made for that alone, left uncompressed (Flate cost
+    a sixth of the rulebook's composing): the pixels, so the JPEG bytes, are those of a compressed one."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from forge.books import anatomy
+
+    from .conftest import project_of
+
+    from forge.render import raster
+
+    project = project_of(shipped_root)
+    card = next(c for c in project.db.cards if c.type == "creature")
+    sizes = []
+    rasterise = raster.render_pages
+    monkeypatch.setattr(raster, "render_pages", lambda pdf, size: sizes.append(len(pdf)) or rasterise(pdf, size))
+
+    uncompressed = (anatomy.render_card(card, project.db, project.books["fr"], "fr", shipped_root,
+                                        books=project.books)[0], anatomy.render_back("rite", "en", shipped_root))
+    real = Canvas.setPageCompression
+    monkeypatch.setattr(Canvas, "setPageCompression", lambda self, value: real(self, 1))  # compressed as made
+    compressed = (anatomy.render_card(card, project.db, project.books["fr"], "fr", shipped_root,
+                                      books=project.books)[0], anatomy.render_back("rite", "en", shipped_root))
+    assert uncompressed == compressed and len(uncompressed[0]) > 1000
+    assert sizes[0] > 1.3 * sizes[2] and sizes[1] > 1.3 * sizes[3]  # the PDFs were not the same
