@@ -194,7 +194,7 @@ def test_the_shipped_example_names_the_guard_the_exile_the_raise_and_the_rite():
                         for e, _ in t.events])
     assert "Mara exhausts Chapel Squire to guard: the Wound effect is cancelled, and the guarding creature is destroyed." \
         in text
-    assert "Theo exiles Lost Soul from their hand." in text
+    assert "Theo exiles Firestorm from their hand." in text
     assert ("Mara spends 1 soul essence to raise an allegiance. Mara's Red allegiance rises to 6. "
             "At 6 allegiance, Mara takes Rite of the Blaze; it acts from the next event on.") in text
     assert "goes to the exile pile" not in text  # every exile says where from, by the line that exiled

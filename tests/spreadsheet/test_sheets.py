@@ -68,14 +68,14 @@ def test_the_xlsx_is_a_real_workbook_with_a_header_and_one_row_per_card(shipped,
     assert header[:4] == ["file", "id", "type", "set"] and sheet.max_row == 1 + len(load_database(shipped).db.cards)
     kindle = next(r for r in sheet.iter_rows(min_row=2, values_only=True) if r[1] == "kindle")
     assert kindle[header.index("cost")] == 1  # a number, not text
-    assert kindle[header.index("effects")] == "essence: 1\nwound: 1"
+    assert kindle[header.index("effects")] == "essence: 1\nunblockable_wound: 1"
     with zipfile.ZipFile(path) as archive:
         assert {i.date_time for i in archive.infolist()} == {(2020, 1, 1, 0, 0, 0)}
 
 
 def test_a_changed_cell_rewrites_only_its_field(shipped, tmp_path):
     rows = _rows(export_cards(shipped, "csv").data)
-    _edit(rows, "kindle", cost="2", effects="essence: 1\nwound: 1\ndraw: 1")
+    _edit(rows, "kindle", cost="2", effects="essence: 1\nunblockable_wound: 1\ndraw: 1")
     red = shipped / "cards" / "red.yaml"
     before = red.read_text(encoding="utf-8")
     result = import_cards(shipped, _write_rows(tmp_path / "s.csv", rows))
@@ -83,8 +83,8 @@ def test_a_changed_cell_rewrites_only_its_field(shipped, tmp_path):
     after = red.read_text(encoding="utf-8")
     expected = before.replace("    cost: 1\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Kindle\"",
                               "    cost: 2\n    allegiance: {red: 1}\n    copies: 3\n    name: {en: \"Kindle\"", 1)
-    expected = expected.replace("      - essence: 1\n      - wound: 1\n\n", "      - essence: 1\n      - wound: 1\n"
-                                "      - draw: 1\n\n", 1)
+    expected = expected.replace("      - essence: 1\n      - unblockable_wound: 1\n\n",
+                                "      - essence: 1\n      - unblockable_wound: 1\n      - draw: 1\n\n", 1)
     assert after == expected
 
 

@@ -23,10 +23,10 @@ def printed(card_id: str, lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("card_id, lang, expected", [
-    ("archon-of-dawn", "en", ["Aegis 2", "Each time you summon a creature: Draw 1 card.",
-                              "⟳ Unblockable Wound 2", "Wound 2"]),
-    ("archon-of-dawn", "fr", ["Égide 2", "Chaque fois que vous invoquez une créature\u00a0: piochez 1 carte.",
-                              "⟳ Blessures Imparables 2", "Blessures 2"]),
+    ("archon-of-dawn", "en", ["Aegis 1", "Each time you summon a creature: Draw 1 card.",
+                              "⟳ Unblockable Wound 2"]),
+    ("archon-of-dawn", "fr", ["Égide 1", "Chaque fois que vous invoquez une créature\u00a0: piochez 1 carte.",
+                              "⟳ Blessures Imparables 2"]),
     ("warlord-of-cinders", "en", ["Each time you cast a spell: Wound 1", "⟳ Wound 4", "Poison 1"]),
     ("warlord-of-cinders", "fr", ["Chaque fois que vous jouez une magie\u00a0: Blessures 1", "⟳ Blessures 4",
                                   "Poison 1"]),
