@@ -96,16 +96,30 @@ def book_key(composed, root: Path, draft: str = "") -> str:
     documents = [composed.html]
     if composed.tail_html is not None:
         documents += [composed.tail_html(fillers) for fillers in range(PAGES_PER_SHEET)]
-    base = Path(root).resolve().as_uri() + "/"
+    project = Path(root).resolve()
+    base = project.as_uri() + "/"
     for markup in documents:
-        h.update(markup.encode("utf-8") + b"\0")
+        # the books load forge's fonts by file: URL; the key must not depend on where forge lies
+        h.update(markup.replace(safeio.FORGE_HOME.as_uri() + "/", "forge:").encode("utf-8") + b"\0")
         for path in fetchable_files(markup, base, composed.policy):
             try:
                 data = safeio.read_bytes(path, Path(root))
             except (safeio.UnsafeInput, OSError):
                 data = b"\0unreadable"  # the layout will refuse it too: the book is not written
-            h.update(path.as_posix().encode() + b"\0" + hashlib.sha256(data).digest())
+            h.update(_portable(path, project).encode() + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()
+
+
+def _portable(path: Path, project: Path) -> str:
+    """A fetched file's name as the key hashes it: relative to the project (or to forge's package, for
+    its own assets), never where the checkout lies: the key names the press file, which must be the
+    same bytes from any folder."""
+    from .. import safeio
+
+    for home, tag in ((project, "project"), (safeio.FORGE_HOME, "forge")):
+        if path.is_relative_to(home):
+            return f"{tag}:{path.relative_to(home).as_posix()}"
+    return path.as_posix()  # not fetchable (the policy reads only inside the project): kept as it was
 
 
 def _on_disk(path: Path, known: dict) -> bool:

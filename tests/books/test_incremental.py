@@ -183,3 +183,46 @@ def test_a_book_laid_out_anew_without_print_files_removes_its_old_ones(game):
     prose.write_text(prose.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
     assert _print_again(game, press=False)["en"].written
     assert not any(print_path(game / "output", "rulebook", "en", name).exists() for name in PRINT_FILES)
+
+
+
+
+def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_project_lie(tmp_path, monkeypatch):
+    """The build key names the press file (its document ID): the same project and the same forge, in
+    other folders, give the same key; a change to a file the book is made of still moves it."""
+    import dataclasses
+
+    from forge import safeio
+    from forge.books import build
+    from forge.books.compose import compose
+    from forge.books.fetch import UrlPolicy
+
+    from .conftest import project_of
+
+    root = copy_project(tmp_path / "one")
+    composed = compose(project_of(root), "reference", "en")
+    key = build.book_key(composed, root)
+    here = safeio.FORGE_HOME.as_uri()
+    assert here in composed.html  # the fonts' file: URLs, what made the keys differ
+
+    other = copy_project(tmp_path / "elsewhere" / "two")
+    home = tmp_path / "site-packages"  # forge installed elsewhere: its shipped files there
+    shutil.copytree(safeio.FORGE_HOME / "forge" / "assets", home / "forge" / "assets")
+
+    def composed_there():
+        book = compose(project_of(other), "reference", "en")
+        tail = book.tail_html
+        return dataclasses.replace(
+            book, html=book.html.replace(here, home.as_uri()),
+            tail_html=lambda fillers: tail(fillers).replace(here, home.as_uri()),
+            policy=UrlPolicy(book.policy.root, (*book.policy.folders, home / "forge" / "assets")))
+
+    moved = composed_there()
+    monkeypatch.setattr(safeio, "FORGE_HOME", home)
+    assert build.book_key(moved, other) == key
+
+    (home / "forge" / "assets" / "fonts" / "Lato-Bold.ttf").write_bytes(b"another font")
+    assert build.book_key(moved, other) != key
+    css = next((other / "templates").rglob("*.css"))
+    css.write_text(css.read_text(encoding="utf-8") + "\n/* edited */\n", encoding="utf-8")
+    assert build.book_key(composed_there(), other) not in (key, build.book_key(moved, other))
