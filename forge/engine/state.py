@@ -142,18 +142,12 @@ class State:
         self.cov: dict | None = None
 
     def new_card(self, d: CardDef, owner: int) -> int:
-        """Create a physical card instance (setup and scenarios only)."""
-        self.defs.append(d)
-        self.owner.append(owner)
-        self.exhausted.append(False)
-        self.stamp.append(0)
-        cid = len(self.defs) - 1
-        if d.is_trap:
-            (self.when_traps if d.trap_kind == "when" else self.free_traps).add(cid)
-        return cid
+        """Create a physical card instance (scenarios and the position builder): its id."""
+        return self.new_cards((d,), owner)[0]
 
     def new_cards(self, ds: tuple[CardDef, ...], owner: int) -> range:
-        """``new_card`` for each design of ``ds`` (setup deals a hundred cards a game): their ids."""
+        """A physical card instance for each design of ``ds``, in one go (setup deals a hundred
+        cards a game): their ids."""
         first = len(self.defs)
         n = len(ds)
         self.defs.extend(ds)
@@ -391,7 +385,7 @@ class State:
         stays as it is: it changes only when a card leaves it."""
         defs = self.defs
         seen = set()
-        offers, acts, costs = [], [], [0]
+        offers = []
         for slot in range(ROW_SIZE):
             cid = row[slot]
             if cid >= 0:
@@ -399,11 +393,8 @@ class State:
                 if d.i not in seen:
                     seen.add(d.i)
                     offers.append((d.cost, _BUY_ACTS[slot]))
-                    acts.append(_BUY_ACTS[slot])
-                    costs.append(d.cost)
-        if offers:
-            del costs[0]
-        return tuple(offers), min(costs), max(costs), tuple(acts)
+        costs = [cost for cost, _ in offers]
+        return tuple(offers), min(costs, default=0), max(costs, default=0), tuple(act for _, act in offers)
 
     def _run_cleanup(self, task: tuple) -> None:
         p = self.active
