@@ -81,7 +81,7 @@ def test_a_new_trap_joins_the_list_of_traps(project):
 
 
 def test_a_changed_trap_makes_its_clarification_stale(project):
-    edit_card(project, "backdraft", "wound: 1", "wound: 2")
+    edit_card(project, "backdraft", "wound: 2", "wound: 3")
     findings = compose(project_of(project), "reference", "fr").findings
     assert [f.rule for f in findings if "backdraft" in f.message] == ["stale"]
     assert all(f.severity == "warning" for f in findings)
