@@ -98,25 +98,25 @@ def book_key(composed, root: Path, draft: str = "") -> str:
         documents += [composed.tail_html(fillers) for fillers in range(PAGES_PER_SHEET)]
     project = Path(root).resolve()
     base = project.as_uri() + "/"
+    homes = ((project, "project"), (safeio.FORGE_HOME, "forge"))
+    forge_uri = safeio.FORGE_HOME.as_uri() + "/"
     for markup in documents:
         # the books load forge's fonts by file: URL; the key must not depend on where forge lies
-        h.update(markup.replace(safeio.FORGE_HOME.as_uri() + "/", "forge:").encode("utf-8") + b"\0")
+        h.update(markup.replace(forge_uri, "forge:").encode("utf-8") + b"\0")
         for path in fetchable_files(markup, base, composed.policy):
             try:
                 data = safeio.read_bytes(path, Path(root))
             except (safeio.UnsafeInput, OSError):
                 data = b"\0unreadable"  # the layout will refuse it too: the book is not written
-            h.update(_portable(path, project).encode() + b"\0" + hashlib.sha256(data).digest())
+            h.update(_portable(path, homes).encode() + b"\0" + hashlib.sha256(data).digest())
     return h.hexdigest()
 
 
-def _portable(path: Path, project: Path) -> str:
+def _portable(path: Path, homes: tuple[tuple[Path, str], ...]) -> str:
     """A fetched file's name as the key hashes it: relative to the project (or to forge's package, for
     its own assets), never where the checkout lies: the key names the press file, which must be the
     same bytes from any folder."""
-    from .. import safeio
-
-    for home, tag in ((project, "project"), (safeio.FORGE_HOME, "forge")):
+    for home, tag in homes:
         if path.is_relative_to(home):
             return f"{tag}:{path.relative_to(home).as_posix()}"
     return path.as_posix()  # not fetchable (the policy reads only inside the project): kept as it was

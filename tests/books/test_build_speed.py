@@ -40,10 +40,9 @@ def test_a_card_image_is_the_same_from_an_uncompressed_pdf(shipped_root, monkeyp
     from reportlab.pdfgen.canvas import Canvas
 
     from forge.books import anatomy
+    from forge.render import raster
 
     from .conftest import project_of
-
-    from forge.render import raster
 
     project = project_of(shipped_root)
     card = next(c for c in project.db.cards if c.type == "creature")

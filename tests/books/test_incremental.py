@@ -185,8 +185,6 @@ def test_a_book_laid_out_anew_without_print_files_removes_its_old_ones(game):
     assert not any(print_path(game / "output", "rulebook", "en", name).exists() for name in PRINT_FILES)
 
 
-
-
 def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_project_lie(tmp_path, monkeypatch):
     """The build key names the press file (its document ID): the same project and the same forge, in
     other folders, give the same key; a change to a file the book is made of still moves it."""
