@@ -98,8 +98,11 @@ def book_key(composed, root: Path, draft: str = "") -> str:
         documents += [composed.tail_html(fillers) for fillers in range(PAGES_PER_SHEET)]
     project = Path(root).resolve()
     base = project.as_uri() + "/"
-    homes = ((project, "project"), (safeio.FORGE_HOME, "forge"))
-    forge_uri = safeio.FORGE_HOME.as_uri() + "/"
+    # forge's own files by its package folder, first: when forge runs in its own checkout, the project
+    # folder holds that package too, and its fonts must hash as they do for forge installed elsewhere
+    package = safeio.FORGE_HOME / "forge"
+    homes = ((package, "forge"), (project, "project"))
+    forge_uri = package.as_uri() + "/"
     for markup in documents:
         # the books load forge's fonts by file: URL; the key must not depend on where forge lies
         h.update(markup.replace(forge_uri, "forge:").encode("utf-8") + b"\0")
@@ -113,8 +116,8 @@ def book_key(composed, root: Path, draft: str = "") -> str:
 
 
 def _portable(path: Path, homes: tuple[tuple[Path, str], ...]) -> str:
-    """A fetched file's name as the key hashes it: relative to the project (or to forge's package, for
-    its own assets), never where the checkout lies: the key names the press file, which must be the
+    """A fetched file's name as the key hashes it: relative to forge's package (its own assets) or to
+    the project, never where either lies: the key names the press file, which must be the
     same bytes from any folder."""
     for home, tag in homes:
         if path.is_relative_to(home):

@@ -185,35 +185,47 @@ def test_a_book_laid_out_anew_without_print_files_removes_its_old_ones(game):
     assert not any(print_path(game / "output", "rulebook", "en", name).exists() for name in PRINT_FILES)
 
 
-def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_project_lie(tmp_path, monkeypatch):
-    """The build key names the press file (its document ID): the same project and the same forge, in
-    other folders, give the same key; a change to a file the book is made of still moves it."""
+def _with_forge_at(book, home: Path):
+    """``book`` as composed by the same forge installed at ``home`` (its shipped files there): forge's
+    file: URLs point there, and the fetch policy reads its assets there."""
     import dataclasses
 
     from forge import safeio
+    from forge.books.fetch import UrlPolicy
+
+    here, there = safeio.FORGE_HOME.as_uri(), home.as_uri()
+    tail = book.tail_html
+    return dataclasses.replace(
+        book, html=book.html.replace(here, there), tail_html=lambda fillers: tail(fillers).replace(here, there),
+        policy=UrlPolicy(book.policy.root, (*book.policy.folders, home / "forge" / "assets")))
+
+
+def _install_forge_assets(home: Path) -> None:
+    from forge import safeio
+
+    shutil.copytree(safeio.FORGE_HOME / "forge" / "assets", home / "forge" / "assets")
+
+
+def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_project_lie(tmp_path, monkeypatch):
+    """The build key names the press file (its document ID): the same project and the same forge, in
+    other folders, give the same key; a change to a file the book is made of still moves it."""
+    from forge import safeio
     from forge.books import build
     from forge.books.compose import compose
-    from forge.books.fetch import UrlPolicy
 
     from .conftest import project_of
 
     root = copy_project(tmp_path / "one")
     composed = compose(project_of(root), "reference", "en")
     key = build.book_key(composed, root)
-    here = safeio.FORGE_HOME.as_uri()
-    assert here in composed.html  # the fonts' file: URLs, what made the keys differ
+    assert safeio.FORGE_HOME.as_uri() in composed.html  # the fonts' file: URLs, what made the keys differ
 
     other = copy_project(tmp_path / "elsewhere" / "two")
     home = tmp_path / "site-packages"  # forge installed elsewhere: its shipped files there
-    shutil.copytree(safeio.FORGE_HOME / "forge" / "assets", home / "forge" / "assets")
+    _install_forge_assets(home)
 
     def composed_there():
-        book = compose(project_of(other), "reference", "en")
-        tail = book.tail_html
-        return dataclasses.replace(
-            book, html=book.html.replace(here, home.as_uri()),
-            tail_html=lambda fillers: tail(fillers).replace(here, home.as_uri()),
-            policy=UrlPolicy(book.policy.root, (*book.policy.folders, home / "forge" / "assets")))
+        return _with_forge_at(compose(project_of(other), "reference", "en"), home)
 
     moved = composed_there()
     monkeypatch.setattr(safeio, "FORGE_HOME", home)
@@ -224,3 +236,23 @@ def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_proj
     css = next((other / "templates").rglob("*.css"))
     css.write_text(css.read_text(encoding="utf-8") + "\n/* edited */\n", encoding="utf-8")
     assert build.book_key(composed_there(), other) not in (key, build.book_key(moved, other))
+
+
+def test_the_key_is_the_same_when_forge_runs_in_its_own_checkout(tmp_path, monkeypatch):
+    """``forge build`` in forge's checkout (the project folder is also forge's home, its package inside)
+    and the same forge on a copy of the project elsewhere give one key: forge's fonts are named by
+    forge's package in both, not by the project that happens to hold it."""
+    from forge import safeio
+    from forge.books import build
+    from forge.books.compose import compose
+
+    from .conftest import project_of
+
+    elsewhere = copy_project(tmp_path / "elsewhere")
+    key = build.book_key(compose(project_of(elsewhere), "reference", "en"), elsewhere)
+
+    checkout = copy_project(tmp_path / "checkout")
+    _install_forge_assets(checkout)
+    inside = _with_forge_at(compose(project_of(checkout), "reference", "en"), checkout)
+    monkeypatch.setattr(safeio, "FORGE_HOME", checkout)
+    assert build.book_key(inside, checkout) == key
