@@ -51,8 +51,8 @@ def _ray():
     try:
         import ray
     except ImportError:
-        raise ClusterError("Ray is not installed; install it with `pip install 'ray>=2.9'` "
-                           "(see docs/simulation.md)") from None
+        raise ClusterError("Ray is not installed: the ray backend is an extra; install it with "
+                           "`pip install 'forge[ray]'` (see docs/simulation.md)") from None
     return ray
 
 

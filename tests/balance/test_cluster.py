@@ -193,3 +193,14 @@ def test_forge_validate_and_local_simulate_never_import_ray():
     done = subprocess.run([sys.executable, "-c", code, str(REPO)], capture_output=True, text=True, env=env,
                           timeout=300)
     assert done.stderr.strip().splitlines()[-1] == "NO RAY", done.stderr[-2000:]
+
+
+def test_the_ray_backend_without_ray_names_the_extra(monkeypatch):
+    """Ray is an extra (forge[ray]): without it, --backend ray is a usage error that says what to install."""
+    from forge.cli import app
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
+    result = CliRunner().invoke(app, ["simulate", "--root", str(REPO), "--games", "1", "--backend", "ray"])
+    assert result.exit_code == 2
+    assert "pip install 'forge[ray]'" in result.output
+    assert "Traceback" not in result.output
