@@ -119,9 +119,12 @@ def validate(root: Path | str, extra: bool = True, layout: bool = True) -> Repor
     if load.io_error and not load.db.cards:
         return report
     try:
-        report.books = load_phrasebooks(load.root)
+        books = load_phrasebooks(load.root)
     except PhraseError as exc:
-        report.findings.append(locale_finding(exc))
+        report.findings.append(exc.finding())
+    else:  # a phrase whose placeholders forge refuses is the one finding: the card texts wait for it
+        report.findings += [problem.finding() for book in books.values() for problem in book.problems]
+        report.books = {lang: book for lang, book in books.items() if not book.problems}
     checks: list[Check] = [check_ids, check_confusables, check_lines, check_card_forms, check_counts, check_factions,
                            check_languages, check_text, check_printed_layout, check_characters, check_assets,
                            check_art_icons]
@@ -137,14 +140,6 @@ def validate(root: Path | str, extra: bool = True, layout: bool = True) -> Repor
             report.seconds[check.__name__.removeprefix("check_")] = time.perf_counter() - started
     report.findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.rule, f.message))
     return report
-
-
-def locale_finding(exc: PhraseError) -> Finding:
-    """A locale file that cannot be used, at its place when the error knows it."""
-    hint = exc.hint or "restore the locale file; see docs/card-format.md"
-    if exc.file:
-        return Finding(Position(exc.file, exc.line, exc.col), exc.rule, exc.reason, hint)
-    return Finding(Position("locales"), exc.rule, str(exc), hint)
 
 
 def _at(load: LoadResult, card: Card, *path, key: bool = False) -> Position:
