@@ -18,6 +18,7 @@ Mechanisms) defines the tests used here, from Unicode's own data:
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import cache
 from pathlib import Path
@@ -36,6 +37,8 @@ _NOT_IGNORABLE_FORMAT = ((0x0600, 0x0605), (0x06DD, 0x06DD), (0x070F, 0x070F), (
                          (0x13430, 0x1343F))
 #: The bidirectional controls (UAX #9): embeddings, overrides, isolates and the implicit marks.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c")
+#: The end of Latin Extended-B: every character before it is Latin, Common or Inherited.
+_LATIN_END = "\u0250"
 #: Scripts that count as every script in a resolved script set.
 _ANY_SCRIPT = frozenset({"Zyyy", "Zinh"})
 
@@ -63,17 +66,15 @@ def describe(ch: str) -> str:
     return f"U+{ord(ch):04X} ({unicodedata.name(ch, 'a control character')})"
 
 
+#: A mapping line of confusables.txt: the source code point, then its prototype's code points.
+_MAPPING = re.compile(rb"^([0-9A-F]+)[ \t]*;[ \t]*([0-9A-F ]+?)[ \t]*;", re.M)
+
+
 @cache
 def _prototypes() -> dict[str, str]:
     """Each source character of confusables.txt and the prototype it maps to."""
-    table: dict[str, str] = {}
-    for line in DATA.read_text(encoding="utf-8-sig").splitlines():
-        fields = line.split("#", 1)[0].split(";")
-        if len(fields) < 2:
-            continue
-        source, target = fields[0].split(), fields[1].split()
-        table[chr(int(source[0], 16))] = "".join(chr(int(cp, 16)) for cp in target)
-    return table
+    return {chr(int(source, 16)): "".join(chr(int(cp, 16)) for cp in target.split())
+            for source, target in _MAPPING.findall(DATA.read_bytes())}
 
 
 def skeleton(text: str) -> str:
@@ -84,11 +85,18 @@ def skeleton(text: str) -> str:
                                                 if not default_ignorable(ch)))
 
 
+@cache
+def _ucd():
+    """fontTools' Unicode tables (Script, Script_Extensions), imported when a name needs them."""
+    from fontTools import unicodedata
+
+    return unicodedata
+
+
+@cache
 def _augmented(ch: str) -> frozenset[str] | None:
     """UTS #39's augmented script set of ``ch``; None for Common and Inherited (every script)."""
-    from fontTools import unicodedata as ucd
-
-    scripts = set(ucd.script_extension(ch))
+    scripts = set(_ucd().script_extension(ch))
     if scripts & _ANY_SCRIPT:
         return None
     if "Hani" in scripts:
@@ -104,8 +112,7 @@ def _augmented(ch: str) -> frozenset[str] | None:
 
 def scripts_of(text: str) -> list[str]:
     """The scripts the letters of ``text`` are written in, in order of appearance (Common and Inherited left out)."""
-    from fontTools import unicodedata as ucd
-
+    ucd = _ucd()
     seen: dict[str, None] = {}
     for ch in text:
         if _augmented(ch) is not None:
@@ -115,6 +122,8 @@ def scripts_of(text: str) -> list[str]:
 
 def mixed_script(text: str) -> bool:
     """Whether ``text`` is mixed-script: no one script (UTS #39 §5.1, resolved script set empty)."""
+    if all(ch < _LATIN_END for ch in text):
+        return False  # Basic Latin to Latin Extended-B: Latin letters, and Common signs that go with any script
     resolved: frozenset[str] | None = None
     for ch in text:
         scripts = _augmented(ch)
