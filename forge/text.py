@@ -413,6 +413,7 @@ def variant_key(line: EffectLine) -> str:
 
 # -- the placeholder grammar, checked when a locale is loaded ---------------------------------------
 _BRACES = re.compile(r"[{}]")
+_MAX_PER_PHRASE = 3
 #: The values forge fills each frame with (``Phrasebook.frame``'s callers) and every effect phrase with
 #: (``Phrasebook.fill``); a phrase under a ``faction`` variant has the faction too (``allegiance``).
 FRAME_VALUES: dict[str, frozenset[str]] = {
@@ -462,8 +463,10 @@ def placeholder_problems(data) -> list[tuple[tuple, str]]:
 
 
 def _grammar_problems(text: str, known: frozenset[str] | None) -> list[str]:
+    """Why the placeholders of one phrase are refused (the first few: a phrase of a thousand stray braces
+    is one phrase to rewrite, not a thousand findings)."""
     problems, pos = [], 0
-    while (m := _BRACES.search(text, pos)) is not None:
+    while len(problems) < _MAX_PER_PHRASE and (m := _BRACES.search(text, pos)) is not None:
         start = m.start()
         if m.group() == "}":
             problems.append(f"a `}}` closes no placeholder: {_excerpt(text, start)}")

@@ -80,3 +80,11 @@ def test_the_shipped_locales_pass(shipped: Path):
     from forge.text import load_phrasebooks
 
     assert all(not book.problems for book in load_phrasebooks(shipped).values())
+
+
+def test_a_phrase_of_stray_braces_is_a_few_findings_not_thousands(shipped: Path):
+    from forge.text import load_phrasebooks
+
+    attack(shipped, '  rush: "**Rush**"', "**Rush**", "**Rush** " + "}{" * 100_000)
+    problems = load_phrasebooks(shipped)["en"].problems
+    assert 1 <= len(problems) <= 3 and all(p.reason.startswith("`frames.rush`") for p in problems)
