@@ -5,15 +5,13 @@ Parity compares the two languages; this sees what both get wrong alike.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
 from .findings import Finding
 from .model import Position
+from .text import PLACEHOLDER
 from .vocabulary import LANGUAGES
-
-PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
 
 
 @dataclass(frozen=True)

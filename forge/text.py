@@ -16,12 +16,15 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from .model import Card
+from .findings import Finding
+from .model import Card, Position
 from .vocabulary import FACTIONS, LANGUAGES, PRINTED_ORDER, EffectLine, plural_category
 
 ICONS: tuple[str, ...] = FACTIONS + ("soul", "activate", "demise", "trap")
 _MARKUP = re.compile(r"\*\*(.+?)\*\*|\[\[([a-z_]+)\]\]")
-_PLACEHOLDER = re.compile(r"\{(\w+)(?:\|([^|{}]*)\|([^{}]*))?\}")
+#: A placeholder: a name, and for a count its singular and plural forms. Nothing else opens with a brace
+#: (``placeholder_problems`` reports the rest when a locale is loaded; whoever fills a phrase prints it as written).
+PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)(?:\|([^|{}]*)\|([^|{}]*))?\}")
 #: How icons read in plain text (terminal reports, logs, the text of a PDF).
 PLAIN_ICONS = {"soul": "●", "activate": "⟳", "demise": "✝", "trap": "🐺"}
 #: Languages whose typography wants no capital after a colon inside a sentence (after a comma, none does).
@@ -88,6 +91,13 @@ class PhraseError(Exception):
         self.file, self.line, self.col, self.rule, self.hint = file, line, col, rule, hint
         self.reason = reason or message
 
+    def finding(self) -> Finding:
+        """The error as a finding, at its place when it knows it."""
+        hint = self.hint or "restore the locale file; see docs/card-format.md"
+        if self.file:
+            return Finding(Position(self.file, self.line, self.col), self.rule, self.reason, hint)
+        return Finding(Position("locales"), self.rule, str(self), hint)
+
 
 class Phrasebook:
     """The phrase templates of one language, and the compiler that uses them."""
@@ -97,6 +107,18 @@ class Phrasebook:
         self.data = data
         self.source = source
         self.where = where  # the file's yamlsrc.SourceMap: a missing phrase is reported at its table
+        #: Every placeholder of the file that is not forge's grammar or not one its phrase is filled with,
+        #: found as the book is loaded (``placeholder_problems``), so that none waits for the card that uses it.
+        self.problems: list[PhraseError] = [self._placeholder_error(path, reason) for path, reason
+                                            in placeholder_problems(data)]
+
+    def _placeholder_error(self, path: tuple, reason: str) -> PhraseError:
+        line, col = self.where.at(path) if self.where is not None else (0, 0)
+        dotted = ".".join(str(p) for p in path)
+        return PhraseError(f"{self.source}: `{dotted}`: {reason}", self.source, line, col, "placeholder",
+                           "a placeholder is `{name}` or `{name|singular|plural}` with a name the phrase is "
+                           "filled with (see the comments at the top of locales/en.yaml); forge formats nothing",
+                           f"`{dotted}`: {reason}")
 
     def _error(self, reason: str, path: tuple = ()) -> PhraseError:
         """A phrase problem at the nearest place ``path`` leads to in the locale file (its top without one)."""
@@ -261,7 +283,7 @@ class Phrasebook:
                 return singular if plural_category(self.lang, int(values[name])) == "one" else plural
             return str(values[name])
 
-        return _PLACEHOLDER.sub(sub, template)
+        return PLACEHOLDER.sub(sub, template)
 
     def plain(self, line: str) -> str:
         """A markup line as plain text, e.g. for terminals and logs."""
@@ -387,6 +409,102 @@ def variant_key(line: EffectLine) -> str:
     if verb == "allegiance":
         return "any" if line.arg("faction") == "any" else "faction"
     return "do"
+
+
+# -- the placeholder grammar, checked when a locale is loaded ---------------------------------------
+_BRACES = re.compile(r"[{}]")
+_MAX_PER_PHRASE = 3
+#: The values forge fills each frame with (``Phrasebook.frame``'s callers) and every effect phrase with
+#: (``Phrasebook.fill``); a phrase under a ``faction`` variant has the faction too (``allegiance``).
+FRAME_VALUES: dict[str, frozenset[str]] = {
+    **{name: frozenset({"effect"}) for name in ("may", "immediately", "after_effects", "activate", "demise",
+                                                   "end_of_turn")},
+    **{name: frozenset({"effect", "event"}) for name in ("trigger", "trap_each_time", "trap_when")},
+    "threshold": frozenset({"n", "faction", "effect"}), "aegis": frozenset({"n"}),
+    "guard": frozenset(), "rush": frozenset(),
+}
+PHRASE_VALUES = frozenset({"n", "souls"})
+_FACTION_VALUES = frozenset({"faction", "faction_name"})
+#: Tables whose words are printed as they are: no placeholder at all.
+_PLAIN_TABLES = frozenset({"language", "factions", "types", "trap_kinds", "sets", "steps", "keywords", "events"})
+
+
+def _known(path: tuple) -> frozenset[str] | None:
+    """The placeholders forge fills the phrase at ``path`` with; None where the table's reader checks them
+    (``log:``, ``web:``: ``localetable.check``) or prints them as written (``play:``)."""
+    table = path[0] if path else None
+    if table in _PLAIN_TABLES:
+        return frozenset()
+    if table == "frames":
+        return FRAME_VALUES.get(str(path[1]), frozenset()) if len(path) > 1 else frozenset()
+    if table == "phrases":
+        return PHRASE_VALUES | (_FACTION_VALUES if "faction" in path[2:] else frozenset())
+    return None
+
+
+def placeholder_problems(data) -> list[tuple[tuple, str]]:
+    """(path, why) of each placeholder in the locale ``data`` that forge's grammar refuses.
+
+    A phrase's placeholders are ``{name}`` and ``{name|singular|plural}``, nothing else: no format spec
+    (``{turn:>900000000}``), conversion (``{x!r}``), attribute or index (``{a.b}``, ``{a[0]}``), position
+    (``{0}``, ``{}``), stray brace, nor a name its phrase is not filled with.
+    """
+    found: list[tuple[tuple, str]] = []
+    todo: list[tuple[tuple, object]] = [((), data)]
+    while todo:
+        path, value = todo.pop()
+        if isinstance(value, dict):
+            todo += [(path + (k,), v) for k, v in value.items()]
+        elif isinstance(value, list):
+            todo += [(path + (i,), v) for i, v in enumerate(value)]
+        elif isinstance(value, str) and _BRACES.search(value):
+            found += [(path, why) for why in _grammar_problems(value, _known(path))]
+    return sorted(found, key=lambda item: [str(p) for p in item[0]])
+
+
+def _grammar_problems(text: str, known: frozenset[str] | None) -> list[str]:
+    """Why the placeholders of one phrase are refused (the first few: a phrase of a thousand stray braces
+    is one phrase to rewrite, not a thousand findings)."""
+    problems, pos = [], 0
+    while len(problems) < _MAX_PER_PHRASE and (m := _BRACES.search(text, pos)) is not None:
+        start = m.start()
+        if m.group() == "}":
+            problems.append(f"a `}}` closes no placeholder: {_excerpt(text, start)}")
+            pos = start + 1
+            continue
+        good = PLACEHOLDER.match(text, start)
+        if good is not None:
+            if known is not None and good.group(1) not in known:
+                problems.append(f"unknown placeholder {{{good.group(1)}}}: this phrase is filled with "
+                                + (", ".join("{%s}" % k for k in sorted(known)) or "no placeholder"))
+            pos = good.end()
+            continue
+        end = text.find("}", start)
+        problems.append(_malformed(text[start:end + 1] if end >= 0 else text[start:]))
+        pos = end + 1 if end >= 0 else len(text)
+    return problems
+
+
+def _malformed(token: str) -> str:
+    """Why ``token`` (a brace up to the next closing one) is not a placeholder."""
+    body = token[1:-1] if token.endswith("}") else token[1:]
+    shown = _excerpt(token, 0)
+    if not token.endswith("}"):
+        return f"a `{{` opens a placeholder that is never closed: {shown}"
+    if not body or body[0].isdigit():
+        return f"{shown} is a positional placeholder: a placeholder has a name"
+    if "!" in body:
+        return f"{shown} has a conversion (`!`): a placeholder is a name"
+    if ":" in body and "|" not in body:
+        return f"{shown} has a format spec (`:`): forge pads and formats nothing"
+    if "." in body or "[" in body:
+        return f"{shown} reaches into an attribute or an index: a placeholder is a name"
+    return f"{shown} is not a placeholder: write `{{name}}` or `{{name|singular|plural}}`"
+
+
+def _excerpt(text: str, start: int, width: int = 40) -> str:
+    piece = text[start:start + width]
+    return f"`{piece}`" + ("…" if len(text) > start + width else "")
 
 
 def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:

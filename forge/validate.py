@@ -21,6 +21,7 @@ from . import rulebook
 from .art import MAX_ART_PIXELS, PRINT_DPI, ArtError, art_bytes, art_dpi, is_svg, read_art, read_svg
 from .database import LoadResult, gc_paused, load_database
 from .findings import WARNING, Finding
+from .i18n.confusables import describe, invisible, mixed_script, scripts_of, skeleton
 from .model import Card, IconArt, ImageArt, Position
 from .text import LineReader, Phrasebook, PhraseError, Reading, load_phrasebooks, wording_differences
 from .vocabulary import (
@@ -118,10 +119,13 @@ def validate(root: Path | str, extra: bool = True, layout: bool = True) -> Repor
     if load.io_error and not load.db.cards:
         return report
     try:
-        report.books = load_phrasebooks(load.root)
+        books = load_phrasebooks(load.root)
     except PhraseError as exc:
-        report.findings.append(locale_finding(exc))
-    checks: list[Check] = [check_ids, check_lines, check_card_forms, check_counts, check_factions,
+        report.findings.append(exc.finding())
+    else:  # a phrase whose placeholders forge refuses is the one finding: the card texts wait for it
+        report.findings += [problem.finding() for book in books.values() for problem in book.problems]
+        report.books = {lang: book for lang, book in books.items() if not book.problems}
+    checks: list[Check] = [check_ids, check_confusables, check_lines, check_card_forms, check_counts, check_factions,
                            check_languages, check_text, check_printed_layout, check_characters, check_assets,
                            check_art_icons]
     if extra:
@@ -136,14 +140,6 @@ def validate(root: Path | str, extra: bool = True, layout: bool = True) -> Repor
             report.seconds[check.__name__.removeprefix("check_")] = time.perf_counter() - started
     report.findings.sort(key=lambda f: (f.position.file, f.position.line, f.position.col, f.rule, f.message))
     return report
-
-
-def locale_finding(exc: PhraseError) -> Finding:
-    """A locale file that cannot be used, at its place when the error knows it."""
-    hint = exc.hint or "restore the locale file; see docs/card-format.md"
-    if exc.file:
-        return Finding(Position(exc.file, exc.line, exc.col), exc.rule, exc.reason, hint)
-    return Finding(Position("locales"), exc.rule, str(exc), hint)
 
 
 def _at(load: LoadResult, card: Card, *path, key: bool = False) -> Position:
@@ -164,6 +160,54 @@ def check_ids(load: LoadResult, books: dict) -> Iterable[Finding]:
                           "give each card its own id")
         else:
             seen[cid] = pos
+
+
+def check_confusables(load: LoadResult, books: dict) -> Iterable[Finding]:
+    """No card's id or name (in any language) reads like another card's (UTS #39 skeleton), mixes
+    scripts, or holds a character a reader cannot see: a player or a reviewer could not tell them apart."""
+    seen: dict[tuple[str, str], tuple[object, str, str, Position]] = {}  # (kind, skeleton) -> first holder
+    for rel, path, raw in load.raw_cards:
+        cid = raw.get("id")
+        card = cid if isinstance(cid, str) else (rel, path)
+        for kind, text, at in _identity_texts(raw, path):
+            pos = load.where(rel, at)
+            problem = _name_problem(text)
+            if problem:
+                yield Finding(pos, problem[0], f"the card's {kind} `{text}` {problem[1]}", problem[2])
+            key = ("id" if kind == "id" else "name", skeleton(text))
+            first = seen.setdefault(key, (card, text, kind, pos))
+            if first[0] != card and first[1] != text:
+                yield Finding(pos, "confusable", f"the card's {kind} `{text}` looks like `{first[1]}`, the "
+                              f"{first[2]} of card `{_card_label(first[0])}` at {first[3]}",
+                              f"rename one of the two cards: both read as `{key[1]}` (Unicode's confusables, UTS #39)")
+
+
+def _identity_texts(raw: dict, path: tuple):
+    """(what, text, YAML path) of a raw card's id and of its name in each language."""
+    if isinstance(raw.get("id"), str):
+        yield "id", raw["id"], path + ("id",)
+    names = raw.get("name")
+    if isinstance(names, dict):
+        for lang, name in names.items():
+            if isinstance(name, str) and name:
+                yield f"name ({lang})", name, path + ("name", lang)
+
+
+def _name_problem(text: str) -> tuple[str, str, str] | None:
+    """(rule, what, hint) of a name or id a reader could mistake for another one, or None (the controls
+    and direction characters of every text are ``check_characters``' findings)."""
+    hidden = next((ch for ch in text if invisible(ch) and not _HIDDEN.match(ch)), None)
+    if hidden is not None:
+        return ("name-character", f"holds the invisible character {describe(hidden)}",
+                "delete it: two names that differ by an invisible character look the same")
+    if mixed_script(text):
+        return ("mixed-script", f"mixes scripts ({', '.join(scripts_of(text))}): its look-alike letters "
+                "pass for another name", "write the name in one script, e.g. Latin letters only")
+    return None
+
+
+def _card_label(card) -> str:
+    return card if isinstance(card, str) else "(without an id)"
 
 
 # -- effect lines ----------------------------------------------------------------
@@ -444,8 +488,9 @@ def check_languages(load: LoadResult, books: dict) -> Iterable[Finding]:
 
 #: Characters no card text needs and an attacker might: C0/C1 controls (a NUL, a bell, an escape that
 #: turns a terminal's colours) and the bidirectional overrides and isolates that make text read in an
-#: order other than the one it is stored in ("Trojan Source"). A line break and a tab are allowed.
-_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+#: order other than the one it is stored in ("Trojan Source"), and the implicit direction marks
+#: (LRM, RLM, ALM) that move neutral characters. A line break and a tab are allowed.
+_HIDDEN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]")
 
 
 def check_characters(load: LoadResult, books: dict) -> Iterable[Finding]:

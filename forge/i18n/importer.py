@@ -61,9 +61,9 @@ def read(path: Path) -> tuple[list[Incoming], list[Finding], bool]:
     if len(data) > MAX_IMPORT_BYTES:
         return [], [Finding(Position(shown), "too-large", "the file grew past the limit while being read")], False
     head = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]
-    if path.suffix.lower() in (".xlf", ".xliff", ".xml") or head == b"<":
-        return _read_xliff(shown, data)
-    return _read_po(shown, data)
+    parse = _read_xliff if path.suffix.lower() in (".xlf", ".xliff", ".xml") or head == b"<" else _read_po
+    items, found, io_error = parse(shown, data)
+    return items, found + hidden_characters(shown, data, items, po=parse is _read_po), io_error
 
 
 def _read_po(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bool]:
@@ -164,6 +164,82 @@ def _max_length(values) -> int | None:
     """The smallest well-formed limit given (a malformed one is ignored: the check is advice, not a gate)."""
     limits = [int(v) for v in values if str(v).strip().isdigit()]
     return min(limits) if limits else None
+
+
+# -- characters -------------------------------------------------------------------------------
+#: The only characters a translation may hold that a reader does not see: a tab and a line break (a
+#: heading or a label that must stay on one line is refused by the edit itself, see ``_prose_problem``).
+ALLOWED_INVISIBLE = frozenset("\t\n")
+#: What Python's ``str.splitlines`` (polib's reader) breaks a line at, besides a line feed and a carriage return.
+_OTHER_LINE_BREAKS = re.compile("[\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+#: Findings placed one by one; a file with more gets one more finding that counts the rest.
+MAX_REPORTED = 100
+
+
+def hidden_characters(shown: str, data: bytes, items: list[Incoming], po: bool) -> list[Finding]:
+    """A finding for each translation holding a control (ESC, BEL, NUL...), a bidirectional control or
+    another invisible character, at the place in the file where it is written: the import then writes
+    nothing (an ESC sequence would reach terminals and logs; an override reorders the printed text).
+    In a .po (UTF-8 text read by lines), a character that breaks a line for polib but not for the .po
+    format is one too, wherever it is written. The first ``MAX_REPORTED`` are placed, the rest counted."""
+    from .confusables import describe, invisible
+
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:  # reported by the reader (a .po), or XML in another encoding (lxml decodes it)
+        text, po = data.decode("utf-8", errors="replace"), False
+    lines = text.removeprefix("\ufeff").split("\n")
+    found, more = [], 0
+    for n, line in enumerate(lines if po else (), 1):
+        for m in _OTHER_LINE_BREAKS.finditer(line):
+            if len(found) >= MAX_REPORTED:
+                more += 1
+                continue
+            found.append(Finding(Position(shown, n, m.start() + 1), "import-character",
+                                 f"the file holds {describe(m.group())}, a line break to some readers and not to "
+                                 "others: its strings would not be read as written",
+                                 "delete it in your CAT tool; a line break is written \\n"))
+    for item in items:
+        ch = next((c for c in item.fr if invisible(c) and c not in ALLOWED_INVISIBLE), None)
+        if ch is None:
+            continue
+        if len(found) >= MAX_REPORTED:
+            more += 1
+            continue
+        line, col = _written_at(lines, item.line, ch, po)
+        found.append(Finding(Position(shown, line, col), "import-character",
+                             f"`{item.id}`: the French holds the invisible character {describe(ch)}",
+                             "delete it in your CAT tool: a translation needs no control, direction or "
+                             "zero-width character (a line break and a tab are allowed)"))
+    if more:
+        found.append(Finding(Position(shown), "import-character",
+                             f"{more} more invisible characters in the file (the first {MAX_REPORTED} are above)",
+                             "delete them in your CAT tool, then import again"))
+    return found
+
+
+def _written_at(lines: list[str], start: int, ch: str, po: bool) -> tuple[int, int]:
+    """Where ``ch`` is written in the translation of the entry that starts at line ``start``: the character
+    itself, or (written as an escape) where the translation opens (``msgstr``, ``<target``); the entry's
+    first line when neither is found before the entry ends (a blank line, the next ``<unit``)."""
+    for n in range(max(start, 1), len(lines) + 1):
+        text = lines[n - 1]
+        if n > start and (not text.strip() if po else "<unit" in text):
+            break
+        at = (0 if text.lstrip().startswith("msgstr") else -1) if po else text.find("<target")
+        if at < 0:
+            continue
+        for m in range(n, len(lines) + 1):
+            line = lines[m - 1]
+            if m > n and (not line.lstrip().startswith('"') if po else "<unit" in line):
+                break  # past the .po string's last line, or the unit's
+            col = line.find(ch, at if m == n else 0)
+            if col >= 0:
+                return m, col + 1
+            if not po and "</target" in line:
+                break
+        return n, at + 1
+    return start, 1
 
 
 # -- writing ----------------------------------------------------------------------------------
@@ -383,4 +459,4 @@ def _verify(root: Path, inv, texts: dict[str, str], wanted: dict[str, str], show
                                            "write this string by hand; nothing was written"))
 
 
-__all__ = ["Incoming", "ImportResult", "read", "apply", "MAX_IMPORT_BYTES"]
+__all__ = ["Incoming", "ImportResult", "read", "apply", "hidden_characters", "MAX_IMPORT_BYTES"]

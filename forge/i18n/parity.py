@@ -72,6 +72,7 @@ def _cards(inv: inventory.Inventory, root: Path, layout: bool, report: ParityRep
         return found
     docs = {lang: inv.sources.docs[f"locales/{lang}.yaml"] for lang in LANGS}  # read once, by the inventory
     books = {lang: Phrasebook(lang, doc.data, doc.rel, doc.source) for lang, doc in docs.items()}
+    found += [problem.finding() for book in books.values() for problem in book.problems]  # their placeholders
     found += cards.check(inv, load, books) + narrate.check(books) + web_words.check(books)
     if layout:
         found += length.check(inv, load, books)

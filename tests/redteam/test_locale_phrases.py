@@ -1,8 +1,9 @@
 """A locale phrase is filled by forge's own placeholder grammar, never by str.format.
 
-`{n.__class__.__mro__}`, `{0}` or `{n!r}` in a phrase is an unknown placeholder: a finding from
-validate, and from `forge render cards` (which does not run validate first) one too. Before, the
-renderer stopped with "internal error: PhraseError".
+`{secret}` or `{__class__}` in a phrase is an unknown placeholder, and `{n.__class__.__mro__}`, `{0}`
+or `{n!r}` no placeholder at all: each is a finding from validate when the locale is loaded (see
+test_phrase_placeholders), and `forge render cards` refuses to print. Before, the renderer stopped
+with "internal error: PhraseError".
 """
 from __future__ import annotations
 
@@ -14,9 +15,10 @@ from typer.testing import CliRunner
 from forge.cli import app
 
 #: Placeholders of forge's grammar that no phrase defines: findings.
-UNKNOWN = ["{0}", "{secret}", "{__class__}"]
-#: str.format's attribute, conversion and width forms: not placeholders at all, printed as written.
-NOT_PLACEHOLDERS = ["{n.__class__.__mro__}", "{n!r}", "{n:>99999999}", "{effect.__init__.__globals__}"]
+UNKNOWN = ["{secret}", "{__class__}"]
+#: str.format's position, attribute, conversion and width forms: not placeholders at all, findings when
+#: loaded, and printed as written by whoever uses the phrase all the same.
+NOT_PLACEHOLDERS = ["{0}", "{n.__class__.__mro__}", "{n!r}", "{n:>99999999}", "{effect.__init__.__globals__}"]
 
 
 def with_threshold(root: Path, attack: str) -> None:
@@ -34,7 +36,7 @@ def test_render_reports_a_format_string_attack_as_a_finding(shipped: Path, attac
                                       "--profile", "tts", "--workers", "1"])
     assert result.exit_code == 1, result.output
     assert "internal error" not in result.output
-    assert "[locale]" in result.output and "unknown placeholder" in result.output
+    assert "[placeholder]" in result.output and "unknown placeholder" in result.output
     assert "<class" not in result.output and "__builtins__" not in result.output
     assert not (shipped / "output" / "tts").exists()
 
@@ -55,6 +57,7 @@ def test_format_syntax_is_never_evaluated(shipped: Path, attack):
     with_threshold(shipped, attack)
     db = load_database(shipped).db
     book = load_phrasebooks(shipped)["en"]
+    assert [p.reason.split(": ", 1)[0] for p in book.problems] == ["`frames.threshold`"]
     texts = [line for card in db.cards for line in book.card_text(card)]
     assert any(attack in t for t in texts)  # printed as written
     assert not any("<class" in t or "__builtins__" in t or " " * 1000 in t for t in texts)
