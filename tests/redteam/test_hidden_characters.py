@@ -29,8 +29,21 @@ def test_a_hidden_character_is_a_finding_at_its_line(shipped: Path, escape, code
 
 
 def test_ordinary_text_passes(shipped: Path):
+    """Accents and a no-break space are ordinary text: no control-character finding and no identity one."""
     path = shipped / "cards" / "red.yaml"
     text = path.read_text(encoding="utf-8")
-    path.write_text(text.replace('name: {en: "Kindle"', 'name: {en: "Kín\\u200bdle\\t漢"', 1), encoding="utf-8")
+    path.write_text(text.replace('name: {en: "Kindle"', 'name: {en: "Kíndlé\\u00a0Ñ"', 1), encoding="utf-8")
     result = CliRunner().invoke(app, ["validate", "--root", str(shipped)])
-    assert "[text-character]" not in result.output, result.output
+    for rule in ("[text-character]", "[name-character]", "[mixed-script]", "[confusable]"):
+        assert rule not in result.output, result.output
+
+
+@pytest.mark.parametrize("name, rule", [("Kín\\u200bdle", "[name-character]"), ("Kindle漢", "[mixed-script]")])
+def test_a_zero_width_space_or_a_foreign_script_in_a_name_is_a_finding(shipped: Path, name: str, rule: str):
+    """What the test above once passed as ordinary (a zero-width space, Latin beside Han) is refused now."""
+    path = shipped / "cards" / "red.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('name: {en: "Kindle"', f'name: {{en: "{name}"', 1), encoding="utf-8")
+    result = CliRunner().invoke(app, ["validate", "--root", str(shipped)])
+    assert result.exit_code == 1
+    assert rule in result.output, result.output
