@@ -213,12 +213,7 @@ def parse_xml(data: bytes, what: str = "the file"):
     """
     from lxml import etree
 
-    hint = f"{what} needs no document type; remove the <!DOCTYPE …> declaration (export it again as plain XML)"
-    text = xml_text(data)
-    match = _DTD_TOKEN.search(text)
-    if match:
-        raise XMLRefused("doctype", f"{what} declares a document type or entities ({match.group(0)!r}): refused",
-                         text.count("\n", 0, match.start()) + 1, hint)
+    refuse_dtd(data, what)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, dtd_validation=False, load_dtd=False,
                              huge_tree=False, remove_comments=True, remove_pis=True)
     try:
@@ -229,8 +224,26 @@ def parse_xml(data: bytes, what: str = "the file"):
                          "open it in the program that made it and save it again") from None
     info = root.getroottree().docinfo
     if info.doctype or info.internalDTD is not None or info.externalDTD is not None:
-        raise XMLRefused("doctype", f"{what} declares a document type (DTD): refused", 1, hint)
+        raise XMLRefused("doctype", f"{what} declares a document type (DTD): refused", 1, _dtd_hint(what))
     return root
+
+
+def refuse_dtd(data: bytes, what: str = "the file") -> str:
+    """The XML document as text (``xml_text``); XMLRefused when it holds a DOCTYPE or another DTD declaration.
+
+    For a document another library parses (openpyxl reads XLSX parts with expat): this
+    token scan on the decoded text is then what keeps every DTD out.
+    """
+    text = xml_text(data)
+    match = _DTD_TOKEN.search(text)
+    if match:
+        raise XMLRefused("doctype", f"{what} declares a document type or entities ({match.group(0)!r}): refused",
+                         text.count("\n", 0, match.start()) + 1, _dtd_hint(what))
+    return text
+
+
+def _dtd_hint(what: str) -> str:
+    return f"{what} needs no document type; remove the <!DOCTYPE …> declaration (export it again as plain XML)"
 
 
 
