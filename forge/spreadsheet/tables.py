@@ -198,8 +198,9 @@ def read_xlsx(data: bytes) -> tuple[list[list], str]:
         book.close()
 
 
-#: A cell element of a worksheet part (``<c …>``, with or without a namespace prefix).
+#: A cell element of a worksheet part (``<c …>``, with or without a namespace prefix), and a cell's address.
 _CELL = re.compile(r"<(?:[\w.-]+:)?c[\s/>]")
+_ADDRESS = re.compile(r'\br\s*=\s*["\']([A-Za-z]{1,3})([0-9]{1,7})["\']')
 _BOMS_AND_SIGNATURES = (b"<", b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff", b"\x00<", b"\x00\x00")
 
 
@@ -240,6 +241,31 @@ def _check_parts(data: bytes) -> None:
             except safeio.XMLRefused as exc:
                 raise SheetError(exc.message, exc.hint) from None
             cells += len(_CELL.findall(text))
+            if info.filename.startswith("xl/worksheets/"):
+                _check_addresses(text)
         if cells > MAX_SHEET_ROWS * MAX_SHEET_COLUMNS:
             raise SheetError(f"the workbook holds {cells:,} cells, more than the budget of "
                              f"{MAX_SHEET_ROWS * MAX_SHEET_COLUMNS:,}", "export only the cards sheet")
+
+
+def _check_addresses(text: str) -> None:
+    """SheetError when a cell's address (``r="XFD1048576"``) lies outside the rows and columns of the budget.
+
+    openpyxl would fill every row and column up to it; a cell without an address comes
+    next to the one before it, so those are counted as they are read (``_within_budget``).
+    """
+    from openpyxl.utils import get_column_letter
+
+    rows = cols = 0
+    for letters, row in _ADDRESS.findall(text):
+        col = 0
+        for letter in letters.upper():
+            col = col * 26 + ord(letter) - ord("A") + 1
+        rows, cols = max(rows, int(row)), max(cols, col)
+    if rows > MAX_SHEET_ROWS:
+        raise SheetError(f"the sheet has a cell in row {rows:,}: more than {MAX_SHEET_ROWS:,} rows (the budget)",
+                         "a card sheet has one row per card; delete the rows below the cards")
+    if cols > MAX_SHEET_COLUMNS:
+        raise SheetError(f"the sheet has a cell in column {get_column_letter(min(cols, 18278))} ({cols:,}): more "
+                         f"than the budget of {MAX_SHEET_COLUMNS} columns",
+                         "delete the columns right of the card's columns")
