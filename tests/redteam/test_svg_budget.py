@@ -70,7 +70,7 @@ def test_a_drawing_within_the_budget_still_passes(shipped: Path):
     assert 10 ** 3 < limits.MAX_SVG_EXPANDED
     with_art(shipped, use_chain(3, 10))
     code, output = forge("validate", "--root", str(shipped), "--quick")
-    assert "attack.svg" not in output, output
+    assert code == 0 and "attack.svg" not in output, output
 
 
 def test_scripts_and_event_handlers_never_reach_svglib():

@@ -22,15 +22,11 @@ from .boxed import REPO, forge
 
 
 @lru_cache(maxsize=1)
-def _shipped_sheet() -> bytes:
+def exported() -> bytes:
+    """The shipped cards as `forge cards export --format xlsx` writes them (made once, in this process)."""
     from forge.spreadsheet.exchange import export_cards
 
     return export_cards(REPO, "xlsx").data
-
-
-def exported(root: Path, tmp_path: Path) -> bytes:
-    """The shipped cards as `forge cards export --format xlsx` writes them (made once, in this process)."""
-    return _shipped_sheet()
 
 
 def with_sheet(data: bytes, edit) -> bytes:
@@ -78,23 +74,23 @@ def refused(root: Path, tmp_path: Path, data: bytes, words: str) -> str:
 
 
 def test_a_declared_dimension_is_not_read(shipped: Path, tmp_path: Path):
-    output = refused(shipped, tmp_path, with_sheet(exported(shipped, tmp_path), far_row),
+    output = refused(shipped, tmp_path, with_sheet(exported(), far_row),
                      f"more than {limits.MAX_SHEET_ROWS:,} rows")
     assert "budget" in output
 
 
 def test_a_row_wider_than_the_budget_is_refused(shipped: Path, tmp_path: Path):
-    refused(shipped, tmp_path, with_sheet(exported(shipped, tmp_path), wide_rows),
+    refused(shipped, tmp_path, with_sheet(exported(), wide_rows),
             f"budget of {limits.MAX_SHEET_COLUMNS} columns")
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-8-sig", "utf-16", "utf-16-le", "utf-16-be"])
 def test_a_sheet_part_with_a_doctype_is_refused(shipped: Path, tmp_path: Path, encoding: str):
-    refused(shipped, tmp_path, with_sheet(exported(shipped, tmp_path), doctype(encoding)), "document type")
+    refused(shipped, tmp_path, with_sheet(exported(), doctype(encoding)), "document type")
 
 
 def test_a_sheet_as_it_was_exported_still_imports(shipped: Path, tmp_path: Path):
     sheet = tmp_path / "cards.xlsx"
-    sheet.write_bytes(exported(shipped, tmp_path))
+    sheet.write_bytes(exported())
     code, output = forge("cards", "import", str(sheet), "--root", str(shipped), "--dry-run")
     assert code == 0 and "64 unchanged" in output, output
