@@ -10,32 +10,29 @@ A picture is printed at 300 DPI of the card's art window: ``cover`` crops it to
 the window around its focal point, ``contain`` shows it whole. One whose pixels
 would be stretched below 300 DPI is refused (``art_dpi``).
 
-SVG is untrusted XML: it is parsed without entities, DTDs or network access, and
-refused when it refers to anything outside itself (an ``href`` to a file or a
-URL; only ``#fragments`` and embedded ``data:`` PNG/JPEG images are allowed), so
-a card file can never make forge read another file or fetch a URL. svglib turns
-it into reportlab vectors, drawn as such (vectors have no DPI).
+SVG is untrusted XML: ``forge.svgsafe`` parses it without DTD, entities or network
+access, measures it against its budgets (elements, ``<use>`` expansion and depth,
+embedded pixels), refuses any reference outside itself (only ``#fragments`` and
+embedded ``data:`` PNG/JPEG images), and hands svglib its safe subset, so a card
+file can never make forge read another file, fetch a URL, or draw 10^10 copies.
+svglib turns it into reportlab vectors, drawn as such (vectors have no DPI).
 """
 from __future__ import annotations
 
 import io
-import re
 import warnings
 from pathlib import Path
 
 from . import safeio
+from .limits import MAX_IMAGE_PIXELS
 
-#: Art is printed at 300 DPI of a window of about 60 × 45 mm (under a million pixels);
-#: five times that on each side is generous, and bounds the memory a hostile image can take.
-MAX_ART_PIXELS = 25_000_000
+#: The pixels a picture may declare in its header (``forge.limits``): bounds the memory a hostile image can take.
+MAX_ART_PIXELS = MAX_IMAGE_PIXELS
 #: The image formats art may use: those forge can print, decoded by Pillow without a helper
 #: program (EPS would run Ghostscript) or an exotic decoder.
 ART_FORMATS = ("PNG", "JPEG", "WEBP")
 #: The resolution a picture must keep at its printed size.
 PRINT_DPI = 300
-#: References an SVG may keep: to itself, or an embedded PNG/JPEG.
-_SVG_SAFE_REF = re.compile(r"^\s*(#|data:image/(png|jpe?g);base64,)", re.I)
-_XLINK = "{http://www.w3.org/1999/xlink}href"
 
 
 class ArtError(Exception):
@@ -63,15 +60,22 @@ def art_bytes(root: Path, rel: str) -> bytes:
 
 
 def decode_art(data: bytes):
-    """An art file's bytes decoded by Pillow (an ``Image``), or ArtError."""
-    from PIL import Image
+    """An art file's bytes decoded by Pillow (an ``Image``), or ArtError.
+
+    The header's dimensions are checked against the cap before a pixel is decoded, and
+    Pillow's own decompression-bomb warning is an error here.
+    """
+    Image = safeio.pillow()
 
     try:
         with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)  # checked next, with its figures
+            probe = Image.open(io.BytesIO(data), formats=ART_FORMATS)  # reads the header only
+        with probe:
+            _check_pixels(probe.size)
+            probe.verify()  # checksums, without decoding
+        with warnings.catch_warnings():
             warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data), formats=ART_FORMATS) as probe:
-                _check_pixels(probe.size)
-                probe.verify()  # checksums, without decoding
             image = Image.open(io.BytesIO(data), formats=ART_FORMATS)
             image.load()
             return image
@@ -99,48 +103,30 @@ def is_svg(rel: str) -> bool:
     return rel.lower().endswith(".svg")
 
 
-def _svg_tree(data: bytes):
-    """The SVG's XML tree, parsed with no entity expansion, no DTD and no network; ArtError otherwise."""
-    from lxml import etree
-
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             remove_comments=True)
-    try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        raise ArtError(f"the SVG is not well-formed XML ({exc})") from None
-    if root is None or not isinstance(root.tag, str) or etree.QName(root).localname != "svg":
-        raise ArtError("not an SVG picture (its root element is not <svg>)")
-    return root
-
-
-def external_references(data: bytes) -> list[str]:
-    """Every reference in an SVG to something outside it: hrefs to files or URLs, CSS url(...) and @import."""
-    root = _svg_tree(data)
-    found = []
-    for node in root.iter():
-        if not isinstance(node.tag, str):
-            continue
-        for attr in (_XLINK, "href"):
-            ref = node.get(attr)
-            if ref is not None and not _SVG_SAFE_REF.match(ref):
-                found.append(ref)
-        for text in [node.get("style") or "", node.text or "" if node.tag.endswith("style") else ""]:
-            for ref in re.findall(r"url\(\s*['\"]?([^'\")]*)", text) + re.findall(r"@import\s+['\"]([^'\"]+)", text):
-                if not ref.startswith("#"):
-                    found.append(ref)
-    return found
-
-
 def read_svg(data: bytes):
-    """The SVG as a reportlab Drawing, or ArtError (bad XML, an outside reference, nothing drawn)."""
-    outside = external_references(data)
-    if outside:
-        raise ArtError(f"the SVG refers to something outside itself ({outside[0]!r}); "
-                       "forge never reads other files or URLs for a picture")
+    """The SVG as a reportlab Drawing, or ArtError (bad XML, a budget exceeded, an outside reference, nothing drawn).
+
+    svglib reads only what ``forge.svgsafe`` let through (its safe subset, serialised again),
+    and every embedded raster has been decoded here first under the pixel cap.
+    """
+    from .svgsafe import SVGRefused, sanitise
+
+    try:
+        safe, rasters = sanitise(data)
+    except SVGRefused as exc:
+        raise ArtError(exc.message) from None
+    for raster in rasters:
+        decode_art(raster).close()
     from svglib.svglib import svg2rlg
 
-    drawing = svg2rlg(io.BytesIO(data))  # a stream, not a path: svglib then resolves no file reference
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", safeio.pillow().DecompressionBombWarning)
+            drawing = svg2rlg(io.BytesIO(safe))  # a stream, not a path: svglib then resolves no file reference
+    except (RecursionError, MemoryError):
+        raise ArtError("the SVG nests too deep for svglib to draw") from None
+    except Exception as exc:  # noqa: BLE001 - svglib and reportlab raise many kinds on a drawing they cannot take
+        raise ArtError(f"svglib cannot draw the SVG ({type(exc).__name__}: {exc})") from None
     if drawing is None or not drawing.width or not drawing.height:
         raise ArtError("the SVG draws nothing forge can read (no width or height?)")
     return drawing

@@ -11,8 +11,10 @@ a file swapped for a FIFO between the check and the read is still refused.
 """
 from __future__ import annotations
 
+import codecs
 import errno
 import os
+import re
 import stat
 from pathlib import Path
 from typing import BinaryIO
@@ -159,3 +161,103 @@ def is_regular_file(path: Path | str, root: Path | str) -> bool:
         return stat.S_ISREG(os.stat(real).st_mode)
     except (UnsafeInput, OSError):
         return False
+
+
+# -- XML ------------------------------------------------------------------------------------------
+class XMLRefused(Exception):
+    """An XML document forge will not read: ``kind`` is ``doctype``, ``encoding`` or ``syntax``.
+
+    ``line`` is where (1 when unknown), ``hint`` what to do about it.
+    """
+
+    def __init__(self, kind: str, message: str, line: int = 1, hint: str = ""):
+        super().__init__(message)
+        self.kind, self.message, self.line, self.hint = kind, message, line or 1, hint
+
+
+_BOMS = ((b"\x00\x00\xfe\xff", "utf-32-be"), (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\xef\xbb\xbf", "utf-8-sig"),
+         (b"\xfe\xff", "utf-16-be"), (b"\xff\xfe", "utf-16-le"))
+#: The first ``<`` in the wider encodings, when the file has no byte-order mark (XML 1.0, appendix F.1).
+_SIGNATURES = ((b"\x00\x00\x00<", "utf-32-be"), (b"<\x00\x00\x00", "utf-32-le"), (b"\x00<", "utf-16-be"),
+               (b"<\x00", "utf-16-le"))
+_DECLARED = re.compile(rb"""^<\?xml[^>]*?\bencoding\s*=\s*["']([A-Za-z][A-Za-z0-9._-]*)["']""")
+_DTD_TOKEN = re.compile(r"<!\s*(DOCTYPE|ENTITY|ELEMENT|ATTLIST|NOTATION)", re.I)
+
+
+def xml_text(data: bytes) -> str:
+    """The document as text, decoded by its byte-order mark, its first bytes or its declaration.
+
+    Raises XMLRefused (``encoding``) when the encoding is unknown or the bytes do not decode in it.
+    """
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), None) or \
+        next((enc for sig, enc in _SIGNATURES if data.startswith(sig)), None)
+    if encoding is None:
+        declared = _DECLARED.match(data[:200])
+        encoding = declared.group(1).decode("ascii") if declared else "utf-8"
+    try:
+        codecs.lookup(encoding)
+        return data.decode(encoding)
+    except (LookupError, UnicodeDecodeError, ValueError):
+        raise XMLRefused("encoding", f"the XML does not decode as {encoding}", 1,
+                         "save the file as UTF-8 (or UTF-16) with a matching declaration") from None
+
+
+def parse_xml(data: bytes, what: str = "the file"):
+    """An untrusted XML document as an lxml element: no DTD, no entities, no network, no huge nodes.
+
+    A document with a DOCTYPE (or any other DTD declaration) is refused whatever its encoding:
+    it is found once in the text decoded by Python (UTF-8, UTF-16 LE/BE with or without a
+    byte-order mark, the declared encoding) and once more in what libxml2 itself parsed, so
+    the two can never disagree about an encoding to let one through. Comments and processing
+    instructions are dropped. Raises XMLRefused.
+    """
+    from lxml import etree
+
+    refuse_dtd(data, what)
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, dtd_validation=False, load_dtd=False,
+                             huge_tree=False, remove_comments=True, remove_pis=True)
+    try:
+        root = etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise XMLRefused("syntax", f"{what} is not well-formed XML: {exc.msg.strip()}",
+                         exc.position[0] if exc.position else 1,
+                         "open it in the program that made it and save it again") from None
+    info = root.getroottree().docinfo
+    if info.doctype or info.internalDTD is not None or info.externalDTD is not None:
+        raise XMLRefused("doctype", f"{what} declares a document type (DTD): refused", 1, _dtd_hint(what))
+    return root
+
+
+def refuse_dtd(data: bytes, what: str = "the file") -> str:
+    """The XML document as text (``xml_text``); XMLRefused when it holds a DOCTYPE or another DTD declaration.
+
+    For a document another library parses (openpyxl reads XLSX parts with expat): this
+    token scan on the decoded text is then what keeps every DTD out.
+    """
+    text = xml_text(data)
+    match = _DTD_TOKEN.search(text)
+    if match:
+        raise XMLRefused("doctype", f"{what} declares a document type or entities ({match.group(0)!r}): refused",
+                         text.count("\n", 0, match.start()) + 1, _dtd_hint(what))
+    return text
+
+
+def _dtd_hint(what: str) -> str:
+    return f"{what} needs no document type; remove the <!DOCTYPE …> declaration (export it again as plain XML)"
+
+
+
+# -- rasters ----------------------------------------------------------------------------------------
+def pillow():
+    """Pillow's ``Image`` module with forge's decompression-bomb limit: the one place that sets it.
+
+    Every image a project provides is opened through this (``forge.art``, ``forge.svgsafe``,
+    the books' press images), so Pillow refuses one declaring more than ``MAX_IMAGE_PIXELS``
+    (a warning from 1×, an error from 2×; forge turns the warning into an error where it decodes).
+    """
+    from PIL import Image
+
+    from .limits import MAX_IMAGE_PIXELS
+
+    Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
+    return Image

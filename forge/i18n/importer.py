@@ -112,20 +112,12 @@ def _read_po(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bo
 
 
 def _read_xliff(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bool]:
-    from lxml import etree
-
-    if b"<!DOCTYPE" in data or b"<!ENTITY" in data or b"<!doctype" in data:
-        return [], [Finding(Position(shown, 1, 1), "xliff-doctype",
-                            "the file declares a document type (DTD or entities): refused",
-                            "XLIFF 2 has no DTD; remove the <!DOCTYPE …> declaration")], False
-    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                             remove_comments=True, remove_pis=True)
     try:
-        root = etree.fromstring(data, parser)
-    except etree.XMLSyntaxError as exc:
-        line = exc.position[0] if exc.position else 1
-        return [], [Finding(Position(shown, line, 1), "xliff-syntax", f"not well-formed XML: {exc.msg}",
-                            "open it in your CAT tool and export it again")], False
+        root = safeio.parse_xml(data, "an XLIFF file")  # no DTD in any encoding, no entities, no network
+    except safeio.XMLRefused as exc:
+        rule = {"doctype": "xliff-doctype"}.get(exc.kind, "xliff-syntax")
+        hint = exc.hint if exc.kind == "doctype" else "open it in your CAT tool and export it again"
+        return [], [Finding(Position(shown, exc.line, 1), rule, exc.message, hint)], False
     q = lambda tag: f"{{{XLIFF_NS}}}{tag}"  # noqa: E731
     if root.tag != q("xliff") or not str(root.get("version", "")).startswith("2."):
         return [], [Finding(Position(shown, root.sourceline or 1, 1), "xliff-version",

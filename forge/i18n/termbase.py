@@ -176,14 +176,20 @@ def _index(doc: Doc, term: Term) -> int:
 
 # -- exports -----------------------------------------------------------------------------------
 def to_csv(tb: Termbase) -> str:
-    """One row per term: id, category, part of speech, the two headwords, gender, forms, definition."""
+    """One row per term: id, category, part of speech, the two headwords, gender, forms, definition.
+
+    A cell that a spreadsheet program would run as a formula gets a ``'`` in front (OWASP).
+    """
+    from ..spreadsheet.tables import neutralise
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["id", "category", "pos", "en", "fr", "fr_gender", "en_forms", "fr_forms", "definition",
                      "en_forbidden", "fr_forbidden"])
     for t in tb.terms:
-        writer.writerow([t.id, t.category, t.pos, t.en, t.fr, t.gender, "|".join(t.en_forms), "|".join(t.fr_forms),
-                         t.definition, "|".join(t.en_forbidden), "|".join(t.fr_forbidden)])
+        writer.writerow([neutralise(c) for c in (
+            t.id, t.category, t.pos, t.en, t.fr, t.gender, "|".join(t.en_forms), "|".join(t.fr_forms), t.definition,
+            "|".join(t.en_forbidden), "|".join(t.fr_forbidden))])
     return out.getvalue()
 
 

@@ -575,9 +575,12 @@ def _collect_checks(plan: _Plan, known: dict[str, dict]) -> dict[str, dict]:
 
 def _quantities_csv(faces) -> bytes:
     """A print shop's quantity list. The name is quoted as RFC 4180 says (a quote inside is doubled):
-    card names come from pull requests, and one holding `",` must not add a column or a row."""
+    card names come from pull requests, and one holding `",` must not add a column or a row; one
+    starting like a formula (`=WEBSERVICE(…)`) gets a ``'`` in front (OWASP)."""
+    from ..spreadsheet.tables import neutralise
+
     rows = ["file,id,name,set,back,quantity"]
-    rows += [f'{f.id}.png,{f.id},"{f.name.replace(chr(34), chr(34) * 2)}",{getattr(f, "set", "aid")},'
+    rows += [f'{f.id}.png,{f.id},"{neutralise(f.name).replace(chr(34), chr(34) * 2)}",{getattr(f, "set", "aid")},'
              f'{back_of(f).id}.png,{f.copies}' for f in faces]
     return ("\n".join(rows) + "\n").encode("utf-8")
 

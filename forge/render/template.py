@@ -160,6 +160,13 @@ def parse_template(text: str, source: str = str(TEMPLATE_FILE)) -> Template:
 # -- values: a template from a pull request is checked before a value reaches the renderer -------
 #: No length, size or scale of a card template is anywhere near this (mm, pt or a factor).
 MAX_NUMBER = 1000.0
+#: Tighter ranges where a value outside them breaks the card itself (a bleed wider than the card
+#: leaves an empty picture to cut): (lowest, highest), in mm, pt or a factor.
+_RANGES = {("card", "width"): (20.0, 300.0), ("card", "height"): (20.0, 300.0), ("card", "bleed"): (0.0, 10.0),
+           ("card", "safe"): (0.0, 20.0)}
+#: Font and pip sizes (pt or mm) and scales (factors of a font size) stay readable on a card.
+MAX_SIZE = 72.0
+MAX_SCALE = 10.0
 #: Font sizes the text fitter tries, from max_size down to min_size by step, at most this many.
 MAX_FIT_STEPS = 400
 _COLOR = re.compile(r"#[0-9A-Fa-f]{6}")
@@ -213,11 +220,16 @@ def _value_problem(path: tuple, value, ref) -> str | None:
             return "must be a number"
         if isinstance(ref, int) and not isinstance(value, int):
             return "must be a whole number"
-        if not (math.isfinite(value) and 0 <= value <= MAX_NUMBER):
-            return f"must be a number from 0 to {MAX_NUMBER:g}"
+        low, high = _RANGES.get(path, (0.0, MAX_NUMBER))
+        if isinstance(key, str) and key.endswith("size"):
+            high = MAX_SIZE
+        elif isinstance(key, str) and (key.endswith("scale") or key == "leading"):
+            high = MAX_SCALE
+        if not (math.isfinite(value) and low <= value <= high):
+            return f"must be a number from {low:g} to {high:g}"
         if key == "step" and value < 0.05:
             return "must be at least 0.05"
-        if isinstance(key, str) and key.endswith("size") and value <= 0:
+        if isinstance(key, str) and (key.endswith(("size", "scale")) or key == "leading") and value <= 0:
             return "must be more than 0"
         return None
     if isinstance(ref, str):
@@ -267,15 +279,28 @@ def check_values(data: dict, source: SourceMap | None = None, where: str = str(T
                 fail(path, f"must be a list of {len(ref)} numbers")
             for i, v in enumerate(value):
                 walk(v, path + (i,))
+            if len(ref) == 4 and all(isinstance(r, (int, float)) for r in ref):
+                boxes.append((path, value))
             return
         problem = _value_problem(path, value, ref)
         if problem:
             fail(path, problem)
 
+    boxes: list[tuple[tuple, list]] = []
     walk(data, ())
+    card = data["card"]
+    if 2 * card["safe"] >= min(card["width"], card["height"]):
+        fail(("card", "safe"), "leaves no room inside the card (twice the safe margin is wider than the card)")
+    for path, (x, y, w, h) in boxes:  # [x, y, width, height] in mm from the trim's top left
+        if w <= 0 or h <= 0 or x + w > card["width"] + card["bleed"] or y + h > card["height"] + card["bleed"]:
+            fail(path, f"must be a box of some size inside the card ({card['width']:g} × {card['height']:g} mm "
+                       f"and its {card['bleed']:g} mm bleed), not {[x, y, w, h]}")
     layouts = data["layouts"]
     for name in layouts:
         text = _merge(data["text"], (_merge(layouts["default"], layouts[name] or {})).get("text") or {})
+        if text["min_size"] > text["max_size"]:
+            fail(("layouts", name, "text") if "text" in (layouts[name] or {}) else ("text", "min_size"),
+                 f"has min_size {text['min_size']:g} above max_size {text['max_size']:g}")
         steps = (text["max_size"] - text["min_size"]) / text["step"]
         if steps > MAX_FIT_STEPS:
             fail(("layouts", name, "text") if "text" in (layouts[name] or {}) else ("text", "step"),
