@@ -2,7 +2,8 @@
 
 The page is rendered from ``templates/report.html.j2`` (in this package) in forge's
 Jinja sandbox; every chart and card image is inlined as a data URI, so the page
-opens from a mail attachment or a CI artifact with no other file and no network.
+opens from a mail attachment or a CI artifact with no other file and no network,
+and its Content-Security-Policy says so: no script at all, nothing loaded but ``data:``.
 The proof sheet puts each card's printed face (drawn by the card renderer) beside
 its numbers. Nothing here writes: ``build`` returns every file's bytes by name.
 """
@@ -53,13 +54,14 @@ def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[
     import jinja2
 
     from .. import sandbox
+    from ..csp import page_policy
 
     env = sandbox.environment(jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True)
     env.filters["pct"] = _pct
     env.filters["pts"] = _pts
     return env.get_template("report.html.j2").render(**context(data, db, charts, images, lang),
-                                                     proof_problems=list(problems))
+                                                     proof_problems=list(problems), csp=page_policy())
 
 
 def context(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str, bytes], lang: str = "en") -> dict:
