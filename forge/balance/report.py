@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..csp import page_policy
 from ..draft import MARK as DRAFT_MARK
 from ..model import CardDatabase
 from .charts import Chart, all_charts
@@ -54,7 +55,6 @@ def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[
     import jinja2
 
     from .. import sandbox
-    from ..csp import page_policy
 
     env = sandbox.environment(jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True)

@@ -20,6 +20,7 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from .. import safeio
+from ..csp import page_policy
 from .compose import BUILTIN_DIR, FONTS_DIR
 from .fetch import UrlPolicy, file_path
 
@@ -164,6 +165,4 @@ def share_images(page: str) -> tuple[str, str]:
 def content_policy() -> str:
     """The web edition's policy (``forge.csp``): no script runs but forge's own ``web.js``, hashed from
     forge's file; a project's copy runs only while it is the same, and nothing the page holds is read."""
-    from ..csp import page_policy
-
     return page_policy(BOOK_SCRIPT)

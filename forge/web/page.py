@@ -15,6 +15,7 @@ from pathlib import Path
 
 from markupsafe import Markup
 
+from ..csp import forge_script, page_policy
 from ..findings import Finding
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -61,8 +62,6 @@ def asset(name: str) -> Markup:
 def render(template: str, context: dict, script: str) -> str:
     """The page: ``template`` rendered with ``context``, plus ``script`` (this package's script of that name,
     inlined) and ``csp`` (the policy that lets only that script run, hashed from its file)."""
-    from ..csp import forge_script, page_policy
-
     page = environment().get_template(template).render(
         {**context, "script": Markup(forge_script(TEMPLATES / script)), "csp": Markup(_CSP_SLOT)})
     return page.replace(_CSP_SLOT, page_policy(TEMPLATES / script), 1)
