@@ -169,8 +169,8 @@ def render_markdown(result: dict, settings: dict, changes: list[str], names: dic
     out += [f"- {markdown_text(c)}" for c in changes] + ([""] if changes else [])
     out += ["| | before | after | change, points | |", "|---|---:|---:|---:|---|"]
     for label, d in _rows(result, names):
-        out.append(f"| {markdown_text(label)} | {_pct(d['before']['value'])} | {_pct(d['after']['value'])} | {_change(d)} | "
-                   f"{'**significant**' if d['significant'] else ''} |")
+        out.append(f"| {markdown_text(label)} | {_pct(d['before']['value'])} | {_pct(d['after']['value'])} | "
+                   f"{_change(d)} | {'**significant**' if d['significant'] else ''} |")
     (b, a) = result["lengths"]
     out += ["", f"Median game: {b['median']} → {a['median']} turns (both players')."]
     if result["cards"]:

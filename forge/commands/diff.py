@@ -121,7 +121,8 @@ def to_text(report: DiffReport) -> str:
         shown = [_field(name, *change.values[name]) for name in change.fields]
         lines.append(one_line(f"~ {change.id}: " + (", ".join(shown) or "printed text")))
         for lang, (before, after) in change.text.items():
-            lines.append(one_line(f"    {lang}: {' / '.join(before) or '(nothing)'} → {' / '.join(after) or '(nothing)'}"))
+            was, now = " / ".join(before) or "(nothing)", " / ".join(after) or "(nothing)"
+            lines.append(one_line(f"    {lang}: {was} → {now}"))
     moved = [_count_line(name, b, a) for name, (b, a) in report.counts.items() if b != a]
     lines.append("counts: " + ("; ".join(moved) if moved else "unchanged"))
     if report.stale:

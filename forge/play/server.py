@@ -5,7 +5,8 @@ wrong and leaves the game as it was; nothing a request sends can reach a
 traceback. The app answers only to its own address (a page on another site
 cannot reach it through DNS rebinding), sends a content security policy that
 allows only its own page, script and pictures (the script also pinned by the hash
-of forge's file, ``integrity``), and serves no file by a path a request names: the page and its script are held in memory, a picture is looked
+of forge's file, ``integrity``), and serves no file by a path a request names:
+the page and its script are held in memory, a picture is looked
 up by card id (``forge.play.images``), a record by game number
 (``forge.play.store``).
 """

@@ -32,7 +32,8 @@ CARD = """\
       - wound: 1
 """
 #: A command forge itself writes: one finding's annotation, on the card file.
-OWN = re.compile(r"::(error|warning) file=(cards/red\.yaml|schema/cards\.schema\.json)(,line=\d+(,col=\d+)?)?,title=forge \[[\w-]+\]::[^\n]*")
+OWN = re.compile(r"::(error|warning) file=(cards/red\.yaml|schema/cards\.schema\.json)(,line=\d+(,col=\d+)?)?"
+                 r",title=forge \[[\w-]+\]::[^\n]*")
 
 
 def commands(output: str) -> list[str]:
