@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from .escape import one_line
 from .model import Position
 
 ERROR = "error"
@@ -27,9 +28,11 @@ class Finding:
     severity: str = ERROR
 
     def render(self) -> str:
-        text = f"{self.position}: [{self.rule}] {self.message}"
+        """Two lines at most, whatever a file's name or a card's text holds: a line break there would start
+        a line of its own, which a CI log reads as a command (GitHub's ``::error``, ``::stop-commands``)."""
+        text = one_line(f"{self.position}: [{self.rule}] {self.message}")
         if self.hint:
-            text += f"\n    hint: {self.hint}"
+            text += f"\n    hint: {one_line(self.hint)}"
         return text
 
     def to_json(self) -> dict:

@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..escape import markdown_text
 from ..model import CardDatabase
 from ..vocabulary import FACTIONS
 from .analysis import length_summary
@@ -165,26 +166,19 @@ def render_text(result: dict, settings: dict, changes: list[str], names: dict[st
 def render_markdown(result: dict, settings: dict, changes: list[str], names: dict[str, str]) -> str:
     """For a pull-request comment: the changes, then one table of every rate before and after."""
     out = ["### Simulated balance", "", _intro(result, settings), ""]
-    out += [f"- {md_cell(c)}" for c in changes] + ([""] if changes else [])
+    out += [f"- {markdown_text(c)}" for c in changes] + ([""] if changes else [])
     out += ["| | before | after | change, points | |", "|---|---:|---:|---:|---|"]
     for label, d in _rows(result, names):
-        out.append(f"| {md_cell(label)} | {_pct(d['before']['value'])} | {_pct(d['after']['value'])} | {_change(d)} | "
-                   f"{'**significant**' if d['significant'] else ''} |")
+        out.append(f"| {markdown_text(label)} | {_pct(d['before']['value'])} | {_pct(d['after']['value'])} | "
+                   f"{_change(d)} | {'**significant**' if d['significant'] else ''} |")
     (b, a) = result["lengths"]
     out += ["", f"Median game: {b['median']} → {a['median']} turns (both players')."]
     if result["cards"]:
         out += ["", "| changed card | use | before | after | change, points |", "|---|---|---:|---:|---:|"]
         for card, uses in result["cards"].items():
             for use, d in uses.items():
-                out.append(f"| {md_cell(card)} | {use.replace('_', ' ')} | {_pct(d['b']['value'])} | "
+                out.append(f"| {markdown_text(card)} | {use.replace('_', ' ')} | {_pct(d['b']['value'])} | "
                            f"{_pct(d['a']['value'])} | {_change(d)} |")
     if any(result["errors"]) or any(result["capped"]):
         out += ["", f"Failed games before/after: {result['errors']}; capped: {result['capped']}."]
     return "\n".join(out) + "\n"
-
-
-def md_cell(text: str) -> str:
-    """Text safe in a Markdown table cell: no pipe, no markup, no HTML."""
-    for ch in "\\|*_`[]<>#~":
-        text = text.replace(ch, "\\" + ch)
-    return text

@@ -2,7 +2,8 @@
 
 The page is rendered from ``templates/report.html.j2`` (in this package) in forge's
 Jinja sandbox; every chart and card image is inlined as a data URI, so the page
-opens from a mail attachment or a CI artifact with no other file and no network.
+opens from a mail attachment or a CI artifact with no other file and no network,
+and its Content-Security-Policy says so: no script at all, nothing loaded but ``data:``.
 The proof sheet puts each card's printed face (drawn by the card renderer) beside
 its numbers. Nothing here writes: ``build`` returns every file's bytes by name.
 """
@@ -13,6 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..csp import page_policy
 from ..draft import MARK as DRAFT_MARK
 from ..model import CardDatabase
 from .charts import Chart, all_charts
@@ -59,7 +61,7 @@ def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[
     env.filters["pct"] = _pct
     env.filters["pts"] = _pts
     return env.get_template("report.html.j2").render(**context(data, db, charts, images, lang),
-                                                     proof_problems=list(problems))
+                                                     proof_problems=list(problems), csp=page_policy())
 
 
 def context(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str, bytes], lang: str = "en") -> dict:

@@ -253,7 +253,7 @@ class Edition:
         page, pictures = share_images(page)
         for name, value in (("css", f"{font_faces(self.cache)}\n{css}\n{pictures}"), ("script", script), ("data", _json(data))):
             page = page.replace(_slot(name), value, 1)
-        return page.replace(_slot("csp"), content_policy(page), 1)
+        return page.replace(_slot("csp"), content_policy(), 1)
 
 
 def context_env(project: Project):

@@ -5,8 +5,8 @@ A page that fetches nothing works from a USB stick, an e-mail attachment or a
 folder with no server, and leaks no reader to a third party. So the fonts are
 subset to the Latin scripts and inlined as WOFF2, each card a page names is
 drawn by the card renderer (as the printed card, in the page's language) and
-inlined as a JPEG, and the policy allows only ``data:`` images and fonts and the
-page's own scripts, by hash.
+inlined as a JPEG, and the policy allows only ``data:`` images and fonts and
+forge's own scripts, by the hash of forge's files (never of what the page holds).
 """
 from __future__ import annotations
 
@@ -20,7 +20,8 @@ from pathlib import Path
 from urllib.parse import urljoin
 
 from .. import safeio
-from .compose import FONTS_DIR
+from ..csp import page_policy
+from .compose import BUILTIN_DIR, FONTS_DIR
 from .fetch import UrlPolicy, file_path
 
 #: The fonts of the books, as (family, weight, style, file).
@@ -38,6 +39,8 @@ UNICODES: tuple[range, ...] = (range(0x20, 0x7F), range(0xA0, 0x250), range(0x20
 #: the reference names every card, so its page carries every picture (about 19 KB each).
 PREVIEW_PX = 300
 PREVIEW_QUALITY = 80
+#: The web edition's one script: forge's own file, whose hash the pages' policy allows.
+BOOK_SCRIPT = BUILTIN_DIR / "web" / "web.js"
 
 
 def data_uri(mime: str, data: bytes) -> str:
@@ -134,7 +137,9 @@ def local_image(src: str, root: Path, policy: UrlPolicy) -> str | None:
     return data_uri(mime, data)
 
 
-_REPEATED_IMG = re.compile(r'<img class="([^"]*)" src="(data:[^"]+)" alt="([^"]*)"/?>')
+#: A picture forge inlined: a class of words, a base64 ``data:`` URI, an escaped text. Nothing else is moved
+#: into the page's style sheet (a ``src`` holding ``</style>`` would end it).
+_REPEATED_IMG = re.compile(r'<img class="([\w -]*)" src="(data:[\w.+/-]+;base64,[A-Za-z0-9+/=]+)" alt="([^"<>]*)"/?>')
 
 
 def share_images(page: str) -> tuple[str, str]:
@@ -157,18 +162,7 @@ def share_images(page: str) -> tuple[str, str]:
     return _REPEATED_IMG.sub(span, page), rules
 
 
-_INLINE_SCRIPT = re.compile(r"<script(?![^>]*\btype=\"application/json\")[^>]*>(.*?)</script>", re.S | re.I)
-
-
-def content_policy(page: str) -> str:
-    """The page's Content-Security-Policy: nothing from the network or the disk; its own scripts by hash.
-
-    Styles may be inline (the figures place their callouts with ``style=``), which cannot reach
-    anything: images and fonts are ``data:`` only, and nothing else may load at all."""
-    hashes = sorted({"'sha256-" + base64.b64encode(hashlib.sha256(m.group(1).encode("utf-8")).digest()).decode() + "'"
-                     for m in _INLINE_SCRIPT.finditer(page)})
-    return "; ".join([
-        "default-src 'none'", "img-src data:", "font-src data:", "style-src 'unsafe-inline'",
-        "script-src " + (" ".join(hashes) if hashes else "'none'"),
-        "base-uri 'none'", "form-action 'none'", "object-src 'none'",
-    ])
+def content_policy() -> str:
+    """The web edition's policy (``forge.csp``): no script runs but forge's own ``web.js``, hashed from
+    forge's file; a project's copy runs only while it is the same, and nothing the page holds is read."""
+    return page_policy(BOOK_SCRIPT)

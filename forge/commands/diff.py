@@ -89,37 +89,47 @@ def _moved_text(report: DiffReport, moved: dict, markdown: bool = False) -> str:
 
 def _change_lines(report: DiffReport) -> list[str]:
     """One line per changed card, as `forge diff` says it ("kindle: cost 1 → 2")."""
+    from ..escape import one_line
+
     lines = [f"{c.id}: " + (", ".join(_field(n, *c.values[n]) for n in c.fields) or "printed text")
              for c in report.changed]
-    return lines + [f"{cid}: added" for cid in report.added] + [f"{cid}: removed" for cid in report.removed]
+    lines += [f"{cid}: added" for cid in report.added] + [f"{cid}: removed" for cid in report.removed]
+    return [one_line(line) for line in lines]
 
 
 def to_markdown(report: DiffReport) -> str:
-    """The card changes as a Markdown list (the text report's lines, each an item)."""
-    from ..balance.compare import md_cell
+    """The card changes for a pull-request comment: the summary line as escaped text, then the text report's
+    lines in a ``diff`` code block, where GitHub shows an added card green and a removed one red, and reads
+    no Markdown, mention or link in what the cards say (forge.escape)."""
+    from ..escape import code_fence, markdown_text
 
     head, *rest = to_text(report).splitlines()
-    return "\n".join([f"**{md_cell(head)}**", ""] + [("  - " if line.startswith("    ") else "- ") + md_cell(line.strip())
-                                                    for line in rest])
+    opening, closing = code_fence(rest, "diff")
+    return "\n".join([f"**{markdown_text(head)}**", "", opening, *rest, closing])
 
 
 def to_text(report: DiffReport) -> str:
-    lines = [f"cards from {report.old} to {report.new}: {len(report.added)} added, "
-             f"{len(report.removed)} removed, {len(report.changed)} changed"]
-    lines += [f"+ {cid}" for cid in report.added]
-    lines += [f"- {cid}" for cid in report.removed]
+    """The report for people, one line per card; what the cards say is kept on its line (``one_line``),
+    so a name with a line break cannot forge a line of its own (``+ a-card-never-added``)."""
+    from ..escape import one_line
+
+    lines = [one_line(f"cards from {report.old} to {report.new}: {len(report.added)} added, "
+                      f"{len(report.removed)} removed, {len(report.changed)} changed")]
+    lines += [f"+ {one_line(cid)}" for cid in report.added]
+    lines += [f"- {one_line(cid)}" for cid in report.removed]
     for change in report.changed:
         shown = [_field(name, *change.values[name]) for name in change.fields]
-        lines.append(f"~ {change.id}: " + (", ".join(shown) or "printed text"))
+        lines.append(one_line(f"~ {change.id}: " + (", ".join(shown) or "printed text")))
         for lang, (before, after) in change.text.items():
-            lines.append(f"    {lang}: {' / '.join(before) or '(nothing)'} → {' / '.join(after) or '(nothing)'}")
+            was, now = " / ".join(before) or "(nothing)", " / ".join(after) or "(nothing)"
+            lines.append(one_line(f"    {lang}: {was} → {now}"))
     moved = [_count_line(name, b, a) for name, (b, a) in report.counts.items() if b != a]
     lines.append("counts: " + ("; ".join(moved) if moved else "unchanged"))
     if report.stale:
         lines.append(f"French to review (the English changed since it was translated): {len(report.stale)}")
         for s in report.stale:
             before, now = ("(new)", _quote(s.en_now)) if s.en_before is None else _changed(s.en_before, s.en_now)
-            lines.append(f"! {s.where}: {s.id}: English {before} → {now}")
+            lines.append(one_line(f"! {s.where}: {s.id}: English {before} → {now}"))
         lines.append("  (once checked: forge i18n reviewed ID, or translate them in `forge i18n export` and import)")
     return "\n".join(lines)
 

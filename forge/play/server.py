@@ -4,8 +4,9 @@ Every refusal is a 4xx with a JSON body ``{"error": reason}`` that says what was
 wrong and leaves the game as it was; nothing a request sends can reach a
 traceback. The app answers only to its own address (a page on another site
 cannot reach it through DNS rebinding), sends a content security policy that
-allows only its own page, script and pictures, and serves no file by a path a
-request names: the page and its script are held in memory, a picture is looked
+allows only its own page, script and pictures (the script also pinned by the hash
+of forge's file, ``integrity``), and serves no file by a path a request names:
+the page and its script are held in memory, a picture is looked
 up by card id (``forge.play.images``), a record by game number
 (``forge.play.store``).
 """
@@ -24,7 +25,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from ..csp import integrity
 from ..engine import Action
+from ..escape import html_text
 from ..vocabulary import FACTIONS
 from .images import CardImages
 from .session import HUMAN, PlayError
@@ -46,9 +49,12 @@ LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
 
 def _static() -> dict[str, bytes]:
+    """The page's files, held in memory; the page names its script's hash (Subresource Integrity), so a
+    browser runs no script but forge's own ``app.js``."""
     folder = files(__package__) / "static"
-    return {name: (folder / name).read_bytes() for name in (*STATIC, "index.html")}
-
+    pages = {name: (folder / name).read_bytes() for name in (*STATIC, "index.html")}
+    pages["index.html"] = pages["index.html"].replace(b"{{integrity}}", integrity(pages["app.js"]).encode())
+    return pages
 
 class _Guard:
     """Answers only to the server's own Host names (421 otherwise) and adds the security headers to every
@@ -142,8 +148,8 @@ class PlayApp:
         lang = request.query_params.get("lang")
         if lang not in LANGS:
             lang = "fr" if request.headers.get("accept-language", "").lower().startswith("fr") else "en"
-        html = self.pages["index.html"].decode("utf-8").replace("{{lang}}", lang).replace(
-            "{{title}}", self.viewer.words.get(lang, "title"))
+        title = html_text(self.viewer.words.get(lang, "title"))  # a translator's words: text, never markup
+        html = self.pages["index.html"].decode("utf-8").replace("{{lang}}", lang).replace("{{title}}", title)
         return Response(html, media_type="text/html; charset=utf-8")
 
     async def static(self, request: Request) -> Response:

@@ -3,7 +3,8 @@
 Bound to 127.0.0.1 unless told otherwise. It reads no file on a request (so no path
 can lead it out of its folder), answers only GET and HEAD, refuses a Host header
 that does not name it (a web page elsewhere cannot reach it through DNS
-rebinding), and sends a content security policy that allows only its own page.
+rebinding), and sends a content security policy that allows only its own page
+(its one script also pinned by the hash of forge's file, ``integrity``).
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 
+from ..csp import integrity
 from .state import PreviewState
 
 STATIC = {"/": ("index.html", "text/html; charset=utf-8"), "/app.js": ("app.js", "text/javascript; charset=utf-8"),
@@ -31,8 +33,12 @@ SECURITY_HEADERS = {
 
 
 def _static() -> dict[str, tuple[bytes, str]]:
+    """The page's files, held in memory; the page pins its script by the hash of forge's ``app.js``."""
     folder = files(__package__) / "static"
-    return {route: ((folder / name).read_bytes(), kind) for route, (name, kind) in STATIC.items()}
+    pages = {route: ((folder / name).read_bytes(), kind) for route, (name, kind) in STATIC.items()}
+    body, kind = pages["/"]
+    pages["/"] = (body.replace(b"{{integrity}}", integrity(pages["/app.js"][0]).encode()), kind)
+    return pages
 
 
 class PreviewServer(ThreadingHTTPServer):

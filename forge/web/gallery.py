@@ -18,12 +18,13 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from ..books.content import KEYWORD_KEYS, card_constructs, sort_key
+from ..escape import json_in_html
 from ..findings import Finding
 from ..model import Card, CardDatabase, Position
 from ..text import parse_markup
 from ..vocabulary import MAX_ALLEGIANCE
 from .icons import Icons
-from .page import PageOutcome, asset, json_data, render, write
+from .page import PageOutcome, asset, render, write
 from .strings import words
 
 PAGE_NAME = "gallery.html"
@@ -147,10 +148,10 @@ def page(db: CardDatabase, books: dict, langs: tuple[str, ...], pictures) -> str
         "langs": list(langs), "lang": langs[0], "w": ui, "entries": items, "filters": filters(db, books, langs, items),
         "total": len(items), "factions": {f.id: f.color for f in db.factions},
         "names": {lang: ui[lang]["language"] for lang in langs},
-        "css": asset("base.css") + asset("gallery.css") + icons.css(), "script": asset("gallery.js"),
-        "data": json_data({"ui": {lang: {k: ui[lang][k] for k in ("shown", "none")} for lang in langs},
+        "css": asset("base.css") + asset("gallery.css") + icons.css(),
+        "data": json_in_html({"ui": {lang: {k: ui[lang][k] for k in ("shown", "none")} for lang in langs},
                            "langs": list(langs)}),
-    })
+    }, script="gallery.js")
 
 
 @dataclass

@@ -1,20 +1,21 @@
 """What every web page of this package shares: its templates, its inlined data, its policy, its write.
 
 The templates (``templates/``, forge's own) render in forge's Jinja sandbox with
-autoescaping; styles and scripts are inlined; the page's data is JSON inside a
-``<script type="application/json">`` that no ``<`` in a card name can close; the
-Content-Security-Policy lets the page load nothing but its own scripts (by hash)
-and ``data:`` pictures. A page whose bytes did not change is not written again.
+autoescaping; styles and the page's one script are inlined; the page's data is JSON
+inside a ``<script type="application/json">`` that no ``</script>`` in a card name can
+close (``forge.escape.json_in_html``); the Content-Security-Policy lets the page run
+nothing but that script, by the hash of forge's file (never of what the page holds),
+and load nothing but ``data:`` pictures. A page whose bytes did not change is not written again.
 """
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from markupsafe import Markup
 
+from ..csp import forge_script, page_policy
 from ..findings import Finding
 
 TEMPLATES = Path(__file__).parent / "templates"
@@ -54,22 +55,16 @@ def environment():
 
 
 def asset(name: str) -> Markup:
-    """A stylesheet or script of this package, to inline as it is."""
-    return Markup((TEMPLATES / name).read_text(encoding="utf-8"))
+    """A stylesheet of this package, to inline as it is."""
+    return Markup((TEMPLATES / name).read_bytes().decode("utf-8"))
 
 
-def json_data(data) -> Markup:
-    """JSON for a ``<script type="application/json">``: sorted keys, and no ``<`` that could close it."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return Markup(text.replace("<", "\\u003c").replace("\u2028", "\\u2028").replace("\u2029", "\\u2029"))
-
-
-def render(template: str, context: dict) -> str:
-    """The page: ``template`` rendered with ``context`` (plus ``csp``), its policy filled in last."""
-    from ..books.webassets import content_policy
-
-    page = environment().get_template(template).render({**context, "csp": Markup(_CSP_SLOT)})
-    return page.replace(_CSP_SLOT, content_policy(page), 1)
+def render(template: str, context: dict, script: str) -> str:
+    """The page: ``template`` rendered with ``context``, plus ``script`` (this package's script of that name,
+    inlined) and ``csp`` (the policy that lets only that script run, hashed from its file)."""
+    page = environment().get_template(template).render(
+        {**context, "script": Markup(forge_script(TEMPLATES / script)), "csp": Markup(_CSP_SLOT)})
+    return page.replace(_CSP_SLOT, page_policy(TEMPLATES / script), 1)
 
 
 def write(path: Path, text: str, outcome: PageOutcome | None = None) -> PageOutcome:

@@ -19,12 +19,13 @@ from typing import BinaryIO, Callable
 
 from ..engine.record import MAX_LINE_BYTES, RecordError, Replayer
 from ..narrate import LogPrinter
+from ..escape import json_in_html
 from ..findings import Finding
 from ..model import CardDatabase, Position
 from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
 from . import board
 from .icons import Icons
-from .page import PageOutcome, asset, json_data, render, write
+from .page import PageOutcome, asset, render, write
 from .strings import words
 
 TEMPLATE = "replay.html.j2"
@@ -162,9 +163,9 @@ def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, rec
         "lang": lang, "w": w, "players": players, "alleg": alleg, "log": replay.log, "record": record_name,
         "seed": head["seed"], "outcome": outcome_text(replay, w, names, printer.reason), "failure": failure,
         "steps": len(replay.steps), "css": asset("base.css") + asset("replay.css") + icons.css(),
-        "script": asset("replay.js"), "data": json_data(data), "expert": head.get("expert", False),
+        "data": json_in_html(data), "expert": head.get("expert", False),
         "slots": list(range(len(replay.final.get("row", [])))),
-    })
+    }, script="replay.js")
 
 
 @dataclass

@@ -116,7 +116,8 @@ def test_forge_diff_simulate_in_markdown_and_json(repo_with_change):
     md = runner.invoke(app, ["diff", "HEAD", "--root", str(repo_with_change), "--simulate", "24",
                              "--format", "markdown"])
     assert md.exit_code == 0, md.output
-    assert "- \\~ kindle: cost 1 → 2" in md.stdout and "### Simulated balance" in md.stdout
+    assert "\n~ kindle: cost 1 → 2\n" in md.stdout and "### Simulated balance" in md.stdout
+    assert "- kindle: cost 1 → 2" in md.stdout  # the simulation's list of changes
     assert "24 games a side (heuristic agents, seed 0), the same seeds before and after" in md.stdout
     table = [r for r in md.stdout.splitlines() if r.startswith("| ")]
     assert len(table) == 1 + 4 + 1 + 12 + 1 + 2  # header, factions, first seat, pairings; the card's header and 2 uses

@@ -4,6 +4,7 @@ in headless Chromium."""
 from __future__ import annotations
 
 import copy
+import html as html_mod
 import json
 import os
 import re
@@ -71,6 +72,9 @@ def test_the_page_is_self_contained(written):
     assert sources and all(s.startswith(("data:", "#")) for s in sources), [s for s in sources if not
                                                                               s.startswith(("data:", "#"))]
     assert "http://" not in html.replace("http://www.w3.org", "") and "https://" not in html
+    policy = html_mod.unescape(re.search(r'<meta http-equiv="Content-Security-Policy" content="([^"]+)">', html)[1])
+    assert "default-src 'none'" in policy and "script-src 'none'" in policy and "img-src data:" in policy
+    assert "<script" not in html  # the page has no script: a card name that became one would not run
 
 
 def test_the_page_shows_every_figure_with_its_interval_and_size(written, db):

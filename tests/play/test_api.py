@@ -109,6 +109,10 @@ def test_the_page_speaks_french(client):
     assert fr["names"] == ["Joueur 1 (Vous)", "Joueur 2 (IA)"]
     page = client.get("/game/1?lang=fr")
     assert page.status_code == 200 and '<html lang="fr"' in page.text
+    from forge.csp import integrity  # the page runs forge's app.js only: pinned by its hash
+
+    script = client.get("/static/app.js").content
+    assert f'<script src="/static/app.js" integrity="{integrity(script)}" defer></script>' in page.text
     cards = client.get("/api/cards?lang=fr").json()
     assert cards["lost-soul"]["name"] != client.get("/api/cards?lang=en").json()["lost-soul"]["name"]
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from forge.csp import integrity
 from forge.preview.server import start
 from forge.preview.snapshot import changed, snapshot
 from forge.preview.state import PreviewState
@@ -143,6 +144,8 @@ def test_the_page_its_state_and_images_are_served_with_a_strict_policy(server, s
     response, body = _get(server, "/")
     assert response.status == 200 and b"<title>forge watch" in body
     assert "default-src 'self'" in response.getheader("Content-Security-Policy")
+    _, script = _get(server, "/app.js")  # the page runs forge's app.js only: pinned by its hash
+    assert f'<script src="/app.js" integrity="{integrity(script)}" defer></script>'.encode() in body
     response, body = _get(server, "/state.json")
     assert response.status == 200 and json.loads(body)["summary"]["errors"] == 0
     first = json.loads(body)["cards"][0]["id"]
