@@ -10,6 +10,7 @@ import re
 from collections import Counter
 from typing import Callable
 
+from .escape import one_line
 from .model import Card, CardDatabase
 from .text import Phrasebook
 from .vocabulary import FACTIONS, TRAP_KINDS, VERBS
@@ -17,9 +18,15 @@ from .vocabulary import FACTIONS, TRAP_KINDS, VERBS
 #: The design document whose tables forge generates.
 DESIGN_DOC = "docs/design.md"
 
+def _cell(value: object) -> str:
+    """A table cell from the cards: one line, a ``|`` that cannot end the cell, a ``<`` that cannot open a
+    tag or the ``<!-- /forge:table -->`` comment that ends the generated block (a card name is contributor text)."""
+    return one_line(value).replace("\\", "\\\\").replace("|", "\\|").replace("<", "&lt;")
+
+
 def _table(header: list[str], rows: list[list]) -> str:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    out += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
     return "\n".join(out) + "\n"
 
 
