@@ -39,7 +39,7 @@ from ..workers import cap, cpus, process_pool
 from .aiddocs import mat_size, token_kinds
 from .aids import aid_cards, aid_set, shop_aid_cards
 from .assets import assets_hash, has_icon
-from .face import build_faces
+from .face import BACK_DESIGNS, build_faces
 from .formcache import prune as prune_forms
 from .jobs import (CHECK, MASTER, MPC, SCAN_MEMOS, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob,
                    cache_dir, check_output, differs, item_key, read_own, run_job, scan_memo_name, sound_products)
@@ -52,7 +52,6 @@ from .tts import decks_for, image_rel, save_rel, saved_object, table_objects
 
 PROFILES: tuple[str, ...] = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
 LANGS: tuple[str, ...] = ("en", "fr")
-BACK_KINDS: tuple[str, ...] = ("recruit", "starter", "rite")
 MANIFEST = Path(".cache") / "manifest.json"
 FACE_BATCH = 6
 
@@ -118,7 +117,7 @@ class _Plan:
         self.db, self.books, self.root, self.opts, self.tpl = db, books, root, opts, tpl
         self.out = opts.out
         self.faces = build_faces(db, books, list(opts.langs), root, self.out)
-        self.backs = {lang: [Back(k, lang) for k in BACK_KINDS] for lang in opts.langs}
+        self.backs = {lang: [Back(k, lang) for k in BACK_DESIGNS] for lang in opts.langs}
         self.aids = {lang: aid_set(tpl, books[lang], lang, db.factions) for lang in opts.langs}
         self.aid_fronts = {lang: aid_cards(self.aids[lang]) for lang in opts.langs}
         self.aid_sides = {lang: _sides(self.aid_fronts[lang]) for lang in opts.langs}

@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
 from .colour import image_to_press
-from .face import CardFace, FaceMeasure, measure_face
+from .face import BACK_OF_SET, DECK_BACK, CardFace, FaceMeasure, measure_face
 from .fit import Line, TextLayout, fit_line
 from .illustration import draw_illustration, theme_of
 from .paint import Painter, is_light, mix, shade
@@ -516,11 +516,15 @@ def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = Non
 
 
 def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
-    """Draw a card back (recruit, starter or rite): symmetric, so duplex drift shows least.
+    """Draw a card back: symmetric, so duplex drift shows least.
 
-    Full-bleed glow and rays, no border near the cut (a back printed a millimetre off would
-    show it), everything else centred well inside the safe zone.
+    ``kind`` is a back design (``deck``, ``rite``) or a card set, which wears its set's back
+    (``BACK_OF_SET``: a starter or recruitment card the deck back). The deck back names the game only:
+    a label naming a deck would tell the opponent what the hidden card is. A Rite back (always face up)
+    also prints its label (``labels.LANG.backs``). Full-bleed glow and rays, no border near the cut
+    (a back printed a millimetre off would show it), everything else centred well inside the safe zone.
     """
+    kind = BACK_OF_SET.get(kind, kind)
     spec = tpl.data["backs"][kind]
     base, glow = spec["color"], spec["glow"]
     c = p.canvas
@@ -544,7 +548,8 @@ def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
     ink = mix(gold, "#fff3cf", 0.5)
     size, _ = fit_line(title, tpl.font("title"), sw - 8, 17, 8)
     p.text(cx, sy + sh - 7.5 * mm, title, tpl.font("title"), size, ink, anchor="middle", label="game")
-    _back_label(p, tpl, labels["backs"][kind].upper(), cx, sy + 5.5 * mm, sw, ink)
+    if kind != DECK_BACK:
+        _back_label(p, tpl, labels["backs"][kind].upper(), cx, sy + 5.5 * mm, sw, ink)
 
 
 #: The back label's letter spacing (pt), and its flanking rules: gap to the text and length (mm).

@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from .aids import Aid, draw_aid
 from .draw import draw_back, draw_face
-from .face import CardFace
+from .face import BACK_DESIGNS, CardFace
 from .paint import Painter
 from .pdf import PdfBuffer
 from .template import Template
@@ -26,7 +26,7 @@ COLS, ROWS = 3, 3  # the butted print-and-play layout and its page of 9
 
 @dataclass(frozen=True)
 class Back:
-    """A card back: which deck it belongs to, in which language (its label is printed)."""
+    """A card back: its design (``BACK_DESIGNS``: the one deck back, the Rites' back) and language."""
 
     kind: str
     lang: str
@@ -436,7 +436,7 @@ def proof_sheet(tpl: Template, fronts: list[CardFace], lang: str, root: Path | N
     p = Painter(doc.canvas)
     c = doc.canvas
     pw, ph = A4
-    items: list[Item] = list(fronts) + [Back(k, lang) for k in ("recruit", "starter", "rite")]
+    items: list[Item] = list(fronts) + [Back(k, lang) for k in BACK_DESIGNS]
     cw, ch = tpl.trim_w * PROOF_SCALE, tpl.trim_h * PROOF_SCALE
     gap_x, cell_h = 8.0, ch + 16.0
     x0 = (pw - PROOF_COLS * cw - (PROOF_COLS - 1) * gap_x) / 2

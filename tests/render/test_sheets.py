@@ -88,7 +88,7 @@ def test_cards_fill_their_slots_and_backs_land_behind_their_faces(sheets, tpl, p
         fronts = placements(reader.pages[2 * n], tpl)
         backs = placements(reader.pages[2 * n + 1], tpl)
         assert [f["name"] for f in fronts] == [f"{c.id}.en" for c in cards]
-        assert [b["name"] for b in backs] == [f"back-{c.set}.en" for c in cards]
+        assert [b["name"] for b in backs] == [f"back-{'rite' if c.set == 'rite' else 'deck'}.en" for c in cards]
         for i, (face, back) in enumerate(zip(fronts, backs)):
             x, y = sheet.slot(i)
             assert face["box"] == pytest.approx((x, y, x + sheet.trim_w, y + sheet.trim_h), abs=0.01)
