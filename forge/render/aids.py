@@ -14,6 +14,7 @@ token sheet, documents of their own, are in ``aiddocs``.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -317,8 +318,9 @@ def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, tex
     if icon:
         s = min(w, h) * 0.8
         p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, ink, alpha=0.22, record=False)
-    p.text(x + w / 2, y + h / 2 - size * 0.35, text, tpl.font("number"), size, ink, anchor="middle",
-           label=f"track {text}")
+    with p.holds(f"its track cell ({w / mm:.1f} × {h / mm:.1f} mm)", (x, y, x + w, y + h)):
+        p.text(x + w / 2, y + h / 2 - size * 0.35, text, tpl.font("number"), size, ink, anchor="middle",
+               label=f"track {text}")
 
 
 def health_track(p: Painter, tpl: Template, aids: AidSet, x: float, y: float, w: float, h: float, cols: int) -> None:
@@ -648,15 +650,50 @@ def _marker_grid(tpl: Template, a: AidSet) -> Grid:
     x, y, w, h = _token_box(tpl)
     _, _, note_h = _markers_note(tpl, a)
     room = h - _header_height() - note_h
-    cols = max(1, min(int(w // MARKER), 1 + len(a.factions)))
-    rows = min(int(room // MARKER), -(-len(token_plan(a)) // cols))
-    return Grid(tpl.full_w / 2 - cols * MARKER / 2, y + note_h + room / 2 + rows * MARKER / 2, cols, rows, MARKER)
+    cell = shop_marker_cell(tpl, a)
+    cols = max(1, min(int(w // cell), 1 + len(a.factions)))
+    rows = min(int(room // cell), -(-len(token_plan(a)) // cols))
+    return Grid(tpl.full_w / 2 - cols * cell / 2, y + note_h + room / 2 + rows * cell / 2, cols, rows, cell)
+
+
+#: A marker covers this much of the smallest side of the track cell it sits on.
+MARKER_COVER = 0.9
+
+
+def tracker_cell(tpl: Template, a: AidSet) -> float:
+    """The smallest side of a track cell on the health and allegiance tracker cards, read from the cells
+    as drawn (each number is drawn inside ``Painter.holds`` its cell)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from .pdf import register_fonts
+
+    register_fonts()
+    p = Painter(Canvas(io.BytesIO(), pagesize=(tpl.full_w, tpl.full_h)))
+    for kind in ("health", "allegiance"):
+        draw_aid(p, tpl, Aid(kind, a))
+    cells = [m.within[1] for m in p.marks if m.within and m.label.startswith("track ")]
+    return min(min(x1 - x0, y1 - y0) for x0, y0, x1, y1 in cells)
+
+
+def shop_marker_cell(tpl: Template, a: AidSet) -> float:
+    """The cut cell of the print shops' track markers: a marker (``MARKER_R`` of its cell) covers
+    ``MARKER_COVER`` of the tracker cards' smallest cell, never more than the mat's markers. Without a
+    mat, the markers go on the tracker cards: 8.8 mm markers hid 4.7 mm allegiance cells."""
+    return min(MARKER, tracker_cell(tpl, a) * MARKER_COVER / (2 * MARKER_R / MARKER))
 
 
 def _token_header(p: Painter, tpl: Template, title: str, note: str) -> None:
     from .fit import fit_line
 
     x, y, w, h = _token_box(tpl)
+    with p.holds("the token card's header", (x, y + h - _header_height(), x + w, y + h)):
+        _token_header_text(p, tpl, title, note, x, y, w, h)
+
+
+def _token_header_text(p: Painter, tpl: Template, title: str, note: str, x: float, y: float, w: float,
+                       h: float) -> None:
+    from .fit import fit_line
+
     cx, top = x + w / 2, y + h
     size, _ = fit_line(plain(title), tpl.font("title"), w, _TOKEN_TITLE, AID_MIN_TEXT)
     p.text(cx, top - size * 0.85, plain(title), tpl.font("title"), size, tpl.color("ink"), anchor="middle",
@@ -690,7 +727,7 @@ def _markers_card(mirrored: bool):
         grid = _marker_grid(tpl, a)
         markers = token_plan(a)[:grid.capacity]
         for i, marker in enumerate(markers):
-            draw_marker(p, tpl, marker, *grid.centre(i, mirrored), MARKER_R)
+            draw_marker(p, tpl, marker, *grid.centre(i, mirrored), grid.cell * MARKER_R / MARKER)
         cut_grid(p, grid, len(markers), mirrored)
         left = len(token_plan(a)) - len(markers)
         return [f"{left} of the {plain(a.word('markers'))} do not fit their card"] if left else []

@@ -86,6 +86,7 @@ class Mark:
     bleed: bool = False  # part of a declared full-bleed background: may run past the cut
     text: str = ""  # for text: the string and its font, so each glyph can be checked
     font: str = ""
+    within: tuple[str, Box] | None = None  # for text: the box it was drawn to stay in (``Painter.holds``)
 
 
 @dataclass(frozen=True)
@@ -161,6 +162,7 @@ class Painter:
     marks: list[Mark] = field(default_factory=list)
     parts: list[Part] = field(default_factory=list)
     _bleed_depth: int = 0
+    _holders: list[tuple[str, Box]] = field(default_factory=list)
 
     # -- colours ------------------------------------------------------------
     def color(self, value: str, alpha: float | None = None, text: bool = False):
@@ -234,7 +236,20 @@ class Painter:
         """Note an element at ``box`` (current user space), kept in the canvas's default space."""
         m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
         box = box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)
-        self.marks.append(Mark(kind, label, box, self._bleed_depth > 0, text, font))
+        within = self._holders[-1] if kind == "text" and self._holders else None
+        self.marks.append(Mark(kind, label, box, self._bleed_depth > 0, text, font, within))
+
+    @contextmanager
+    def holds(self, label: str, box: Box):
+        """Text drawn inside must stay within ``box`` (x0, y0, x1, y1, current user space): a zone of a
+        mat, a cell of a track, a token card's header. ``text_outside_boxes`` lists what does not, the
+        way ``safe_zone_crossings`` does on a card."""
+        m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
+        self._holders.append((label, box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)))
+        try:
+            yield
+        finally:
+            self._holders.pop()
 
     @contextmanager
     def part(self, label: str, bleed: bool = False):

@@ -1,0 +1,98 @@
+"""The kit around the cards (issue 24 §3), measured on the shipped game: text inside its box on the mat, the
+token sheet and the aid cards; mat slots that hold sleeved cards; actual-size printing; track markers
+that fit the tracker cards' cells."""
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+
+from forge.database import load_database
+from forge.render.aiddocs import draw_mat, mat_pdf, mat_size, slot_size, tokens_pdf
+from forge.render.aids import (MARKER_COVER, Aid, aid_cards, aid_set, draw_aid, shop_aid_cards, shop_marker_cell,
+                               tracker_cell)
+from forge.render.jobs import cards_pdf
+from forge.render.paint import Painter
+from forge.render.pdf import register_fonts
+from forge.render.sheets import PAPERS
+from forge.render.template import load_template
+from forge.text import load_phrasebooks
+
+REPO = Path(__file__).resolve().parents[2]
+DB = load_database(REPO).db
+BOOKS = load_phrasebooks(REPO)
+TPL = load_template(REPO)
+CASES = [(lang, paper) for lang in ("en", "fr") for paper in ("a4", "letter")]
+
+
+def aids(lang: str, **words):
+    a = aid_set(TPL, BOOKS[lang], lang, DB.factions)
+    return replace(a, words=tuple((k, words.get(k, v)) for k, v in a.words)) if words else a
+
+
+@pytest.mark.parametrize("lang,paper", CASES)
+def test_mat_and_token_sheet_text_stays_in_its_boxes(lang, paper):
+    """The French Letter mat's « Marqueurs de poison » ran 0.9 mm out of its zone and preflight passed."""
+    for make in (mat_pdf, tokens_pdf):
+        problems: list[str] = []
+        make(TPL, aids(lang), paper, PAPERS[paper], problems)
+        assert problems == [], (make.__name__, problems)
+
+
+def test_a_word_too_long_for_its_zone_is_a_problem():
+    problems: list[str] = []
+    mat_pdf(TPL, aids("fr", poison="Marqueursdepoisonbeaucouptroplongspourleurzone"), "letter", PAPERS["letter"],
+            problems)
+    assert problems and all("out of the zone" in p for p in problems), problems
+
+
+def test_aid_cards_text_stays_in_its_boxes():
+    for lang in ("en", "fr"):
+        fronts = aid_cards(aids(lang)) + shop_aid_cards(TPL, aids(lang))
+        _, checks = cards_pdf([s for f in fronts for s in (f, f.reverse())], REPO, TPL)
+        assert [(c["id"], c["overflow"]) for c in checks if c["overflow"]] == []
+
+
+@pytest.mark.parametrize("lang,paper", CASES)
+def test_mat_card_slots_hold_sleeved_cards(lang, paper):
+    """Slots of the card's own size (63.5 × 88.9 mm) held no card in a standard 66 × 91 mm sleeve."""
+    register_fonts()
+    p = Painter(Canvas(io.BytesIO(), pagesize=mat_size(PAPERS[paper])))
+    draw_mat(p, TPL, aids(lang), mat_size(PAPERS[paper]))
+    slots = [m.box for m in p.marks if m.label.startswith("slot ")]
+    assert len(slots) == 3
+    for x0, y0, x1, y1 in slots:
+        assert (x1 - x0) / mm >= 66 + 1.5 and (y1 - y0) / mm >= 91 + 1.5, ((x1 - x0) / mm, (y1 - y0) / mm)
+    assert slot_size(TPL) == pytest.approx((68 * mm, 93 * mm), abs=0.01 * mm)
+    page = mat_size(PAPERS[paper])
+    frame = next(m.box for m in p.marks if m.label == "mat frame")
+    assert frame[0] >= 10 * mm - 0.01 and frame[2] <= page[0] - 10 * mm + 0.01  # still inside the margin
+
+
+@pytest.mark.parametrize("make", [mat_pdf, tokens_pdf])
+def test_the_kit_pdfs_ask_for_actual_size(make):
+    reader = PdfReader(io.BytesIO(make(TPL, aids("en"), "a4", PAPERS["a4"])))
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert prefs["/PrintScaling"] == "/None" and prefs["/Duplex"] == "/Simplex"
+
+
+def test_shop_track_markers_fit_the_tracker_cards_cells():
+    """The print shops have no mat: their markers go on the tracker cards, whose allegiance cells are
+    4.7 mm wide; the markers were 8.8 mm. Measured from the drawn markers card."""
+    for lang in ("en", "fr"):
+        a = aids(lang)
+        cell = tracker_cell(TPL, a)
+        assert 4 * mm < cell < 6 * mm  # the allegiance tracker's narrow cells
+        register_fonts()
+        p = Painter(Canvas(io.BytesIO(), pagesize=(TPL.full_w, TPL.full_h)))
+        draw_aid(p, TPL, Aid("markers", a))
+        markers = [m.box for m in p.marks if m.kind == "icon" and m.label.endswith("marker")]
+        assert len(markers) == len(a.factions) * 2 + 2  # every player's health and allegiance markers
+        for x0, y0, x1, y1 in markers:
+            assert max(x1 - x0, y1 - y0) <= cell * MARKER_COVER + 0.01
+        assert shop_marker_cell(TPL, a) < 11 * mm
