@@ -96,3 +96,16 @@ def test_shop_track_markers_fit_the_tracker_cards_cells():
         for x0, y0, x1, y1 in markers:
             assert max(x1 - x0, y1 - y0) <= cell * MARKER_COVER + 0.01
         assert shop_marker_cell(TPL, a) < 11 * mm
+
+
+def test_each_font_subset_has_its_own_tag_the_same_on_every_run():
+    """reportlab named the first subset of every font AAAAAA: six subsets in a PDF shared one tag."""
+    import re
+
+    fronts = aid_cards(aids("fr")) + shop_aid_cards(TPL, aids("fr"))
+    pdf, _ = cards_pdf([s for f in fronts for s in (f, f.reverse())], REPO, TPL)
+    names = set(re.findall(rb"/BaseFont /([A-Z]{6})\+([^\s/]+)", pdf))
+    assert len(names) >= 4  # four fonts, each subset once
+    assert len({tag for tag, _ in names}) == len(names) and (b"AAAAAA", b"Lato-Regular") not in names
+    again, _ = cards_pdf([s for f in fronts for s in (f, f.reverse())], REPO, TPL)
+    assert again == pdf
