@@ -203,9 +203,9 @@ class _Plan:
                          ("pdf", pdf_size, 1, False, lang), paper=paper)
             key = _hash("pnp", paper, layout, self.opts.back_offset, [self.key(f) for f in faces],
                         [self.key(b) for b in self.items(lang)])
-            self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
+            self.add(pnp_rel(lang, paper, layout), key,
                      DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset, layout=layout),
-                     ("pdf", PAPERS[paper], pages, False, lang), paper=paper)
+                     ("pdf", PAPERS[paper], pages, False, lang), paper=f"{paper}/{layout}")
             ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest, assets_hash())
             self.add(f"pnp/duplex-calibration-{lang}-{paper}.pdf", ckey,
                      DocJob(str(self.root), "", "calibration", lang, (), paper, self.opts.back_offset),
@@ -240,6 +240,11 @@ class _Plan:
             self.add(image_rel(lang, kind, "png"), _hash("tts-token", kind, aid_keys),
                      DocJob(str(self.root), "", "tts-token", lang, (), "a4", aids=aids, what=kind),
                      ("png", None, 4096))
+
+
+def pnp_rel(lang: str, paper: str, layout: str) -> str:
+    """The print-and-play sheets' file: the butted layout's named apart (it overwrote the gutter one's)."""
+    return f"pnp/rift-commanders-{lang}-{paper}{'' if layout == 'gutter' else '-' + layout}.pdf"
 
 
 def _sides(fronts: list) -> list:
@@ -511,11 +516,14 @@ def _verify(entry: dict, found: dict | None) -> str:
 
 
 def _in_scope(scope, options: RenderOptions) -> bool:
-    """Whether this run renders the profile, language (and paper) an earlier output belonged to."""
+    """Whether this run renders the profile, language (and paper, and print-and-play layout: "a4/butted")
+    an earlier output belonged to: a run of one layout leaves the other's sheets alone."""
     if not scope:
         return False
     profile, lang, paper = scope
-    return profile in options.profiles and lang in options.langs and (not paper or paper in options.papers)
+    paper, _, layout = (paper or "").partition("/")
+    return (profile in options.profiles and lang in options.langs and (not paper or paper in options.papers)
+            and (not layout or layout == options.pnp_layout))
 
 
 def _rel(path: Path, out: Path) -> str:
