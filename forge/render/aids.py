@@ -184,9 +184,27 @@ def aid_cards(aids: AidSet) -> list[Aid]:
 Word = tuple[tuple[str, bool], ...]  # spans (text, bold) printed without a space between them
 
 
+#: A number alone, or after an opening bracket: it stays with the word it counts ("(5 au plus").
+_LONE_NUMBER = re.compile(r"[(\[«]?[+\u2212-]?\d+")
+
+
 def _words(text: str) -> list[Word]:
-    """The words of a line: **bold** spans stay bold, a no-break space never breaks, and punctuation
-    right after a bold word stays glued to it ("**Poison**:" is one word of two spans)."""
+    """The words of a line: **bold** spans stay bold, a no-break space never breaks, punctuation right
+    after a bold word stays glued to it ("**Poison**:" is one word of two spans), and a lone number to
+    the word after it (the French turn summary left "(5" at the end of a line)."""
+    words = _spans(text)
+    out: list[Word] = []
+    for word in words:
+        if out and len(out[-1]) == 1 and _LONE_NUMBER.fullmatch(out[-1][0][0]):
+            (number, bold), = out[-1]
+            out[-1] = ((number + "\u00a0", bold), *word)
+        else:
+            out.append(word)
+    return out
+
+
+def _spans(text: str) -> list[Word]:
+    """The words of a line as runs of (text, bold) spans, split at plain spaces."""
     words: list[list[tuple[str, bool]]] = []
     joined = False  # the next span continues the last word
     for i, part in enumerate(text.split("**")):

@@ -109,3 +109,19 @@ def test_each_font_subset_has_its_own_tag_the_same_on_every_run():
     assert len({tag for tag, _ in names}) == len(names) and (b"AAAAAA", b"Lato-Regular") not in names
     again, _ = cards_pdf([s for f in fronts for s in (f, f.reverse())], REPO, TPL)
     assert again == pdf
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_line_of_the_turn_summary_ends_on_a_lone_number(lang):
+    """The French turn summary left "(5" at the end of a line, its "au plus" on the next."""
+    import re
+
+    pdfium = pytest.importorskip("pypdfium2")
+    pdf, checks = cards_pdf([Aid("turn", aids(lang)), Aid("wound", aids(lang))], REPO, TPL)
+    assert [c["overflow"] for c in checks] == [[], []]
+    doc = pdfium.PdfDocument(pdf)
+    lines = [ln.strip() for i in range(len(doc)) for ln in doc[i].get_textpage().get_text_range().splitlines()]
+    doc.close()
+    assert lines and not [ln for ln in lines if re.search(r"(^|\s)[(\[«]?\d+$", ln)]
+    if lang == "fr":
+        assert any("(5\u00a0au plus" in ln or "(5 au plus" in ln for ln in lines), lines
