@@ -338,17 +338,26 @@ def _title(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict)
         _medallion(p, tpl, cx, cy, r, _frame_color(tpl, face), _faction_icon(tpl, face), "faction")
 
 
+#: Between the allegiance pips (their gold ring included) and the art window's frame: six pips of the
+#: template's size ended 0.1 mm from it.
+PIP_CLEARANCE = 1.2 * mm
+
+
 def _allegiance(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
+    """The pips down the art's left side, shrunk when a stack would come within ``PIP_CLEARANCE`` of the
+    bottom of the art window."""
     spec = lay["allegiance"]
     pips = [f for f, n in face.allegiance for _ in range(n)]
     if not pips:
         return
-    size = float(spec["size"]) * mm
     gap = float(spec["gap"]) * mm
     cx = tpl.point([spec["x"], spec["y"]])[0]
     top = tpl.y(spec["y"])
     compact = len(pips) > int(spec["max_pips"])
     entries = [(f, n) for f, n in face.allegiance] if compact else [(f, 1) for f in pips]
+    room = top - tpl.box(lay["art"])[1] - PIP_CLEARANCE
+    ring = 0.05  # the first and the last pip's gold rings reach 2.5 % of a pip's size past the stack
+    size = max(0.0, min(float(spec["size"]) * mm, (room - (len(entries) - 1) * gap) / (len(entries) + ring)))
     for i, (fid, n) in enumerate(entries):
         style = face.faction_style(fid) or (tpl.color("neutral"), SYMBOL_ICONS["neutral"])
         cy = top - size / 2 - i * (size + gap)

@@ -125,3 +125,25 @@ def test_no_line_of_the_turn_summary_ends_on_a_lone_number(lang):
     assert lines and not [ln for ln in lines if re.search(r"(^|\s)[(\[«]?\d+$", ln)]
     if lang == "fr":
         assert any("(5\u00a0au plus" in ln or "(5 au plus" in ln for ln in lines), lines
+
+
+def test_allegiance_pips_keep_clear_of_the_art_frame_on_every_card():
+    """Six-pip stacks (Plague Queen, Rift Sovereign, Warlord of Cinders, Seraph of the Last Light, Archon of
+    Dawn) ended 0.1 mm from the art window's frame. Measured from the drawn operators (rings included)."""
+    from forge.render.draw import PIP_CLEARANCE, draw_face
+    from forge.render.face import build_faces
+
+    faces = [f for f in build_faces(DB, BOOKS, ["en"], REPO)["en"] if f.allegiance]
+    register_fonts()
+    clearances = {}
+    for face in faces:
+        p = Painter(Canvas(io.BytesIO(), pagesize=(TPL.full_w, TPL.full_h)))
+        draw_face(p, TPL, face, REPO)
+        pips = [m.box for m in p.drawn((0.0, 0.0, TPL.full_w, TPL.full_h)) if "allegiance" in m.label]
+        assert pips, face.id
+        art_bottom = TPL.box(TPL.layout(face.type)["art"])[1]
+        clearances[face.id] = (min(b[1] for b in pips) - art_bottom) / mm
+    six = {k: v for k, v in clearances.items() if sum(n for _, n in next(
+        f for f in faces if f.id == k).allegiance) >= 6}
+    assert {"plague-queen", "rift-sovereign", "warlord-of-cinders", "archon-of-dawn"} <= set(six)
+    assert min(clearances.values()) >= PIP_CLEARANCE / mm - 0.05, sorted(clearances.items(), key=lambda kv: kv[1])[:5]
