@@ -333,6 +333,7 @@ def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, tex
     p.fill(fill)
     p.stroke(tpl.color("gold_dark"), 0.5)
     c.roundRect(x, y, w, h, min(w, h) * 0.14, stroke=1, fill=1)
+    p.plate("track cell", (x, y, x + w, y + h), (fill,))
     if icon:
         s = min(w, h) * 0.8
         p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, ink, alpha=0.22, record=False)
@@ -407,7 +408,9 @@ def _card_base(p: Painter, tpl: Template, rule: bool = True) -> tuple[float, flo
         path.rect(0, 0, tpl.full_w, tpl.full_h)
         c.clipPath(path, stroke=0, fill=0)
         parchment = tpl.color("parchment")
-        p.linear(0, tpl.full_h, 0, 0, [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)])
+        colours = [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)]
+        p.plate("aid background", (0, 0, tpl.full_w, tpl.full_h), colours)
+        p.linear(0, tpl.full_h, 0, 0, colours)
         c.restoreState()
     sx, sy, sw, sh = tpl.safe_rect()
     inset = AID_RULE_INSET
@@ -555,8 +558,9 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
         path = c.beginPath()
         path.rect(0, 0, W, H)
         c.clipPath(path, stroke=0, fill=0)
-        p.radial(cx, cy, H * 0.62, [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)],
-                 [0, 0.15, 0.6, 1])
+        colours = [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)]
+        p.plate("aid back", (0, 0, W, H), colours)
+        p.radial(cx, cy, H * 0.62, colours, [0, 0.15, 0.6, 1])
         c.restoreState()
     for r, wdt in ((24 * mm, 0.8), (21.5 * mm, 0.35)):
         p.stroke(gold, wdt, alpha=0.8)
@@ -570,7 +574,7 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
     p.text(cx, sy + sh - 8 * mm, a.game, tpl.font("title"), size, mix(gold, "#fff3cf", 0.5), anchor="middle",
            label="game")
     label = str(a.word("player_aid")).upper()
-    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 7.5, 5)
+    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 8.5, 8)  # light on dark: 8 pt at least
     p.text(cx, sy + 5.5 * mm, label, tpl.font("type_line"), lsize, mix(gold, "#fff3cf", 0.5), anchor="middle",
            label="aid back label")
 

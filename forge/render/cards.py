@@ -404,8 +404,9 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
                 continue
             job = _bind(o)
             if isinstance(job, DocJob) and job.kind == "proof":
-                flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"])) for c in checks.values()
-                                       if c["lang"] == job.lang and (c["overflow"] or c["safe_zone"])))
+                flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"] + c.get("reversed", [])))
+                                       for c in checks.values() if c["lang"] == job.lang
+                                       and (c["overflow"] or c["safe_zone"] or c.get("reversed"))))
                 job = DocJob(**{**job.__dict__, "flagged": flagged})
             jobs.append(job)
         return jobs
@@ -648,6 +649,10 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
             for mark in check["safe_zone"]:
                 findings.append(Finding(pos, "safe-zone", f"{lang}: `{item.id}`: {mark} crosses the safe zone",
                                         "move or shrink it in templates/cards/card.yaml"))
+            for text in check.get("reversed", []):
+                findings.append(Finding(pos, "reversed-text", f"{lang}: `{item.id}`: {text}",
+                                        "print small text dark on a light surface (black ink only), or larger, "
+                                        "in templates/cards/card.yaml"))
     for rel, entry in sorted(files.items()):
         for problem in entry["check"]["problems"]:
             findings.append(Finding(Position(f"output/{rel}"), "preflight", f"{rel} {problem}"))
@@ -684,8 +689,9 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
     for lang in opts.langs:
         for item in plan.items(lang):
             c = checks[plan.key(item)]
-            if c["overflow"] or c["safe_zone"]:
-                card_issues.append({"lang": lang, "id": item.id, "overflow": c["overflow"], "safe_zone": c["safe_zone"]})
+            if c["overflow"] or c["safe_zone"] or c.get("reversed"):
+                card_issues.append({"lang": lang, "id": item.id, "overflow": c["overflow"], "safe_zone": c["safe_zone"],
+                                    "reversed": c.get("reversed", [])})
     n_cards = sum(len(plan.items(lang)) for lang in opts.langs)
     for profile in opts.profiles:
         entries = [e["check"] for rel, e in sorted(files.items()) if rel.startswith(profile + "/")]

@@ -120,7 +120,7 @@ def safe_zone_crossings(marks: list[Mark], tpl: Template) -> list[str]:
     eps = 0.01
     out = []
     for m in marks:
-        if m.bleed:
+        if m.bleed or m.kind == "plate":  # a plate is noted, and drawn (and checked) as its shapes
             continue
         x0, y0, x1, y1 = m.box
         if x0 < x - eps or y0 < y - eps or x1 > x + w + eps or y1 > y + h + eps:
@@ -142,6 +142,38 @@ def text_outside_boxes(marks: list[Mark]) -> list[str]:
         over = max(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
         if over > eps:
             out.append(f"text {m.text!r} runs {over / mm:.1f} mm out of {label}")
+    return sorted(set(out))
+
+
+#: Light text smaller than this, on a surface of more total ink than ``REVERSED_TAC`` (%), is reversed
+#: out of several plates: a hair of misregistration fills its letters in.
+REVERSED_MAX_PT, REVERSED_TAC = 8.0, 200.0
+
+
+def reversed_small_text(marks: list[Mark]) -> list[str]:
+    """Light text under ``REVERSED_MAX_PT`` on a plate (``Painter.plate``) whose colours print with more
+    than ``REVERSED_TAC`` % of ink on the press: the plate under a text is the last one drawn before it
+    that holds its middle."""
+    from .colour import press_cmyk
+    from .paint import is_light
+
+    out = []
+    plates: list[Mark] = []
+    for m in marks:
+        if m.kind == "plate":
+            plates.append(m)
+            continue
+        if m.kind != "text" or not m.color or m.size >= REVERSED_MAX_PT or not is_light(m.color):
+            continue
+        cx, cy = (m.box[0] + m.box[2]) / 2, (m.box[1] + m.box[3]) / 2
+        under = next((pl for pl in reversed(plates)
+                      if pl.box[0] <= cx <= pl.box[2] and pl.box[1] <= cy <= pl.box[3]), None)
+        if under is None or not under.colours:
+            continue
+        ink = max(100 * sum(press_cmyk(c)) for c in under.colours)
+        if ink > REVERSED_TAC:
+            out.append(f"{m.label} {m.text!r} ({m.size:.1f} pt, light) is reversed out of the {under.label} "
+                       f"({ink:.0f} % ink): at least {REVERSED_MAX_PT:g} pt, or dark text on a light surface")
     return sorted(set(out))
 
 
@@ -260,7 +292,7 @@ def cards_pdf(items: list[Item], root: Path, tpl: Template | None = None) -> tup
         marks = p.marks + p.drawn((0.0, 0.0, tpl.full_w, tpl.full_h))
         doc.canvas.showPage()
         checks.append({"id": item.id, "lang": item.lang, "overflow": problems,
-                       "safe_zone": safe_zone_crossings(marks, tpl)})
+                       "safe_zone": safe_zone_crossings(marks, tpl), "reversed": reversed_small_text(p.marks)})
     return doc.finish(), checks
 
 

@@ -87,6 +87,9 @@ class Mark:
     text: str = ""  # for text: the string and its font, so each glyph can be checked
     font: str = ""
     within: tuple[str, Box] | None = None  # for text: the box it was drawn to stay in (``Painter.holds``)
+    size: float = 0.0  # for text: its size (pt) and colour
+    color: str = ""
+    colours: tuple[str, ...] = ()  # for a plate (``Painter.plate``): the colours it is painted in
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,11 @@ class Part:
     end: int
     label: str
     bleed: bool
+
+
+def _scale(m) -> float:
+    """How much the transformation ``m`` enlarges lengths (1 without one)."""
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2])) if m else 1.0
 
 
 def _transform_box(m, box: Box) -> Box:
@@ -316,4 +324,11 @@ class Painter:
         face = getFont(font).face
         self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size),
                     text=s, font=font)
+        self.marks[-1].size, self.marks[-1].color = size * _scale(getattr(c, "_currentMatrix", None)), color
         return width
+
+    def plate(self, label: str, box: Box, colours) -> None:
+        """Note a surface text may be printed on (a panel, a frame, a card's background) and the colours
+        it is painted in (``reversed_small_text`` reads what lies under each text)."""
+        self.record("plate", label, box)
+        self.marks[-1].colours = tuple(colours)

@@ -147,3 +147,33 @@ def test_allegiance_pips_keep_clear_of_the_art_frame_on_every_card():
         f for f in faces if f.id == k).allegiance) >= 6}
     assert {"plague-queen", "rift-sovereign", "warlord-of-cinders", "archon-of-dawn"} <= set(six)
     assert min(clearances.values()) >= PIP_CLEARANCE / mm - 0.05, sorted(clearances.items(), key=lambda kv: kv[1])[:5]
+
+
+def _everything(lang: str) -> list:
+    from forge.render.face import build_faces
+    from forge.render.sheets import Back
+
+    fronts = aid_cards(aids(lang)) + shop_aid_cards(TPL, aids(lang))
+    return (list(build_faces(DB, BOOKS, [lang], REPO)[lang]) + [s for f in fronts for s in (f, f.reverse())]
+            + [Back("deck", lang), Back("rite", lang)])
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_small_text_is_reversed_out_of_a_rich_plate(lang):
+    """The type line (6.6 pt) and the collector number (6 pt) were light text on a dark plate of about
+    260 % ink in the print-on-demand file; they are now dark (black ink only) on a light band."""
+    _, checks = cards_pdf(_everything(lang), REPO, TPL)
+    assert [(c["id"], c["reversed"]) for c in checks if c["reversed"]] == []
+    assert len(checks) > 64
+
+
+def test_small_light_text_on_a_dark_plate_is_a_preflight_problem():
+    from forge.render.face import build_faces
+    from forge.render.template import TEMPLATE_FILE, parse_template
+
+    text = (REPO / TEMPLATE_FILE).read_text(encoding="utf-8")
+    dark = parse_template(text.replace('parchment: "#f5eedc"', 'parchment: "#1d1a16"')
+                          .replace('ink: "#1f1b16"', 'ink: "#f1ead8"', 1))
+    face = next(f for f in build_faces(DB, BOOKS, ["en"], REPO)["en"] if f.id == "archon-of-dawn")
+    _, (check,) = cards_pdf([face], REPO, dark)
+    assert any(r.startswith("type line") and "% ink" in r for r in check["reversed"]), check["reversed"]
