@@ -92,7 +92,8 @@ def cards(
                                     help="Shift the print-and-play backs by X,Y mm (see the calibration page)."),
     pnp_layout: PnpLayout = typer.Option(PnpLayout.gutter, "--pnp-layout",
                                          help="Print-and-play: gutter (each card with its own 2.5 mm bleed; A4 8 "
-                                              "and Letter 6 cards a page) or butted (9 a page, edge to edge, no bleed)."),
+                                              "and Letter 6 cards a page) or butted (A4 9 and Letter 8 a page, "
+                                              "edge to edge, no bleed)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
     format: FormatOption = Format.text,
     workers: int = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",

@@ -14,6 +14,7 @@ token sheet, documents of their own, are in ``aiddocs``.
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import re
 from dataclasses import asdict, dataclass
@@ -183,9 +184,27 @@ def aid_cards(aids: AidSet) -> list[Aid]:
 Word = tuple[tuple[str, bool], ...]  # spans (text, bold) printed without a space between them
 
 
+#: A number alone, or after an opening bracket: it stays with the word it counts ("(5 au plus").
+_LONE_NUMBER = re.compile(r"[(\[«]?[+\u2212-]?\d+")
+
+
 def _words(text: str) -> list[Word]:
-    """The words of a line: **bold** spans stay bold, a no-break space never breaks, and punctuation
-    right after a bold word stays glued to it ("**Poison**:" is one word of two spans)."""
+    """The words of a line: **bold** spans stay bold, a no-break space never breaks, punctuation right
+    after a bold word stays glued to it ("**Poison**:" is one word of two spans), and a lone number to
+    the word after it (the French turn summary left "(5" at the end of a line)."""
+    words = _spans(text)
+    out: list[Word] = []
+    for word in words:
+        if out and len(out[-1]) == 1 and _LONE_NUMBER.fullmatch(out[-1][0][0]):
+            (number, bold), = out[-1]
+            out[-1] = ((number + "\u00a0", bold), *word)
+        else:
+            out.append(word)
+    return out
+
+
+def _spans(text: str) -> list[Word]:
+    """The words of a line as runs of (text, bold) spans, split at plain spaces."""
     words: list[list[tuple[str, bool]]] = []
     joined = False  # the next span continues the last word
     for i, part in enumerate(text.split("**")):
@@ -314,11 +333,13 @@ def _cell(p: Painter, tpl: Template, x: float, y: float, w: float, h: float, tex
     p.fill(fill)
     p.stroke(tpl.color("gold_dark"), 0.5)
     c.roundRect(x, y, w, h, min(w, h) * 0.14, stroke=1, fill=1)
+    p.plate("track cell", (x, y, x + w, y + h), (fill,))
     if icon:
         s = min(w, h) * 0.8
         p.icon(icon_name(icon), x + (w - s) / 2, y + (h - s) / 2, s, ink, alpha=0.22, record=False)
-    p.text(x + w / 2, y + h / 2 - size * 0.35, text, tpl.font("number"), size, ink, anchor="middle",
-           label=f"track {text}")
+    with p.holds(f"its track cell ({w / mm:.1f} × {h / mm:.1f} mm)", (x, y, x + w, y + h)):
+        p.text(x + w / 2, y + h / 2 - size * 0.35, text, tpl.font("number"), size, ink, anchor="middle",
+               label=f"track {text}")
 
 
 def health_track(p: Painter, tpl: Template, aids: AidSet, x: float, y: float, w: float, h: float, cols: int) -> None:
@@ -387,7 +408,9 @@ def _card_base(p: Painter, tpl: Template, rule: bool = True) -> tuple[float, flo
         path.rect(0, 0, tpl.full_w, tpl.full_h)
         c.clipPath(path, stroke=0, fill=0)
         parchment = tpl.color("parchment")
-        p.linear(0, tpl.full_h, 0, 0, [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)])
+        colours = [parchment, mix(parchment, tpl.color("parchment_edge"), 0.6)]
+        p.plate("aid background", (0, 0, tpl.full_w, tpl.full_h), colours)
+        p.linear(0, tpl.full_h, 0, 0, colours)
         c.restoreState()
     sx, sy, sw, sh = tpl.safe_rect()
     inset = AID_RULE_INSET
@@ -535,8 +558,9 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
         path = c.beginPath()
         path.rect(0, 0, W, H)
         c.clipPath(path, stroke=0, fill=0)
-        p.radial(cx, cy, H * 0.62, [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)],
-                 [0, 0.15, 0.6, 1])
+        colours = [mix(gold, base, 0.35), mix(gold, base, 0.75), base, shade(base, 0.5)]
+        p.plate("aid back", (0, 0, W, H), colours)
+        p.radial(cx, cy, H * 0.62, colours, [0, 0.15, 0.6, 1])
         c.restoreState()
     for r, wdt in ((24 * mm, 0.8), (21.5 * mm, 0.35)):
         p.stroke(gold, wdt, alpha=0.8)
@@ -550,7 +574,7 @@ def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
     p.text(cx, sy + sh - 8 * mm, a.game, tpl.font("title"), size, mix(gold, "#fff3cf", 0.5), anchor="middle",
            label="game")
     label = str(a.word("player_aid")).upper()
-    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 7.5, 5)
+    lsize, _ = fit_line(label, tpl.font("type_line"), sw - 12, 8.5, 8)  # light on dark: 8 pt at least
     p.text(cx, sy + 5.5 * mm, label, tpl.font("type_line"), lsize, mix(gold, "#fff3cf", 0.5), anchor="middle",
            label="aid back label")
 
@@ -648,15 +672,50 @@ def _marker_grid(tpl: Template, a: AidSet) -> Grid:
     x, y, w, h = _token_box(tpl)
     _, _, note_h = _markers_note(tpl, a)
     room = h - _header_height() - note_h
-    cols = max(1, min(int(w // MARKER), 1 + len(a.factions)))
-    rows = min(int(room // MARKER), -(-len(token_plan(a)) // cols))
-    return Grid(tpl.full_w / 2 - cols * MARKER / 2, y + note_h + room / 2 + rows * MARKER / 2, cols, rows, MARKER)
+    cell = shop_marker_cell(tpl, a)
+    cols = max(1, min(int(w // cell), 1 + len(a.factions)))
+    rows = min(int(room // cell), -(-len(token_plan(a)) // cols))
+    return Grid(tpl.full_w / 2 - cols * cell / 2, y + note_h + room / 2 + rows * cell / 2, cols, rows, cell)
+
+
+#: A marker covers this much of the smallest side of the track cell it sits on.
+MARKER_COVER = 0.9
+
+
+def tracker_cell(tpl: Template, a: AidSet) -> float:
+    """The smallest side of a track cell on the health and allegiance tracker cards, read from the cells
+    as drawn (each number is drawn inside ``Painter.holds`` its cell)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from .pdf import register_fonts
+
+    register_fonts()
+    p = Painter(Canvas(io.BytesIO(), pagesize=(tpl.full_w, tpl.full_h)))
+    for kind in ("health", "allegiance"):
+        draw_aid(p, tpl, Aid(kind, a))
+    cells = [m.within[1] for m in p.marks if m.within and m.label.startswith("track ")]
+    return min(min(x1 - x0, y1 - y0) for x0, y0, x1, y1 in cells)
+
+
+def shop_marker_cell(tpl: Template, a: AidSet) -> float:
+    """The cut cell of the print shops' track markers: a marker (``MARKER_R`` of its cell) covers
+    ``MARKER_COVER`` of the tracker cards' smallest cell, never more than the mat's markers. Without a
+    mat, the markers go on the tracker cards: 8.8 mm markers hid 4.7 mm allegiance cells."""
+    return min(MARKER, tracker_cell(tpl, a) * MARKER_COVER / (2 * MARKER_R / MARKER))
 
 
 def _token_header(p: Painter, tpl: Template, title: str, note: str) -> None:
     from .fit import fit_line
 
     x, y, w, h = _token_box(tpl)
+    with p.holds("the token card's header", (x, y + h - _header_height(), x + w, y + h)):
+        _token_header_text(p, tpl, title, note, x, y, w, h)
+
+
+def _token_header_text(p: Painter, tpl: Template, title: str, note: str, x: float, y: float, w: float,
+                       h: float) -> None:
+    from .fit import fit_line
+
     cx, top = x + w / 2, y + h
     size, _ = fit_line(plain(title), tpl.font("title"), w, _TOKEN_TITLE, AID_MIN_TEXT)
     p.text(cx, top - size * 0.85, plain(title), tpl.font("title"), size, tpl.color("ink"), anchor="middle",
@@ -690,7 +749,7 @@ def _markers_card(mirrored: bool):
         grid = _marker_grid(tpl, a)
         markers = token_plan(a)[:grid.capacity]
         for i, marker in enumerate(markers):
-            draw_marker(p, tpl, marker, *grid.centre(i, mirrored), MARKER_R)
+            draw_marker(p, tpl, marker, *grid.centre(i, mirrored), grid.cell * MARKER_R / MARKER)
         cut_grid(p, grid, len(markers), mirrored)
         left = len(token_plan(a)) - len(markers)
         return [f"{left} of the {plain(a.word('markers'))} do not fit their card"] if left else []

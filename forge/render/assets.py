@@ -54,12 +54,38 @@ def register_fonts() -> None:
     reportlab is imported here, not with this module: the caches' keys (``assets_hash``) need none of it.
     """
     from reportlab.pdfbase import pdfmetrics
-    from reportlab.pdfbase.ttfonts import TTFont
 
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, file in FONT_FILES.items():
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(FONTS_DIR / file)))
+            pdfmetrics.registerFont(_tagged_ttfont()(name, str(FONTS_DIR / file)))
+
+
+def subset_tag(font: bytes, glyphs) -> bytes:
+    """A font subset's six-letter tag (PDF 32000 §9.6.4): from the font's name and the characters the
+    subset holds, so two subsets in a document never share one (reportlab names every font's first
+    subset AAAAAA), and the same subset gets the same tag on every run."""
+    digest = hashlib.sha256(font + b"|" + ",".join(str(g) for g in glyphs).encode()).digest()
+    return bytes(65 + b % 26 for b in digest[:6])
+
+
+@lru_cache(maxsize=1)
+def _tagged_ttfont():
+    """reportlab's TTFont whose embedded subsets carry ``subset_tag``'s tags."""
+    from reportlab.pdfbase import ttfonts
+
+    class TaggedTTFont(ttfonts.TTFont):
+        def addObjects(self, doc):
+            state = self.state.get(doc)
+            tags = [subset_tag(self.face.name, s) for s in (state.subsets if state else [])]
+            numbered = ttfonts.SUBSETN  # reportlab's tag, by subset number: AAAAAA, AAAAAB, …
+            ttfonts.SUBSETN = lambda n, *_: tags[n]
+            try:
+                super().addObjects(doc)
+            finally:
+                ttfonts.SUBSETN = numbered
+
+    return TaggedTTFont
 
 
 @lru_cache(maxsize=None)

@@ -39,7 +39,7 @@ from ..workers import cap, cpus, process_pool
 from .aiddocs import mat_size, token_kinds
 from .aids import aid_cards, aid_set, shop_aid_cards
 from .assets import assets_hash, has_icon
-from .face import build_faces
+from .face import BACK_DESIGNS, build_faces
 from .formcache import prune as prune_forms
 from .jobs import (CHECK, MASTER, MPC, SCAN_MEMOS, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob,
                    cache_dir, check_output, differs, item_key, read_own, run_job, scan_memo_name, sound_products)
@@ -52,7 +52,6 @@ from .tts import decks_for, image_rel, save_rel, saved_object, table_objects
 
 PROFILES: tuple[str, ...] = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
 LANGS: tuple[str, ...] = ("en", "fr")
-BACK_KINDS: tuple[str, ...] = ("recruit", "starter", "rite")
 MANIFEST = Path(".cache") / "manifest.json"
 FACE_BATCH = 6
 
@@ -118,7 +117,7 @@ class _Plan:
         self.db, self.books, self.root, self.opts, self.tpl = db, books, root, opts, tpl
         self.out = opts.out
         self.faces = build_faces(db, books, list(opts.langs), root, self.out)
-        self.backs = {lang: [Back(k, lang) for k in BACK_KINDS] for lang in opts.langs}
+        self.backs = {lang: [Back(k, lang) for k in BACK_DESIGNS] for lang in opts.langs}
         self.aids = {lang: aid_set(tpl, books[lang], lang, db.factions) for lang in opts.langs}
         self.aid_fronts = {lang: aid_cards(self.aids[lang]) for lang in opts.langs}
         self.aid_sides = {lang: _sides(self.aid_fronts[lang]) for lang in opts.langs}
@@ -204,9 +203,9 @@ class _Plan:
                          ("pdf", pdf_size, 1, False, lang), paper=paper)
             key = _hash("pnp", paper, layout, self.opts.back_offset, [self.key(f) for f in faces],
                         [self.key(b) for b in self.items(lang)])
-            self.add(f"pnp/rift-commanders-{lang}-{paper}.pdf", key,
+            self.add(pnp_rel(lang, paper, layout), key,
                      DocJob(str(self.root), "", "pnp", lang, tuple(faces), paper, self.opts.back_offset, layout=layout),
-                     ("pdf", PAPERS[paper], pages, False, lang), paper=paper)
+                     ("pdf", PAPERS[paper], pages, False, lang), paper=f"{paper}/{layout}")
             ckey = _hash("calibration", paper, lang, self.opts.back_offset, self.tpl.digest, assets_hash())
             self.add(f"pnp/duplex-calibration-{lang}-{paper}.pdf", ckey,
                      DocJob(str(self.root), "", "calibration", lang, (), paper, self.opts.back_offset),
@@ -241,6 +240,11 @@ class _Plan:
             self.add(image_rel(lang, kind, "png"), _hash("tts-token", kind, aid_keys),
                      DocJob(str(self.root), "", "tts-token", lang, (), "a4", aids=aids, what=kind),
                      ("png", None, 4096))
+
+
+def pnp_rel(lang: str, paper: str, layout: str) -> str:
+    """The print-and-play sheets' file: the butted layout's named apart (it overwrote the gutter one's)."""
+    return f"pnp/rift-commanders-{lang}-{paper}{'' if layout == 'gutter' else '-' + layout}.pdf"
 
 
 def _sides(fronts: list) -> list:
@@ -400,8 +404,9 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
                 continue
             job = _bind(o)
             if isinstance(job, DocJob) and job.kind == "proof":
-                flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"])) for c in checks.values()
-                                       if c["lang"] == job.lang and (c["overflow"] or c["safe_zone"])))
+                flagged = tuple(sorted((c["id"], tuple(c["overflow"] + c["safe_zone"] + c.get("reversed", [])))
+                                       for c in checks.values() if c["lang"] == job.lang
+                                       and (c["overflow"] or c["safe_zone"] or c.get("reversed"))))
                 job = DocJob(**{**job.__dict__, "flagged": flagged})
             jobs.append(job)
         return jobs
@@ -512,11 +517,14 @@ def _verify(entry: dict, found: dict | None) -> str:
 
 
 def _in_scope(scope, options: RenderOptions) -> bool:
-    """Whether this run renders the profile, language (and paper) an earlier output belonged to."""
+    """Whether this run renders the profile, language (and paper, and print-and-play layout: "a4/butted")
+    an earlier output belonged to: a run of one layout leaves the other's sheets alone."""
     if not scope:
         return False
     profile, lang, paper = scope
-    return profile in options.profiles and lang in options.langs and (not paper or paper in options.papers)
+    paper, _, layout = (paper or "").partition("/")
+    return (profile in options.profiles and lang in options.langs and (not paper or paper in options.papers)
+            and (not layout or layout == options.pnp_layout))
 
 
 def _rel(path: Path, out: Path) -> str:
@@ -644,6 +652,10 @@ def _findings(db: CardDatabase, plan: _Plan, checks: dict, files: dict) -> list[
             for mark in check["safe_zone"]:
                 findings.append(Finding(pos, "safe-zone", f"{lang}: `{item.id}`: {mark} crosses the safe zone",
                                         "move or shrink it in templates/cards/card.yaml"))
+            for text in check.get("reversed", []):
+                findings.append(Finding(pos, "reversed-text", f"{lang}: `{item.id}`: {text}",
+                                        "print small text dark on a light surface (black ink only), or larger, "
+                                        "in templates/cards/card.yaml"))
     for rel, entry in sorted(files.items()):
         for problem in entry["check"]["problems"]:
             findings.append(Finding(Position(f"output/{rel}"), "preflight", f"{rel} {problem}"))
@@ -680,8 +692,9 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
     for lang in opts.langs:
         for item in plan.items(lang):
             c = checks[plan.key(item)]
-            if c["overflow"] or c["safe_zone"]:
-                card_issues.append({"lang": lang, "id": item.id, "overflow": c["overflow"], "safe_zone": c["safe_zone"]})
+            if c["overflow"] or c["safe_zone"] or c.get("reversed"):
+                card_issues.append({"lang": lang, "id": item.id, "overflow": c["overflow"], "safe_zone": c["safe_zone"],
+                                    "reversed": c.get("reversed", [])})
     n_cards = sum(len(plan.items(lang)) for lang in opts.langs)
     for profile in opts.profiles:
         entries = [e["check"] for rel, e in sorted(files.items()) if rel.startswith(profile + "/")]

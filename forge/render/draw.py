@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
 from .colour import image_to_press
-from .face import CardFace, FaceMeasure, measure_face
+from .face import BACK_OF_SET, DECK_BACK, CardFace, FaceMeasure, measure_face
 from .fit import Line, TextLayout, fit_line
 from .illustration import draw_illustration, theme_of
 from .paint import Painter, is_light, mix, shade
@@ -75,6 +75,8 @@ def _background(p: Painter, tpl: Template, base: str, second: tuple[str, str] | 
     """
     c = p.canvas
     with p.part("background", bleed=True):
+        p.plate("frame", (0, 0, tpl.full_w, tpl.full_h),
+                (shade(base, -0.18), base, shade(base, 0.45)) + ((second[1], shade(second[1], 0.35)) if second else ()))
         c.saveState()
         path = c.beginPath()
         path.rect(0, 0, tpl.full_w, tpl.full_h)
@@ -132,9 +134,11 @@ def _inner_border(p: Painter, tpl: Template, inset_mm: float) -> None:
         p.canvas.roundRect(inset, inset, tpl.full_w - 2 * inset, tpl.full_h - 2 * inset, 2.2 * mm, stroke=1, fill=0)
 
 
-def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius: float, line: float = 0.5) -> None:
-    """A rounded panel with a vertical gradient and a thin edge."""
+def _panel(p: Painter, rect, fill_top: str, fill_bottom: str, edge: str, radius: float, line: float = 0.5,
+           label: str = "panel") -> None:
+    """A rounded panel with a vertical gradient and a thin edge (a ``Painter.plate`` for the text on it)."""
     x, y, w, h = rect
+    p.plate(label, (x, y, x + w, y + h), (fill_top, fill_bottom))
     c = p.canvas
     c.saveState()
     path = c.beginPath()
@@ -312,10 +316,11 @@ def _title(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict)
     parch = tpl.color("parchment")
     if lay.get("title_style") == "gold":  # Rites: a gilded title
         gold = tpl.color("gold")
-        _panel(p, bar, mix(gold, "#fff6d8", 0.6), mix(gold, "#fff6d8", 0.15), tpl.color("gold_dark"), 1.4 * mm, 0.9)
+        _panel(p, bar, mix(gold, "#fff6d8", 0.6), mix(gold, "#fff6d8", 0.15), tpl.color("gold_dark"), 1.4 * mm, 0.9,
+               "title bar")
     else:
         _panel(p, bar, shade(parch, -0.3), mix(parch, tpl.color("parchment_edge"), 0.6), tpl.color("gold_dark"),
-               1.4 * mm, 0.7)
+               1.4 * mm, 0.7, "title bar")
     nb = tpl.box(lay["name"]["box"])
     font = tpl.font("title")
     baseline = nb[1] + nb[3] / 2 - m.name_size * 0.3
@@ -338,17 +343,26 @@ def _title(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict)
         _medallion(p, tpl, cx, cy, r, _frame_color(tpl, face), _faction_icon(tpl, face), "faction")
 
 
+#: Between the allegiance pips (their gold ring included) and the art window's frame: six pips of the
+#: template's size ended 0.1 mm from it.
+PIP_CLEARANCE = 1.2 * mm
+
+
 def _allegiance(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
+    """The pips down the art's left side, shrunk when a stack would come within ``PIP_CLEARANCE`` of the
+    bottom of the art window."""
     spec = lay["allegiance"]
     pips = [f for f, n in face.allegiance for _ in range(n)]
     if not pips:
         return
-    size = float(spec["size"]) * mm
     gap = float(spec["gap"]) * mm
     cx = tpl.point([spec["x"], spec["y"]])[0]
     top = tpl.y(spec["y"])
     compact = len(pips) > int(spec["max_pips"])
     entries = [(f, n) for f, n in face.allegiance] if compact else [(f, 1) for f in pips]
+    room = top - tpl.box(lay["art"])[1] - PIP_CLEARANCE
+    ring = 0.05  # the first and the last pip's gold rings reach 2.5 % of a pip's size past the stack
+    size = max(0.0, min(float(spec["size"]) * mm, (room - (len(entries) - 1) * gap) / (len(entries) + ring)))
     for i, (fid, n) in enumerate(entries):
         style = face.faction_style(fid) or (tpl.color("neutral"), SYMBOL_ICONS["neutral"])
         cy = top - size / 2 - i * (size + gap)
@@ -362,23 +376,25 @@ def _allegiance(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
                    label="allegiance")
 
 
-def _type_bar_color(tpl: Template, face: CardFace) -> str:
-    """The dark plate of the type bar (and the footer): the frame colour, darkened."""
-    return mix(shade(_frame_color(tpl, face), 0.55), "#1a1510", 0.35)
+def _band_colours(tpl: Template, face: CardFace) -> tuple[str, str]:
+    """The light band of the type bar (and the footer), tinted with the frame colour: their small text
+    prints dark, in black ink only. Light text reversed out of a dark four-colour plate (about 260 %
+    of ink) fills in when the plates are a hair out of register."""
+    parch, frame = tpl.color("parchment"), _frame_color(tpl, face)
+    return mix(parch, frame, 0.1), mix(parch, frame, 0.22)
 
 
 def _type_bar(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
     bar = tpl.box(lay["type_bar"])
-    dark = _type_bar_color(tpl, face)
-    _panel(p, bar, shade(dark, -0.12), dark, tpl.color("gold"), 1.0 * mm, 0.6)
+    _panel(p, bar, *_band_colours(tpl, face), tpl.color("gold_dark"), 1.0 * mm, 0.6, "type bar")
     x, y, w, h = bar
     baseline = y + h / 2 - m.type_size * 0.34
-    p.text(x + 2.2 * mm, baseline, face.type_line, tpl.font("type_line"), m.type_size, tpl.color("footer_ink"),
+    p.text(x + 2.2 * mm, baseline, face.type_line, tpl.font("type_line"), m.type_size, tpl.color("ink"),
            label="type line")
     icon = SYMBOL_ICONS.get(face.type)
     if icon:
         s = h * 0.78
-        p.icon(icon, x + w - 2.0 * mm - s, y + (h - s) / 2, s, tpl.color("gold"), label=f"type {face.type}")
+        p.icon(icon, x + w - 2.0 * mm - s, y + (h - s) / 2, s, tpl.color("gold_dark"), label=f"type {face.type}")
 
 
 # -- the text box ------------------------------------------------------------------------
@@ -437,7 +453,8 @@ def _draw_line(p: Painter, tpl: Template, face: CardFace, line: Line, x0: float,
 def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: dict) -> None:
     box = tpl.box(lay["text_box"])
     parch = mix(tpl.color("parchment"), _frame_color(tpl, face), 0.06)
-    _panel(p, box, shade(parch, -0.35), mix(parch, tpl.color("parchment_edge"), 0.35), tpl.color("gold_dark"), 1.2 * mm, 0.6)
+    _panel(p, box, shade(parch, -0.35), mix(parch, tpl.color("parchment_edge"), 0.35), tpl.color("gold_dark"), 1.2 * mm, 0.6,
+           "text box")
     water = lay.get("watermark")
     if water:
         s = min(box[2], box[3]) * 0.8
@@ -466,8 +483,8 @@ def _text_box(p: Painter, tpl: Template, face: CardFace, m: FaceMeasure, lay: di
 
 
 def _footer(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
-    """The set mark and the collector number ("12/64"), and "Starter" on starter cards, on a dark plate
-    like the type bar's, so they read over any frame texture.
+    """The set mark and the collector number ("12/64"), and "Starter" on starter cards, on a light band
+    like the type bar's, so they read over any frame texture, in black ink only.
 
     Neither the internal id nor the credits are printed: the books carry the credits.
     """
@@ -485,15 +502,15 @@ def _footer(p: Painter, tpl: Template, face: CardFace, lay: dict) -> None:
     width = s + sum(gap + stringWidth(w, font, size) for w, _ in words)
     pad = size * 0.45
     x0 = safe_x0 + 0.5
-    _panel(p, (x0, baseline - size * 0.45, width + 2 * pad, size * 1.5), shade(_type_bar_color(tpl, face), -0.1),
-           _type_bar_color(tpl, face), tpl.color("gold_dark"), size * 0.5, 0.4)
+    _panel(p, (x0, baseline - size * 0.45, width + 2 * pad, size * 1.5), *_band_colours(tpl, face),
+           tpl.color("gold_dark"), size * 0.5, 0.4, "footer")
     x = x0 + pad
     mark = spec.get("icon") or "back-recruit"
-    p.icon(SYMBOL_ICONS.get(mark, mark), x, baseline - size * 0.3, s, tpl.color("gold"), label="set mark")
+    p.icon(SYMBOL_ICONS.get(mark, mark), x, baseline - size * 0.3, s, tpl.color("gold_dark"), label="set mark")
     x += s
     for w, label in words:
         x += gap
-        x += p.text(x, baseline, w, font, size, tpl.color("footer_ink"), label=label)
+        x += p.text(x, baseline, w, font, size, tpl.color("ink"), label=label)
 
 
 # -- public --------------------------------------------------------------------------
@@ -516,11 +533,15 @@ def draw_face(p: Painter, tpl: Template, face: CardFace, root: Path | None = Non
 
 
 def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
-    """Draw a card back (recruit, starter or rite): symmetric, so duplex drift shows least.
+    """Draw a card back: symmetric, so duplex drift shows least.
 
-    Full-bleed glow and rays, no border near the cut (a back printed a millimetre off would
-    show it), everything else centred well inside the safe zone.
+    ``kind`` is a back design (``deck``, ``rite``) or a card set, which wears its set's back
+    (``BACK_OF_SET``: a starter or recruitment card the deck back). The deck back names the game only:
+    a label naming a deck would tell the opponent what the hidden card is. A Rite back (always face up)
+    also prints its label (``labels.LANG.backs``). Full-bleed glow and rays, no border near the cut
+    (a back printed a millimetre off would show it), everything else centred well inside the safe zone.
     """
+    kind = BACK_OF_SET.get(kind, kind)
     spec = tpl.data["backs"][kind]
     base, glow = spec["color"], spec["glow"]
     c = p.canvas
@@ -528,7 +549,9 @@ def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
     cx, cy = W / 2, H / 2
     gold = tpl.color("gold")
     with p.part("back background", bleed=True):
-        p.radial(cx, cy, H * 0.62, [mix(glow, "#ffffff", 0.25), glow, base, shade(base, 0.55)], [0, 0.12, 0.55, 1])
+        colours = [mix(glow, "#ffffff", 0.25), glow, base, shade(base, 0.55)]
+        p.plate("back", (0, 0, W, H), colours)
+        p.radial(cx, cy, H * 0.62, colours, [0, 0.12, 0.55, 1])
         _rays(p, cx, cy, 24, H, H * 0.035, gold, 0.08)
     with p.part("back rings"):
         for r, wdt, a in ((27 * mm, 0.8, 0.85), (24.5 * mm, 0.35, 0.7), (13 * mm, 0.35, 0.5)):
@@ -544,7 +567,8 @@ def draw_back(p: Painter, tpl: Template, kind: str, lang: str) -> None:
     ink = mix(gold, "#fff3cf", 0.5)
     size, _ = fit_line(title, tpl.font("title"), sw - 8, 17, 8)
     p.text(cx, sy + sh - 7.5 * mm, title, tpl.font("title"), size, ink, anchor="middle", label="game")
-    _back_label(p, tpl, labels["backs"][kind].upper(), cx, sy + 5.5 * mm, sw, ink)
+    if kind != DECK_BACK:
+        _back_label(p, tpl, labels["backs"][kind].upper(), cx, sy + 5.5 * mm, sw, ink)
 
 
 #: The back label's letter spacing (pt), and its flanking rules: gap to the text and length (mm).
@@ -560,7 +584,7 @@ def _back_label(p: Painter, tpl: Template, label: str, cx: float, baseline: floa
     font = tpl.font("type_line")
     spacing = BACK_LABEL_SPACING * max(0, len(label) - 1)
     room = width - 2 * (BACK_RULE_GAP + BACK_RULE_LEN) * mm - spacing
-    size, _ = fit_line(label, font, room, 7.5, 5)
+    size, _ = fit_line(label, font, room, 8.5, 8)  # light on the dark back: 8 pt at least (reversed text)
     text_w = p.text(cx, baseline, label, font, size, ink, anchor="middle", label="back label",
                     char_space=BACK_LABEL_SPACING)
     y = baseline + size * 0.35

@@ -26,7 +26,11 @@ if TYPE_CHECKING:
 #: Bump when the drawing code changes what a face looks like, to invalidate every cache.
 RENDERER_VERSION = "2"
 
-BACK_OF_SET = {"recruit": "recruit", "starter": "starter", "rite": "rite"}
+#: The back each set wears: recruitment and starter cards share one (they mix in every deck and hand, whose
+#: contents are secret); the Rites, always face up, never hidden, keep theirs (docs/rulings.md).
+DECK_BACK = "deck"
+BACK_OF_SET = {"recruit": DECK_BACK, "starter": DECK_BACK, "rite": "rite"}
+BACK_DESIGNS: tuple[str, ...] = tuple(dict.fromkeys(BACK_OF_SET.values()))  # every back printed
 
 
 # -- the measures, imported when a text is measured: reportlab's font machinery is the larger part of a
@@ -88,9 +92,10 @@ class CardFace:
     total: int = 0
     copies: int = 1  # physical copies in the box (``CardDatabase.box_count``)
     deck_copies: int = 1  # copies in one deck (``Card.copies``): a starter deck's share of a neutral card
-    back: str = "recruit"
-    #: The card's text-length class and the size and alignment of its type and class, the same in every
-    #: language (``with_text_classes``); a size of 0 fits the text alone (a face built on its own).
+    back: str = DECK_BACK
+    #: The card's text-length class and its alignment, the same in every language, and the largest size its
+    #: text fits at in this language (``with_text_classes``); a size of 0 fits the text alone (a face built
+    #: on its own).
     text_class: str = ""
     text_size: float = 0.0
     text_align: str = ""
@@ -163,7 +168,7 @@ def build_face(card: Card, db: CardDatabase, book, lang: str, root: Path,
         total=len(numbers),
         copies=db.box_count(card),
         deck_copies=card.copies,
-        back=BACK_OF_SET.get(card.set, "recruit"),
+        back=BACK_OF_SET.get(card.set, DECK_BACK),
     )
 
 
@@ -194,12 +199,16 @@ def with_text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo | Non
     """The faces with their text class, size and alignment (``templates/cards/card.yaml`` ``text.classes``).
 
     A card's class is decided by how full its text box is at the type's max_size in its fuller
-    language (``_fill``); the class's size is the largest at which every card of the type and class fits in
-    every language (a card that fits at no size is left out: it is reported, and drawn at min_size).
+    language (``_fill``), and gives its alignment, the same in every language. Its size is the largest
+    at which its text fits in that language (``best_size``): a class's smallest size is no floor for
+    its other cards (seven long creatures printed at 7 pt because one French text needs 7 pt, Ashborn
+    Phoenix's English text leaving a fifth of its box empty). Every card of the short and medium
+    classes fits at max_size, so they still print at one size. A card that fits at no size is
+    reported, and drawn at min_size.
     """
     classes = text_classes(faces, tpl, memo or FitMemo())
-    return {lang: [replace(f, text_class=classes[f.id].name, text_size=classes[f.id].size,
-                           text_align=classes[f.id].align) if f.id in classes else f for f in fs]
+    return {lang: [replace(f, text_class=c.name, text_size=c.size, text_align=c.align)
+                   if (c := classes.get((f.lang, f.id))) else f for f in fs]
             for lang, fs in faces.items()}
 
 
@@ -289,8 +298,8 @@ def _sound(name: str, value) -> bool:
     return False
 
 
-def text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo) -> dict[str, TextClass]:
-    """Each card's text class by card id (see ``with_text_classes``)."""
+def text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo) -> dict[tuple[str, str], TextClass]:
+    """Each face's text class, size and alignment by (language, card id) (see ``with_text_classes``)."""
     by_card: dict[str, list[CardFace]] = defaultdict(list)
     for lang_faces in faces.values():
         for face in lang_faces:
@@ -307,18 +316,15 @@ def text_classes(faces: dict[str, list[CardFace]], tpl, memo: FitMemo) -> dict[s
         kind = card_faces[0].type
         fill = max(_fill(f, tpl, facts[f]) for f in card_faces)
         members[(kind, class_of(fill, settings[kind]["classes"]))] += card_faces
-    out: dict[str, TextClass] = {}
+    out: dict[tuple[str, str], TextClass] = {}
     for (kind, name), group in members.items():
         style = _type_text(tpl, kind)[4]
-        fitting = [f for f in group if _best(f, tpl, facts[f]) is not None]
-        size = min((_best(f, tpl, facts[f]) for f in fitting), default=style.min_size)
-        while size > style.min_size + 1e-9 and not all(_fits_at(f, tpl, facts[f], size) for f in fitting):
-            size = round(size - style.step, 4)
         align = settings[kind].get("align", "auto")
         if align not in ("left", "center"):
             align = class_align(settings[kind]["classes"], name)
         for f in group:
-            out[f.id] = TextClass(name, size, align)
+            best = _best(f, tpl, facts[f])
+            out[(f.lang, f.id)] = TextClass(name, style.min_size if best is None else best, align)
     return out
 
 

@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from reportlab.lib.units import mm
+
 from .. import safeio
 from ..atomic import write_bytes
 from .face import CardFace
@@ -118,11 +120,60 @@ def safe_zone_crossings(marks: list[Mark], tpl: Template) -> list[str]:
     eps = 0.01
     out = []
     for m in marks:
-        if m.bleed:
+        if m.bleed or m.kind == "plate":  # a plate is noted, and drawn (and checked) as its shapes
             continue
         x0, y0, x1, y1 = m.box
         if x0 < x - eps or y0 < y - eps or x1 > x + w + eps or y1 > y + h + eps:
             out.append(f"{m.kind} {m.label!r} at ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) pt")
+    return sorted(set(out))
+
+
+def text_outside_boxes(marks: list[Mark]) -> list[str]:
+    """The text drawn inside a ``Painter.holds`` box that runs out of it (font ascent to descent, its
+    exact width): a word past its mat zone, a number past its track cell. Cards are fitted to their boxes
+    (``fit``); this measures everything else the same way, from what was drawn."""
+    eps = 0.01
+    out = []
+    for m in marks:
+        if m.kind != "text" or m.within is None:
+            continue
+        label, (bx0, by0, bx1, by1) = m.within
+        x0, y0, x1, y1 = m.box
+        over = max(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
+        if over > eps:
+            out.append(f"text {m.text!r} runs {over / mm:.1f} mm out of {label}")
+    return sorted(set(out))
+
+
+#: Light text smaller than this, on a surface of more total ink than ``REVERSED_TAC`` (%), is reversed
+#: out of several plates: a hair of misregistration fills its letters in.
+REVERSED_MAX_PT, REVERSED_TAC = 8.0, 200.0
+
+
+def reversed_small_text(marks: list[Mark]) -> list[str]:
+    """Light text under ``REVERSED_MAX_PT`` on a plate (``Painter.plate``) whose colours print with more
+    than ``REVERSED_TAC`` % of ink on the press: the plate under a text is the last one drawn before it
+    that holds its middle."""
+    from .colour import press_cmyk
+    from .paint import is_light
+
+    out = []
+    plates: list[Mark] = []
+    for m in marks:
+        if m.kind == "plate":
+            plates.append(m)
+            continue
+        if m.kind != "text" or not m.color or m.size >= REVERSED_MAX_PT or not is_light(m.color):
+            continue
+        cx, cy = (m.box[0] + m.box[2]) / 2, (m.box[1] + m.box[3]) / 2
+        under = next((pl for pl in reversed(plates)
+                      if pl.box[0] <= cx <= pl.box[2] and pl.box[1] <= cy <= pl.box[3]), None)
+        if under is None or not under.colours:
+            continue
+        ink = max(100 * sum(press_cmyk(c)) for c in under.colours)
+        if ink > REVERSED_TAC:
+            out.append(f"{m.label} {m.text!r} ({m.size:.1f} pt, light) is reversed out of the {under.label} "
+                       f"({ink:.0f} % ink): at least {REVERSED_MAX_PT:g} pt, or dark text on a light surface")
     return sorted(set(out))
 
 
@@ -183,6 +234,7 @@ class JobResult:
     written: list[str] = field(default_factory=list)
     checks: dict[str, dict] = field(default_factory=dict)  # face key -> check
     file_checks: dict[str, dict] = field(default_factory=dict)  # output path -> preflight check
+    problems: list[str] = field(default_factory=list)  # found while drawing (text out of its box)
 
 
 def check_output(path: Path, spec: tuple, out: Path | None = None) -> dict:
@@ -203,7 +255,8 @@ def check_output(path: Path, spec: tuple, out: Path | None = None) -> dict:
 def _checked(job, result: JobResult) -> JobResult:
     if job.check:
         out = Path(job.out) if getattr(job, "out", "") else None
-        result.file_checks[job.path] = check_output(Path(job.path), job.check, out)
+        check = result.file_checks[job.path] = check_output(Path(job.path), job.check, out)
+        check["problems"] = check.get("problems", []) + result.problems
     return result
 
 
@@ -233,13 +286,13 @@ def cards_pdf(items: list[Item], root: Path, tpl: Template | None = None) -> tup
         if isinstance(item, CardFace):
             problems = list(draw_face(p, tpl, item, root).problems)
         elif isinstance(item, Aid):
-            problems = draw_aid(p, tpl, item)
+            problems = draw_aid(p, tpl, item) + text_outside_boxes(p.marks)
         else:
             draw_item(p, tpl, item, root)
         marks = p.marks + p.drawn((0.0, 0.0, tpl.full_w, tpl.full_h))
         doc.canvas.showPage()
         checks.append({"id": item.id, "lang": item.lang, "overflow": problems,
-                       "safe_zone": safe_zone_crossings(marks, tpl)})
+                       "safe_zone": safe_zone_crossings(marks, tpl), "reversed": reversed_small_text(p.marks)})
     return doc.finish(), checks
 
 
@@ -285,6 +338,7 @@ def _run_doc(job: DocJob) -> JobResult:
     root = Path(job.root)
     tpl = load_template(root)
     faces = list(job.faces)
+    problems: list[str] = []
     forms = FormCache(Path(job.out) if job.out else None, lambda item: item_key(item, tpl))
     if job.kind == "pnp":
         data = pnp_sheets(tpl, faces, job.lang, job.paper, root, job.back_offset, layout=job.layout, forms=forms)
@@ -297,7 +351,7 @@ def _run_doc(job: DocJob) -> JobResult:
     elif job.kind in ("mat", "tokens", "tts-mat", "tts-token"):
         from . import aiddocs
 
-        data = aiddocs.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what)
+        data = aiddocs.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what, problems)
     else:
         raise ValueError(f"unknown document kind {job.kind!r}")
     if job.draft and data[:5] == b"%PDF-":
@@ -305,7 +359,7 @@ def _run_doc(job: DocJob) -> JobResult:
 
         data = stamp_pdf(data, job.draft)
     write_bytes(Path(job.path), data)
-    return JobResult([job.path])
+    return JobResult([job.path], problems=problems)
 
 
 def _run_sheet(job: SheetJob) -> JobResult:

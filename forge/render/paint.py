@@ -86,6 +86,10 @@ class Mark:
     bleed: bool = False  # part of a declared full-bleed background: may run past the cut
     text: str = ""  # for text: the string and its font, so each glyph can be checked
     font: str = ""
+    within: tuple[str, Box] | None = None  # for text: the box it was drawn to stay in (``Painter.holds``)
+    size: float = 0.0  # for text: its size (pt) and colour
+    color: str = ""
+    colours: tuple[str, ...] = ()  # for a plate (``Painter.plate``): the colours it is painted in
 
 
 @dataclass(frozen=True)
@@ -97,6 +101,11 @@ class Part:
     end: int
     label: str
     bleed: bool
+
+
+def _scale(m) -> float:
+    """How much the transformation ``m`` enlarges lengths (1 without one)."""
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2])) if m else 1.0
 
 
 def _transform_box(m, box: Box) -> Box:
@@ -161,6 +170,7 @@ class Painter:
     marks: list[Mark] = field(default_factory=list)
     parts: list[Part] = field(default_factory=list)
     _bleed_depth: int = 0
+    _holders: list[tuple[str, Box]] = field(default_factory=list)
 
     # -- colours ------------------------------------------------------------
     def color(self, value: str, alpha: float | None = None, text: bool = False):
@@ -234,7 +244,20 @@ class Painter:
         """Note an element at ``box`` (current user space), kept in the canvas's default space."""
         m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
         box = box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)
-        self.marks.append(Mark(kind, label, box, self._bleed_depth > 0, text, font))
+        within = self._holders[-1] if kind == "text" and self._holders else None
+        self.marks.append(Mark(kind, label, box, self._bleed_depth > 0, text, font, within))
+
+    @contextmanager
+    def holds(self, label: str, box: Box):
+        """Text drawn inside must stay within ``box`` (x0, y0, x1, y1, current user space): a zone of a
+        mat, a cell of a track, a token card's header. ``text_outside_boxes`` lists what does not, the
+        way ``safe_zone_crossings`` does on a card."""
+        m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
+        self._holders.append((label, box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)))
+        try:
+            yield
+        finally:
+            self._holders.pop()
 
     @contextmanager
     def part(self, label: str, bleed: bool = False):
@@ -301,4 +324,11 @@ class Painter:
         face = getFont(font).face
         self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size),
                     text=s, font=font)
+        self.marks[-1].size, self.marks[-1].color = size * _scale(getattr(c, "_currentMatrix", None)), color
         return width
+
+    def plate(self, label: str, box: Box, colours) -> None:
+        """Note a surface text may be printed on (a panel, a frame, a card's background) and the colours
+        it is painted in (``reversed_small_text`` reads what lies under each text)."""
+        self.record("plate", label, box)
+        self.marks[-1].colours = tuple(colours)

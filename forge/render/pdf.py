@@ -126,11 +126,17 @@ class PdfBuffer:
         Home printers otherwise shrink sheets to fit the printable area, and the duplex
         mirroring of the backs (and the cut lines) only holds at actual size.
         """
+        self.ask_actual_size("DuplexFlipLongEdge")
+
+    def ask_actual_size(self, duplex: str = "Simplex") -> None:
+        """Ask viewers to print at 100 % on paper of the page's size (one-sided unless ``duplex`` says):
+        a token sheet or a mat shrunk to fit the printable area no longer holds the cards and markers
+        it is measured for."""
         from reportlab.pdfbase.pdfdoc import PDFDictionary
 
         c = self.canvas
         c.setViewerPreference("PrintScaling", "None")
-        c.setViewerPreference("Duplex", "DuplexFlipLongEdge")
+        c.setViewerPreference("Duplex", duplex)
         # reportlab's checked dictionary does not know this PDF 1.7 key, so it is set directly
         PDFDictionary.__setitem__(c._doc.Catalog.ViewerPreferences, "PickTrayByPDFSize", "true")
 

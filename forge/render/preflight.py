@@ -240,6 +240,7 @@ def shop_verdict(profile: str, files: list[dict], card_problems: list[dict]) -> 
     failed = [f"{f['path']} {p}" for f in files for p in f["problems"]]
     failed += [f"{c['lang']}/{c['id']}: {m} crosses the safe zone" for c in card_problems for m in c["safe_zone"]]
     failed += [f"{c['lang']}/{c['id']}: {o}" for c in card_problems for o in c["overflow"]]
+    failed += [f"{c['lang']}/{c['id']}: {r}" for c in card_problems for r in c.get("reversed", [])]
     advice = [f"{f['path']} {a}" for f in files for a in print_advice(f.get("figures") or {}, SHOP_RULES[profile])]
     return {"shop": SHOP_RULES[profile]["shop"], "rules": SHOP_RULES[profile], "pass": not failed,
             "failed": failed, "advice": advice}

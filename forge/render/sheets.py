@@ -15,18 +15,17 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 
 from .aids import Aid, draw_aid
 from .draw import draw_back, draw_face
-from .face import CardFace
+from .face import BACK_DESIGNS, CardFace
 from .paint import Painter
 from .pdf import PdfBuffer
 from .template import Template
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
-COLS, ROWS = 3, 3  # the butted print-and-play layout and its page of 9
 
 
 @dataclass(frozen=True)
 class Back:
-    """A card back: which deck it belongs to, in which language (its label is printed)."""
+    """A card back: its design (``BACK_DESIGNS``: the one deck back, the Rites' back) and language."""
 
     kind: str
     lang: str
@@ -79,15 +78,16 @@ def _place_trimmed(doc: PdfBuffer, p: Painter, tpl: Template, item: Item, x: flo
 
 # -- print and play ----------------------------------------------------------------
 #: Print-and-play layouts: every card with a bleed of its own and gutters between (the default),
-#: or the cards butted edge to edge, 3 × 3, one cut between two cards (no bleed: a cut off by
-#: a millimetre shows the neighbour's colour).
+#: or the cards butted edge to edge, one cut between two cards (no bleed: a cut off by a millimetre
+#: shows the neighbour's colour): 3 × 3 upright on A4, 2 × 4 on their side on Letter.
 PNP_LAYOUTS: tuple[str, ...] = ("gutter", "butted")
 SHEET_BLEED = 2.5 * mm  # each card's own bleed in the gutter layout: a 1 mm miscut still lands on it
 PAPER_MARGIN = 5 * mm  # nothing is printed closer to the paper's edge (home printers cannot reach it)
 MARK_GAP = 1.0 * mm  # between a crop mark and the printed card (its bleed)
 BUTTED_MARK_GAP = 0.3 * mm  # between a crop mark and a card printed without bleed
 MARK_LEN = 4.0 * mm  # a crop mark's length, when the margin has room
-MIN_MARK = 0.5 * mm  # a mark the margin leaves less room for than this is not drawn
+MIN_MARK = 0.5 * mm  # a mark the margin leaves less room for than this is not drawn (it never happens: the
+#                     layouts leave every mark its full MARK_LEN inside the paper margin)
 LABEL_SIZE = 6.0
 
 
@@ -152,29 +152,31 @@ class SheetLayout:
                 gy + self.rows * (self.trim_h + 2 * self.bleed) - self.bleed)
 
 
-def _fits(tpl: Template, paper: str, rotated: bool, bleed: float) -> tuple[int, int]:
-    """How many columns and rows of cards fit, with their bleed and room for crop marks inside the margin."""
+def _fits(tpl: Template, paper: str, rotated: bool, bleed: float, gap: float) -> tuple[int, int]:
+    """How many columns and rows of cards fit, with their bleed and room for full-length crop marks
+    (``gap`` from the cards, ``MARK_LEN`` long) inside the margin."""
     pw, ph = PAPERS[paper]
     w, h = (tpl.trim_h, tpl.trim_w) if rotated else (tpl.trim_w, tpl.trim_h)
-    room = 2 * (PAPER_MARGIN + MARK_GAP + MARK_LEN)
+    room = 2 * (PAPER_MARGIN + gap + MARK_LEN)
     return int((pw - room) // (w + 2 * bleed)), int((ph - room) // (h + 2 * bleed))
 
 
 def sheet_layout(tpl: Template, paper: str, layout: str = "gutter") -> SheetLayout:
-    """The grid for ``paper``: butted is 3 × 3 upright; gutter takes the orientation that fits most cards.
+    """The grid for ``paper``: the orientation that fits the most cards with full-length crop marks.
 
-    A4 takes 8 cards on their side (2 × 4), Letter 6 (2 × 3): three upright cards with their
-    bleed (3 × 68.5 mm) do not fit inside A4's 200 mm, nor three rows on Letter's 269 mm.
+    Gutter: A4 takes 8 cards on their side (2 × 4), Letter 6 (2 × 3): three upright cards with
+    their bleed (3 × 68.5 mm) do not fit inside A4's 200 mm, nor three rows on Letter's 269 mm.
+    Butted: A4 takes 9 upright (3 × 3), Letter 8 on their side (2 × 4): three upright rows
+    (266.7 mm) left Letter 1.35 mm inside its margin, for crop marks 1 mm long.
     """
-    if layout == "butted":
-        return SheetLayout(paper, layout, COLS, ROWS, False, 0.0, tpl.trim_w, tpl.trim_h)
-    if layout != "gutter":
+    if layout not in PNP_LAYOUTS:
         raise ValueError(f"unknown print-and-play layout {layout!r}")
-    grids = {rotated: _fits(tpl, paper, rotated, SHEET_BLEED) for rotated in (False, True)}
+    bleed, gap = (SHEET_BLEED, MARK_GAP) if layout == "gutter" else (0.0, BUTTED_MARK_GAP)
+    grids = {rotated: _fits(tpl, paper, rotated, bleed, gap) for rotated in (False, True)}
     rotated = grids[True][0] * grids[True][1] > grids[False][0] * grids[False][1]  # upright when as many fit
     cols, rows = grids[rotated]
     w, h = (tpl.trim_h, tpl.trim_w) if rotated else (tpl.trim_w, tpl.trim_h)
-    return SheetLayout(paper, layout, max(1, cols), max(1, rows), rotated, SHEET_BLEED, w, h)
+    return SheetLayout(paper, layout, max(1, cols), max(1, rows), rotated, bleed, w, h)
 
 
 def _place_on_sheet(doc: PdfBuffer, p: Painter, tpl: Template, item: Item, sheet: SheetLayout,
@@ -214,11 +216,8 @@ def _mark(c, x0: float, y0: float, x1: float, y1: float, page: tuple[float, floa
 
 
 def _crop_marks(p: Painter, sheet: SheetLayout, dx: float = 0.0, dy: float = 0.0) -> None:
-    """Every cut line extended into the margins, outside the printed bleed, never over a card.
-
-    Butted cards on Letter leave 1.35 mm above and below the grid: their marks start closer
-    to the cards so that they still show (shorter than elsewhere).
-    """
+    """Every cut line extended into the margins, outside the printed bleed, never over a card; butted
+    cards (no bleed) get their marks closer (``BUTTED_MARK_GAP``)."""
     c = p.canvas
     xs, ys = sheet.cut_lines()
     x0, y0, x1, y1 = sheet.printed_box()
@@ -436,7 +435,7 @@ def proof_sheet(tpl: Template, fronts: list[CardFace], lang: str, root: Path | N
     p = Painter(doc.canvas)
     c = doc.canvas
     pw, ph = A4
-    items: list[Item] = list(fronts) + [Back(k, lang) for k in ("recruit", "starter", "rite")]
+    items: list[Item] = list(fronts) + [Back(k, lang) for k in BACK_DESIGNS]
     cw, ch = tpl.trim_w * PROOF_SCALE, tpl.trim_h * PROOF_SCALE
     gap_x, cell_h = 8.0, ch + 16.0
     x0 = (pw - PROOF_COLS * cw - (PROOF_COLS - 1) * gap_x) / 2

@@ -41,7 +41,8 @@ class TextStyle:
 
 @dataclass(frozen=True)
 class TextClass:
-    """A card's text-length class, and the size and alignment every card of its type and class prints at."""
+    """A card's text-length class and its alignment (every card of its type and class has it), and the size
+    the card prints at in one language (the largest its text fits at)."""
 
     name: str
     size: float

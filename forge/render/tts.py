@@ -17,7 +17,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 
-from .face import CardFace
+from .face import BACK_OF_SET, CardFace
 from .raster import TTS_CELL
 
 MAX_COLS, MAX_ROWS = 10, 7
@@ -54,14 +54,15 @@ def grid_for(n: int) -> tuple[int, int]:
 
 
 def decks_for(faces: list[CardFace], faction_names: dict[str, str], titles: dict[str, str]) -> list[Deck]:
-    """The decks a game needs on the table: recruitment, each faction's starter deck, the Rites."""
-    out = [Deck("recruit", titles["recruit"], "recruit",
+    """The decks a game needs on the table: recruitment, each faction's starter deck, the Rites; each with
+    its set's back (the recruitment and starter decks the same one: their cards mix in decks and hands)."""
+    out = [Deck("recruit", titles["recruit"], BACK_OF_SET["recruit"],
                 tuple(f for f in faces if f.set == "recruit" for _ in range(f.copies)))]
     for fid, fname in faction_names.items():
         starter = tuple(f for f in faces if f.set == "starter" and f.faction in (None, fid)
                         for _ in range(f.deck_copies))
-        out.append(Deck(f"starter-{fid}", f"{titles['starter']} — {fname}", "starter", starter))
-    out.append(Deck("rites", titles["rite"], "rite", tuple(f for f in faces if f.set == "rite")))
+        out.append(Deck(f"starter-{fid}", f"{titles['starter']} — {fname}", BACK_OF_SET["starter"], starter))
+    out.append(Deck("rites", titles["rite"], BACK_OF_SET["rite"], tuple(f for f in faces if f.set == "rite")))
     return [d for d in out if d.cards]
 
 

@@ -24,7 +24,7 @@ CASES = [
     ("trap-fr", "snare", "fr"),
     ("soul-en", "lost-wisp", "en"),
     ("rite-fr", "rite-of-sparks", "fr"),
-    ("back-recruit-en", "back:recruit", "en"),
+    ("back-deck-en", "back:deck", "en"),
 ]
 #: References are stored at half the print resolution to keep the repository small.
 SCALE = 0.5

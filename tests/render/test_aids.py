@@ -52,8 +52,9 @@ def test_the_mat_prints_every_track_value_in_its_language(rendered, lang, paper)
     assert set(range(state.START_HEALTH + 1)) <= numbers(text)
     assert text.count(f"{state.MAX_ALLEGIANCE}") >= 1
     label = words(lang)
+    flat = " ".join(text.split())  # a zone's name may wrap beside its disc
     for key in ("mat", "health", "allegiance", "deck", "discard", "rite", "poison", "essence"):
-        assert label[key] in text, key
+        assert label[key] in flat, key
     for name in FACTION_NAMES[lang].values():
         assert name in text
     other = words("fr" if lang == "en" else "en")

@@ -62,8 +62,8 @@ def test_out_folder_and_text_report(project, tmp_path):
     out = tmp_path / "elsewhere"
     result = run("--root", str(project.root), "--profile", "gamecrafter", "--lang", "en", "--out", str(out))
     assert result.exit_code == 0, result.output
-    files = 2 + 3 + len(aid_ids())  # 2 cards, 3 backs, both sides of the aids (the print shops' included)
-    assert files == 15 and f"✓ gamecrafter: {files} files, preflight passed" in result.output
+    files = 2 + 2 + len(aid_ids())  # 2 cards, 2 backs (the decks' and the Rites'), both sides of the aids
+    assert files == 14 and f"✓ gamecrafter: {files} files, preflight passed" in result.output
     assert (out / "gamecrafter/en/spark.png").exists()
 
 

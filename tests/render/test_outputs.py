@@ -14,6 +14,7 @@ from forge.render.sheets import PAPERS, sheet_layout
 from forge.render.template import load_template
 
 from .helpers import aid_count, aid_ids, books, mini_db, physical_count, shop_aid_count
+from .pdfread import placements
 
 pytest.importorskip("pypdfium2")
 REPO = Path(__file__).resolve().parents[2]
@@ -105,13 +106,13 @@ def test_print_shop_images(rendered, shop, size):
 
     out, _ = rendered
     files = sorted((out / shop / "en").glob("*.png"))
-    assert {f.stem for f in files} == ({c.id for c in mini_db().cards} | {"back-recruit", "back-starter", "back-rite"}
+    assert {f.stem for f in files} == ({c.id for c in mini_db().cards} | {"back-deck", "back-rite"}
                                        | aid_ids())
     for f in files:
         with Image.open(f) as im:
             assert im.size == size and im.mode == "RGB" and round(im.info["dpi"][0]) == 300
     quantities = (out / shop / "en" / "quantities.csv").read_text().splitlines()
-    assert "ember-whelp.png,ember-whelp,\"Ember Whelp\",recruit,back-recruit.png,3" in quantities
+    assert "ember-whelp.png,ember-whelp,\"Ember Whelp\",recruit,back-deck.png,3" in quantities
 
 
 def test_tts_sheets_and_saved_object(rendered):
@@ -228,3 +229,49 @@ def test_outputs_of_a_deleted_card_are_removed(tmp_path):
     result = render(out, db, profiles=("gamecrafter",), langs=("en",))
     assert result.removed == ["gamecrafter/en/snare.png"]
     assert not (out / "gamecrafter/en/snare.png").exists() and (out / "gamecrafter/fr/snare.png").exists()
+
+
+def test_every_deck_and_hand_card_wears_the_one_back_in_every_profile(rendered):
+    """Issue 24 §1: starter and recruitment cards mix in every deck and hand, whose contents are secret
+    (rulebook, general principle 7): each profile prints one back behind all of them (the Rites, always
+    face up, keep theirs: docs/rulings.md). Read back from the outputs, not from the plan."""
+    from PIL import Image, ImageChops, ImageStat
+
+    out, _ = rendered
+    db = mini_db()
+    tpl = load_template(REPO)
+    sets = {c.id: c.set for c in db.cards}
+    hidden = {cid for cid, s in sets.items() if s in ("starter", "recruit")}
+    assert {"starter", "recruit"} <= set(sets.values())
+    for lang in ("en", "fr"):
+        for paper in ("a4", "letter"):  # print and play: the backs page behind each page of faces
+            reader = PdfReader(out / f"pnp/rift-commanders-{lang}-{paper}.pdf")
+            seen = set()
+            for n in range(0, len(reader.pages), 2):
+                fronts, backs = placements(reader.pages[n], tpl), placements(reader.pages[n + 1], tpl)
+                seen |= {b["name"] for f, b in zip(fronts, backs) if f["name"].split(".")[0] in hidden}
+            assert seen == {f"back-deck.{lang}"}, (paper, seen)
+        pod = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")  # print on demand: face, back, face, back
+        pairs = [(placements(pod.pages[n], tpl), placements(pod.pages[n + 1], tpl)) for n in range(0, len(pod.pages), 2)]
+        backs = {b[0]["name"] for f, b in pairs if f[0]["name"].split(".")[0] in hidden}
+        assert backs == {f"back-deck.{lang}"}
+        pod_bytes = {pod.pages[2 * i + 1].get_contents().get_data() for i, (f, _) in enumerate(pairs)
+                     if f[0]["name"].split(".")[0] in hidden}
+        assert len(pod_bytes) == 1  # the same page, byte for byte
+        for shop in ("gamecrafter", "mpc"):  # the print shops: one back file named for every deck card
+            rows = [r.split(",") for r in (out / shop / lang / "quantities.csv").read_text().splitlines()[1:]]
+            assert {r[-2] for r in rows if r[1] in hidden} == {"back-deck.png"}
+            assert not (out / shop / lang / "back-starter.png").exists()
+        saved = json.loads((out / f"tts/{lang}/Saves/Saved Objects/rift-commanders-{lang}.json").read_text())
+        decks = [o for o in saved["ObjectStates"] if o["Name"] == "DeckCustom"]
+        assert len(decks) >= 2  # the recruitment deck and the starter decks
+        assert {c["BackURL"] for d in decks for c in d["CustomDeck"].values()} == {
+            f"{TTS_URL}/{lang}/rift-commanders-{lang}-back-deck.png"}
+        slots = []  # what TTS shows of a card in someone's hand: each sheet's last slot
+        for d in decks:
+            for custom in d["CustomDeck"].values():
+                with Image.open(out / "tts" / lang / "Mods" / "Images" / custom["FaceURL"].rsplit("/", 1)[1]) as im:
+                    w, h = im.size[0] // custom["NumWidth"], im.size[1] // custom["NumHeight"]
+                    slots.append(im.convert("RGB").crop((im.size[0] - w + 8, im.size[1] - h + 8, *im.size)))
+        for slot in slots[1:]:  # the same picture (to the JPEG's noise where the slot meets its neighbours)
+            assert sum(ImageStat.Stat(ImageChops.difference(slot, slots[0])).mean) / 3 < 3.0

@@ -40,13 +40,19 @@ def test_gutter_by_default_and_butted_on_request(project):
     assert spec["layout"] == "gutter" and spec["cards_per_page"] == {"a4": 8, "letter": 6}
     assert spec["card_bleed_mm"] == 2.5
 
+    gutter = {p: pdf[p].read_bytes() for p in pdf}
     result = run("--root", str(root), "--profile", "pnp", "--lang", "en", "--pnp-layout", "butted")
     assert result.exit_code == 0, result.output
     assert "2 files written" in result.output  # the sheets again, not the calibration pages
-    assert [len(PdfReader(pdf[p]).pages) for p in ("a4", "letter")] == [pages(9), pages(9)]
+    butted = {paper: root / f"output/pnp/rift-commanders-en-{paper}-butted.pdf" for paper in ("a4", "letter")}
+    assert [len(PdfReader(butted[p]).pages) for p in ("a4", "letter")] == [pages(9), pages(8)]
+    assert {p: pdf[p].read_bytes() for p in pdf} == gutter  # its own files: the gutter sheets are left alone
     spec = json.loads((root / "output/pnp/preflight.json").read_text())["spec"]
-    assert spec["layout"] == "butted" and spec["cards_per_page"] == {"a4": 9, "letter": 9}
-    assert "9 cards a page" in PdfReader(pdf["a4"]).pages[0].extract_text()
+    assert spec["layout"] == "butted" and spec["cards_per_page"] == {"a4": 9, "letter": 8}
+    assert "9 cards a page" in PdfReader(butted["a4"]).pages[0].extract_text()
+    again = run("--root", str(root), "--profile", "pnp", "--lang", "en")
+    assert again.exit_code == 0 and "0 files written" in again.output  # and the butted ones stay too
+    assert all(f.exists() for f in butted.values())
 
 
 def test_an_unknown_layout_is_a_usage_error(project):

@@ -129,6 +129,6 @@ def test_the_shipped_faces_and_backs_keep_every_element_inside_the_safe_zone():
 
     db, bk = mini_db(), books()
     items = [build_face(c, db, bk[lang], lang, REPO) for c in db.cards for lang in ("en", "fr")]
-    items += [Back(k, lang) for k in ("recruit", "starter", "rite") for lang in ("en", "fr")]
+    items += [Back(k, lang) for k in ("deck", "rite") for lang in ("en", "fr")]
     _, checks = cards_pdf(items, REPO)
     assert [(c["id"], c["lang"], c["safe_zone"]) for c in checks if c["safe_zone"]] == []

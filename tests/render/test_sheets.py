@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from forge.render.face import build_face
-from forge.render.sheets import PAPER_MARGIN, PAPERS, pnp_sheets, sheet_layout
+from forge.render.sheets import MARK_LEN, PAPER_MARGIN, PAPERS, pnp_sheets, sheet_layout
 from forge.render.template import load_template
 
 from .helpers import books, mini_db, physical_count
@@ -47,7 +47,8 @@ def test_each_paper_gets_a_layout_that_fits_it(tpl):
     a4, letter = sheet_layout(tpl, "a4"), sheet_layout(tpl, "letter")
     assert (a4.cols, a4.rows, a4.rotated) == (2, 4, True)  # 3 upright cards with bleed: 202.5 mm > 200 mm
     assert (letter.cols, letter.rows, letter.rotated) == (2, 3, True)
-    assert sheet_layout(tpl, "a4", "butted").per_page == sheet_layout(tpl, "letter", "butted").per_page == 9
+    butted = sheet_layout(tpl, "a4", "butted"), sheet_layout(tpl, "letter", "butted")
+    assert [(s.cols, s.rows, s.rotated) for s in butted] == [(3, 3, False), (2, 4, True)]  # 3 × 3 left 1.35 mm
     for paper, layout in CASES:
         sheet = sheet_layout(tpl, paper, layout)
         x0, y0, x1, y1 = sheet.printed_box()
@@ -88,7 +89,7 @@ def test_cards_fill_their_slots_and_backs_land_behind_their_faces(sheets, tpl, p
         fronts = placements(reader.pages[2 * n], tpl)
         backs = placements(reader.pages[2 * n + 1], tpl)
         assert [f["name"] for f in fronts] == [f"{c.id}.en" for c in cards]
-        assert [b["name"] for b in backs] == [f"back-{c.set}.en" for c in cards]
+        assert [b["name"] for b in backs] == [f"back-{'rite' if c.set == 'rite' else 'deck'}.en" for c in cards]
         for i, (face, back) in enumerate(zip(fronts, backs)):
             x, y = sheet.slot(i)
             assert face["box"] == pytest.approx((x, y, x + sheet.trim_w, y + sheet.trim_h), abs=0.01)
@@ -167,6 +168,10 @@ def test_crop_marks_at_both_ends_of_every_cut_line(sheets, tpl, paper, layout):
     for y in ys:
         assert dark(PAPER_MARGIN, y - 0.5, bx0 - 0.1, y + 0.5), ("left", y)
         assert dark(bx1 + 0.1, y - 0.5, pw - PAPER_MARGIN, y + 0.5), ("right", y)
+    # every mark its full length inside the printable area (Letter's butted marks were 1 mm long)
+    assert min(by0, bx0, ph - by1, pw - bx1) >= PAPER_MARGIN + MARK_LEN + 0.3 * mm, (paper, layout)
+    for x in xs:
+        assert dark(x - 0.5, by0 - 0.3 * mm - MARK_LEN + 0.2 * mm, x + 0.5, by0 - 0.3 * mm - MARK_LEN + 0.6 * mm)
 
 
 @pytest.mark.parametrize("paper,layout", CASES)

@@ -40,7 +40,7 @@ def test_a_missing_section_is_named():
 def every_item():
     db, bk = mini_db(), books()
     faces = [build_face(c, db, bk[lang], lang, REPO) for c in db.cards for lang in ("en", "fr")]
-    return faces + [Back(k, lang) for k in ("recruit", "starter", "rite") for lang in ("en", "fr")]
+    return faces + [Back(k, lang) for k in ("deck", "rite") for lang in ("en", "fr")]
 
 
 def test_no_text_or_icon_crosses_the_safe_zone_with_the_shipped_template():
