@@ -13,6 +13,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from importlib import resources
 from pathlib import Path
 
 from reportlab.lib.units import mm
@@ -22,8 +23,9 @@ from ..yamlsrc import SourceMap
 
 TEMPLATE_DIR = Path("templates") / "cards"
 TEMPLATE_FILE = TEMPLATE_DIR / "card.yaml"
-#: The layout shipped with forge, used when a project has no template of its own.
-BUILTIN_TEMPLATE = Path(__file__).resolve().parents[2] / TEMPLATE_FILE
+#: The layout shipped with forge, used when a project has no template of its own: package data, so that
+#: a wheel has it (in the checkout, a link to the shipped game's own template: one file, not two copies).
+BUILTIN_TEMPLATE = Path(str(resources.files(__package__) / "defaults" / "card.yaml"))
 
 Rect = tuple[float, float, float, float]  # x, y, width, height in points, origin bottom-left
 
@@ -182,7 +184,8 @@ def _reference_path(path: tuple) -> tuple:
     if head == "layouts" and len(path) > 1:
         return ("text", *rest[1:]) if rest[:1] == ("text",) else ("layouts", "default", *rest)
     if head in ("backs", "labels") and len(path) > 1:
-        return (head, "recruit" if head == "backs" else "en", *rest)
+        # every back has the shape of the built-in's first (deck, rite…), every language that of English
+        return (head, next(iter(_builtin_data()["backs"])) if head == "backs" else "en", *rest)
     return path
 
 

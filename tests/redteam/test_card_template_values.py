@@ -26,6 +26,10 @@ EDITS = {
     "an art box off the card": ("art: [4.4, 12.9, 54.7, 34.6]", "art: [400, 12.9, 54.7, 34.6]",
                                 "layouts.default.art"),
     "min_size above max_size": ("  min_size: 6.5 ", "  min_size: 9.5 ", "text"),
+    # the backs are checked against the built-in's first back (a reference to a back that no longer
+    # existed once the deck cards shared one back let any value through, to crash the render)
+    "a back colour that is no colour": ('deck: {color: "#2a2340"', 'deck: {color: "nope"', "backs.deck.color"),
+    "a Rite back colour that is no colour": ('rite: {color: "#3b2c14"', 'rite: {color: "nope"', "backs.rite.color"),
 }
 
 

@@ -59,3 +59,19 @@ def test_moving_the_footer_into_the_bleed_is_caught(tmp_path):
     _, (check,) = cards_pdf([snare], tmp_path)
     crossing = " ".join(check["safe_zone"])
     assert "'set mark'" in crossing and "'collector number'" in crossing and "allegiance red" in crossing
+
+
+def test_the_builtin_template_is_package_data_that_a_project_without_one_uses(shipped):
+    """A wheel has no templates/ folder beside forge: the built-in template must be the package's file
+    (found through importlib.resources), or a wheel-installed `forge check` fails on a game without its own."""
+    from importlib import resources
+
+    from forge.render import template
+
+    packaged = resources.files("forge.render") / "defaults" / "card.yaml"
+    assert packaged.is_file()
+    assert template.BUILTIN_TEMPLATE == Path(str(packaged))
+    (shipped / "templates" / "cards" / "card.yaml").unlink()
+    assert template.template_path(shipped) == template.BUILTIN_TEMPLATE
+    loaded = template.load_template(shipped)
+    assert loaded.color("ink")
