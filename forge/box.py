@@ -43,7 +43,7 @@ _OUT_OF_MEMORY = pickle.dumps(("memory", None), pickle.HIGHEST_PROTOCOL)
 class Limits:
     """What one stage may use: bytes of address space, CPU seconds, wall seconds, bytes of result."""
 
-    memory: int
+    memory: int  # address space on top of what the stage starts with (the parent's, at the fork)
     cpu: int
     wall: float
     output: int
@@ -237,12 +237,13 @@ def _silence() -> None:
 
 
 def _set_limits(limits: Limits) -> None:
-    """Lower the child's address space and CPU time to ``limits`` (never above a hard limit already set), no core file."""
+    """Lower the child's limits: ``limits.memory`` more address space than it starts with (the parent's, which
+    it shares until it writes), ``limits.cpu`` seconds; never above a hard limit already set; no core file."""
     import resource
 
-    cpu = limits.cpu
-    for which, soft, hard in ((resource.RLIMIT_AS, limits.memory, limits.memory),
-                              (resource.RLIMIT_CPU, cpu, cpu + 5),  # SIGXCPU at the limit, SIGKILL 5 s later
+    memory = _address_space() + limits.memory
+    for which, soft, hard in ((resource.RLIMIT_AS, memory, memory),
+                              (resource.RLIMIT_CPU, limits.cpu, limits.cpu + 5),  # SIGXCPU, then SIGKILL 5 s later
                               (resource.RLIMIT_CORE, 0, 0)):
         _, ceiling = resource.getrlimit(which)
         if ceiling != resource.RLIM_INFINITY:
@@ -251,6 +252,15 @@ def _set_limits(limits: Limits) -> None:
             resource.setrlimit(which, (soft, hard))
         except (ValueError, OSError):  # a limit this system does not enforce (RLIMIT_AS on macOS): the others hold
             pass
+
+
+def _address_space() -> int:
+    """This process's address space in bytes (0 where /proc does not say: the limit is then absolute)."""
+    try:
+        with open("/proc/self/statm", "rb") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _write_mark(mark: mmap.mmap, path: Path) -> None:

@@ -20,6 +20,7 @@ from .findings import ERROR, WARNING, Finding
 from .limits import (BOX_CPU, BOX_CPU_PER_GAME, BOX_MEMORY, BOX_OUTPUT, BOX_WALL_PER_CPU,
                      SMOKE_GAMES_CHECK)
 from .model import Position
+from .render import seal
 from .i18n.parity import parity
 from .schema import SCHEMA_PATH, schema_text
 from .simulate import smoke
@@ -98,7 +99,7 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
     say = progress or (lambda step: None)
     stages = {"validate": (_validate, (root,)), "books": (_books, (root,)), "parity": (_parity, (root,)),
               "schema": (_schema, (root,)), "docs": (_docs, (root,)), "simulate": (_simulate, (root, games, seed, jobs))}
-    skipped: dict[str, str] = {}
+    seal.key()  # this machine's cache key, read (or made) once here: the boxes seal their records with it
     with Pool(min(AT_ONCE, cpus())) as pool:
         for name, (fn, args) in stages.items():
             if name in ("docs", "simulate") and not _usable(pool.wait("validate")):
@@ -127,8 +128,9 @@ def _usable(outcome: Outcome) -> bool:
 
 
 def _boxed_finding(name: str, outcome: Outcome, box: Limits, root: Path) -> Finding:
-    """A check its box stopped, as a finding at the file it was reading (at the check's name when it read none)."""
-    file = _shown(outcome.reading, root)
+    """A check its box stopped, as a finding at the file it was reading (at the check's name when it read none,
+    or when its result was too large: the result is the whole stage's)."""
+    file = _shown(outcome.reading, root) if outcome.exceeded != "output" else ""
     where = f" while reading {file}" if file else ""
     if outcome.exceeded:
         return Finding(Position(file or name), "budget",

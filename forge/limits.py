@@ -12,16 +12,21 @@ MAX_DECISION_CAP = 1_000_000
 DEFAULT_SEARCH_BUDGET = 64
 MAX_SEARCH_BUDGET = 100_000
 
-# -- forge check's box (issue 23 §4): the OS limits each stage's worker process runs under --------------------
-# Measured on the shipped game (forge check, each stage's child; figures in benchmarks/check_bench.py --stages):
-# the largest stage peaks at about XXX MB resident and XXX MB of address space, and uses at most XXX CPU s.
-#: Address space of a stage (RLIMIT_AS): an allocation past it is a MemoryError, reported as a finding.
-BOX_MEMORY = 2 << 30
-#: CPU seconds of a stage (RLIMIT_CPU); the smoke simulation gets BOX_CPU_PER_GAME more per game asked.
-BOX_CPU = 60
-BOX_CPU_PER_GAME = 0.5
-#: Wall seconds of a stage, per CPU second of its budget: a backstop for a child that waits instead of working,
+# -- forge check's box (issue 23 §4): the OS limits each check's child process runs under -----------------------
+# Measured on the shipped game (each check's child, wait4 and /proc/self/status; 2 cores): the costliest check,
+# the books, uses 1.3-1.8 CPU s and adds 46 MB of address space (69 MB resident); the smoke simulation with
+# --jobs 2 adds 205 MB (its pool's threads reserve address space), validate and parity under 10 MB.
+#: Address space a check may add to what it starts with (RLIMIT_AS): 5x the simulation's, 20x the books'.
+#: An allocation past it is a MemoryError, reported as a [budget] finding.
+BOX_MEMORY = 1 << 30
+#: CPU seconds of a check (RLIMIT_CPU): 16x the books' on the shipped game, room for a game three times
+#: the size on a machine twice as slow, while a runaway check stops in half a minute.
+BOX_CPU = 30
+#: More CPU seconds for the smoke simulation, per game asked: a shipped game takes about 5 ms (20x).
+BOX_CPU_PER_GAME = 0.1
+#: Wall seconds of a check per CPU second of its budget: a backstop for a child that waits instead of working,
 #: generous for a CI machine shared with other jobs.
 BOX_WALL_PER_CPU = 4
-#: Bytes of the result a stage sends back (its findings and summary, pickled).
+#: Bytes of the result a check sends back (findings and summary, pickled; ~300 bytes a finding, so some
+#: 25,000 findings; the shipped game's largest result is 376 bytes).
 BOX_OUTPUT = 8 << 20
