@@ -19,9 +19,9 @@ from .database import load_database, unsafe_finding
 from .findings import ERROR, WARNING, Finding
 from .limits import (BOX_CPU, BOX_CPU_PER_GAME, BOX_MEMORY, BOX_OUTPUT, BOX_WALL_PER_CPU,
                      SMOKE_GAMES_CHECK)
+from .i18n.parity import parity
 from .model import Position
 from .render import seal
-from .i18n.parity import parity
 from .schema import SCHEMA_PATH, schema_text
 from .simulate import smoke
 from .validate import validate
@@ -31,8 +31,10 @@ SMOKE_GAMES = SMOKE_GAMES_CHECK
 PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
 #: The order the checks are reported in.
 ORDER = ("validate", "parity", "schema", "books", "docs", "simulate")
-#: Checks that read the cards as validate accepted them: skipped when it refuses them.
+#: Checks that read the cards as validate accepted them: skipped when it refuses them. docs and the
+#: simulation wait for validate; the books, the longest, start beside it and their result is then dropped.
 NEED_VALID = ("books", "docs", "simulate")
+WAIT_FOR_VALIDATE = ("docs", "simulate")
 #: Checks run at once: the books (the longest) beside the others, on a machine's two cores.
 AT_ONCE = 2
 BUDGET_HINT = ("a file this costly to read is a mistake or an attack: shrink or simplify it "
@@ -98,11 +100,12 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
     root = Path(root)
     say = progress or (lambda step: None)
     stages = {"validate": (_validate, (root,)), "books": (_books, (root,)), "parity": (_parity, (root,)),
-              "schema": (_schema, (root,)), "docs": (_docs, (root,)), "simulate": (_simulate, (root, games, seed, jobs))}
+              "schema": (_schema, (root,)), "docs": (_docs, (root,)),
+              "simulate": (_simulate, (root, games, seed, jobs))}  # in the order they start
     seal.key()  # this machine's cache key, read (or made) once here: the boxes seal their records with it
     with Pool(min(AT_ONCE, cpus())) as pool:
         for name, (fn, args) in stages.items():
-            if name in ("docs", "simulate") and not _usable(pool.wait("validate")):
+            if name in WAIT_FOR_VALIDATE and not _usable(pool.wait("validate")):
                 continue
             say(f"simulate: {games} games" if name == "simulate" else name)
             pool.start(name, fn, args, limits(name, games, budget))
@@ -114,8 +117,7 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
             report.checks.append(CheckResult(name, SKIPPED, {"reason": "the card database does not validate"}))
             continue
         outcome = outcomes[name]
-        ran = outcome.value if outcome.ok else Ran([_boxed_finding(name, outcome, limits(name, games, budget), root)],
-                                                   {"budget": outcome.exceeded} if outcome.exceeded else {"stopped": True})
+        ran = outcome.value if outcome.ok else _stopped(name, outcome, limits(name, games, budget), root)
         report.io_error |= ran.io_error
         result = _result(name, ran.findings, strict, ran.summary, outcome.seconds)
         result.cpu, result.peak = outcome.cpu, outcome.peak
@@ -127,17 +129,17 @@ def _usable(outcome: Outcome) -> bool:
     return outcome.ok and outcome.value.usable
 
 
-def _boxed_finding(name: str, outcome: Outcome, box: Limits, root: Path) -> Finding:
+def _stopped(name: str, outcome: Outcome, box: Limits, root: Path) -> Ran:
     """A check its box stopped, as a finding at the file it was reading (at the check's name when it read none,
-    or when its result was too large: the result is the whole stage's)."""
-    file = _shown(outcome.reading, root) if outcome.exceeded != "output" else ""
+    or when its result was too large: the result is the whole check's)."""
+    kind = outcome.exceeded
+    file = _shown(outcome.reading, root) if kind != "output" else ""
     where = f" while reading {file}" if file else ""
-    if outcome.exceeded:
-        return Finding(Position(file or name), "budget",
-                       f"the stage {name} exceeded its {outcome.exceeded} budget ({box.describe(outcome.exceeded)}){where}",
-                       BUDGET_HINT)
-    return Finding(Position(file or name), "stage-failed", f"the stage {name} stopped{where}: {outcome.failure}",
-                   "an input forge cannot read, or a bug in forge: report it with the file")
+    if kind:
+        message = f"the stage {name} exceeded its {kind} budget ({box.describe(kind)}){where}"
+        return Ran([Finding(Position(file or name), "budget", message, BUDGET_HINT)], {"budget": kind})
+    return Ran([Finding(Position(file or name), "stage-failed", f"the stage {name} stopped{where}: {outcome.failure}",
+                        "an input forge cannot read, or a bug in forge: report it with the file")], {"stopped": True})
 
 
 def _shown(path: str, root: Path) -> str:
@@ -217,16 +219,23 @@ def _book_io_finding(message: str) -> Finding:
 
 
 class _no_pictures:
-    """Card pictures in the books drawn as nothing: the renderer's drawing and rasterising are replaced, then put back."""
+    """The books' card pictures drawn as nothing, then put back: the card's face (its text laid out at its class's
+    size: validate measures the fit), its drawing and its rasterising are the card renderer's, not the books'.
+    forge.books has no option to compose without pictures: this stands in for one, in the books' box only."""
 
     def __enter__(self):
+        from types import SimpleNamespace
+
         from .books import anatomy
         from .render import draw
 
-        self.saved = [(anatomy, "_trimmed_jpeg"), (draw, "draw_face"), (draw, "draw_back")]
-        self.saved = [(m, n, getattr(m, n)) for m, n in self.saved]
-        anatomy._trimmed_jpeg = lambda *args, **kwargs: b""
-        draw.draw_face = draw.draw_back = lambda *args, **kwargs: None
+        stand_ins = {(anatomy, "classed_face"): lambda card, *args, **kwargs: SimpleNamespace(name=card.id),
+                     (anatomy, "_trimmed_jpeg"): lambda *args, **kwargs: b"",
+                     (draw, "draw_face"): lambda *args, **kwargs: None,
+                     (draw, "draw_back"): lambda *args, **kwargs: None}
+        self.saved = [(module, name, getattr(module, name)) for module, name in stand_ins]
+        for (module, name), stand_in in stand_ins.items():
+            setattr(module, name, stand_in)
         return self
 
     def __exit__(self, *exc) -> None:

@@ -102,7 +102,8 @@ def test_a_check_that_waits_past_its_time_is_a_budget_finding(gated, monkeypatch
     narrow(monkeypatch, "schema", wall=1.0)
     code, out = run(gated)
     assert_clean_failure(code, out)
-    assert "cards/red.yaml: [budget] the stage schema exceeded its time budget (1 s) while reading cards/red.yaml" in out
+    assert ("cards/red.yaml: [budget] the stage schema exceeded its time budget (1 s) while reading "
+            "cards/red.yaml") in out
 
 
 def test_a_check_whose_result_floods_is_a_budget_finding(gated, monkeypatch, no_hang):
