@@ -143,10 +143,8 @@ class Pool:
         return self
 
     def __exit__(self, *exc) -> None:
-        for boxed in self.running.values():  # an error or Ctrl-C in the parent: nothing waits for these
-            boxed.over = "stopped"
-            boxed.finish()
-        self.running.clear()
+        for name in list(self.running):  # an error or Ctrl-C in the parent: nothing waits for these
+            self.cancel(name)
 
     def start(self, name: str, fn: Callable, args: tuple, limits: Limits) -> None:
         """Run ``fn(*args)`` in a box as ``name``, once fewer than ``parallel`` stages run."""
@@ -161,6 +159,12 @@ class Pool:
         while name not in self.done:
             self._step()
         return self.done[name]
+
+    def cancel(self, name: str) -> None:
+        """Stop the stage ``name`` if it still runs: its result is no longer wanted."""
+        if name in self.running:
+            self.running[name].over = "stopped"
+            self.done[name] = self.running.pop(name).finish()
 
     def join(self) -> dict[str, Outcome]:
         while self.running:
@@ -228,7 +232,11 @@ def _decode(data: bytes) -> tuple[Any, str, str]:
 
 
 def _silence() -> None:
-    """Point the child's stdout and stderr at /dev/null: what it would print is not the report's."""
+    """Point the child's stdout and stderr at /dev/null: what it would print is not the report's (nor is
+    faulthandler's dump of a crash, which writes to a file of its own: the parent names the signal)."""
+    import faulthandler
+
+    faulthandler.disable()
     null = os.open(os.devnull, os.O_WRONLY)
     for fd in (1, 2):
         os.dup2(null, fd)

@@ -109,6 +109,8 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
                 continue
             say(f"simulate: {games} games" if name == "simulate" else name)
             pool.start(name, fn, args, limits(name, games, budget))
+        if not _usable(pool.wait("validate")):
+            pool.cancel("books")
         outcomes = pool.join()
     report = CheckReport()
     usable = _usable(outcomes["validate"])

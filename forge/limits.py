@@ -13,13 +13,14 @@ DEFAULT_SEARCH_BUDGET = 64
 MAX_SEARCH_BUDGET = 100_000
 
 # -- forge check's box (issue 23 §4): the OS limits each check's child process runs under -----------------------
-# Measured on the shipped game (each check's child, wait4 and /proc/self/status; 2 cores): the costliest check,
-# the books, uses 1.3-1.8 CPU s and adds 46 MB of address space (69 MB resident); the smoke simulation with
-# --jobs 2 adds 205 MB (its pool's threads reserve address space), validate and parity under 10 MB.
-#: Address space a check may add to what it starts with (RLIMIT_AS): 5x the simulation's, 20x the books'.
+# Measured on the shipped game (each check's child, wait4 and /proc/self/status, a 2-core machine shared with other
+# jobs): the costliest check, the books, uses 1.1-1.7 CPU s and adds 53 MiB of address space (64 MiB resident);
+# the smoke simulation with --jobs 2 adds 211 MiB (its pool's threads reserve address space); the others use
+# under 0.7 CPU s and add under 20 MiB.
+#: Address space a check may add to what it starts with (RLIMIT_AS): 5x the simulation's, 19x the books'.
 #: An allocation past it is a MemoryError, reported as a [budget] finding.
 BOX_MEMORY = 1 << 30
-#: CPU seconds of a check (RLIMIT_CPU): 16x the books' on the shipped game, room for a game three times
+#: CPU seconds of a check (RLIMIT_CPU): 18x the books' on the shipped game, room for a game three times
 #: the size on a machine twice as slow, while a runaway check stops in half a minute.
 BOX_CPU = 30
 #: More CPU seconds for the smoke simulation, per game asked: a shipped game takes about 5 ms (20x).
