@@ -126,9 +126,9 @@ def test_a_check_whose_result_floods_is_a_budget_finding(gated, monkeypatch, no_
 ])
 def test_a_budget_finding_shows_in_the_ci_formats(gated, monkeypatch, no_hang, fmt, expected):
     costly(monkeypatch, gated, lambda: bytearray(64 << 30))
-    code, out = run(gated, "--format", fmt)
+    code, out = run(gated, "--format", fmt, "--budget", "2")  # --budget scales every limit
     assert code == 1 and "Traceback" not in out
-    assert expected in out
+    assert expected in out and "memory budget (2 GiB) while reading cards/red.yaml" in out
 
 
 def test_a_book_that_does_not_compose_fails_the_gate(gated):
