@@ -141,3 +141,31 @@ def test_a_book_that_does_not_compose_fails_the_gate(gated):
     assert code == 1, out
     assert [line for line in out.splitlines() if "[book]" in line and "no-such-shield" in line]
     assert "✗ books:" in out and out.splitlines()[-1] == "✗ check failed: books"
+
+
+def _use_chain(depth: int, fan: int) -> bytes:
+    """An SVG drawing ``fan ** depth`` rectangles through nested ``<use>``, in about 30 x depth x fan bytes."""
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" '
+            'height="100" viewBox="0 0 100 100">')
+    levels = [f'<g id="l{i}">' + f'<use xlink:href="#l{i - 1}"/>' * fan + "</g>" for i in range(1, depth + 1)]
+    return (head + '<defs><rect id="l0" width="1" height="1"/>' + "".join(levels)
+            + f'</defs><use xlink:href="#l{depth}"/></svg>').encode()
+
+
+@pytest.mark.slow
+def test_card_art_that_amplifies_stops_the_gate_at_the_art(gated, no_hang):
+    """The issue's attack itself: 3 KB of `<use>` chains hung `forge check` for 300 s at 1.1 GB. Whatever reads
+    the art (svglib, or a sanitiser before it), the gate ends with a finding at the picture, in seconds."""
+    (gated / "art").mkdir()
+    (gated / "art" / "attack.svg").write_bytes(_use_chain(10, 10))
+    cards = gated / "cards" / "red.yaml"
+    text = cards.read_text(encoding="utf-8")
+    old = "    art: {icon: flint-spark, accents: [small-fire], layout: corner}"
+    assert old in text
+    cards.write_text(text.replace(old, "    art: {image: art/attack.svg, fit: contain}", 1), encoding="utf-8")
+    started = time.monotonic()
+    code, out = run(gated, "--budget", "0.1")  # 102 MiB, 3 CPU s, 12 s a check
+    assert_clean_failure(code, out)
+    assert [line for line in out.splitlines() if line.startswith("art/attack.svg") or "art `art/attack.svg`" in line]
+    assert "✗ validate:" in out
+    assert time.monotonic() - started < 120
