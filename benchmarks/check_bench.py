@@ -10,15 +10,18 @@ process and its children, from wait4) and their ratio to the first. ``--stages``
 check's median seconds, CPU seconds and peak resident memory, from `forge check --format json`: the
 figures forge.limits sets the box's limits from.
 
-Measured on 2 cores shared with five other busy jobs (load average 4-8; issue 23 §4), forge before the box
-(5 checks in one process) against the boxed one (6 checks, the books composed, two at a time), 9 runs each,
-alternated:
-    before   wall 3.32 s, CPU 1.64 s
-    boxed    wall 6.90 s (x2.08), CPU 3.54 s (x2.15)
-        validate 0.17 CPU s, parity 0.70, schema 0.02, books 1.65, docs 0.07, simulate 0.21; 73 MiB at most
+Measured on 2 cores (issue 23 §4), forge before the box (5 checks in one process) against the boxed one
+(6 checks, the books composed, two at a time), runs alternated:
+    quiet machine (load average ~1), 7 runs each:
+        before   wall 1.57 s, CPU 1.54 s
+        boxed    wall 2.31 s (x1.47), CPU 3.25 s (x2.11)
+            validate 0.18 CPU s, parity 0.68, schema 0.02, books 1.51 (1.73 s wall), docs 0.07, simulate 0.19
+    shared with five other busy jobs (load average 4-8), 9 runs each:
+        before   wall 3.32 s, CPU 1.64 s
+        boxed    wall 6.90 s (x2.08), CPU 3.54 s (x2.15)
 The boxes cost little (the five old checks use about what they did); composing the four books is the new
-work, 1.65 CPU s even without their card pictures. On a loaded machine the two cores are not free, so it adds
-as CPU; on an idle one it runs beside the other checks.
+work, 1.5-1.7 CPU s even without their card pictures, and the wall time's longest path. On an idle machine
+it runs beside the other checks; on a loaded one the two cores are not free, so it adds as CPU.
 """
 from __future__ import annotations
 
