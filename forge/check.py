@@ -1,28 +1,44 @@
-"""``forge check``: the CI gate for a change to the card database, every check in one process.
+"""``forge check``: the CI gate for a change to the card database, each check in a box.
 
-Five checks run in turn and each becomes a ``CheckResult``: the full validation, the
-English/French parity, the freshness of the generated schema and design tables, and a
-smoke batch of simulated games. Nothing here prints or exits.
+Six checks each become a ``CheckResult``: the full validation, the English/French parity, the
+freshness of the generated schema and design tables, the books (every book composed in every
+language, as ``forge build`` composes them, with the web edition's strings) and a smoke batch of
+simulated games. Each runs in a child process under OS limits (``forge.box``), two at a time: a
+pull request's file that would make a check hang or eat the memory stops that check at its
+budget, as a ``[budget]`` finding at the file it was reading. Nothing here prints or exits.
 """
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from . import safeio
-from .database import unsafe_finding
+from .box import Limits, Outcome, Pool
+from .database import load_database, unsafe_finding
 from .findings import ERROR, WARNING, Finding
-from .limits import SMOKE_GAMES_CHECK
-from .model import Position
+from .limits import (BOX_CPU, BOX_CPU_PER_GAME, BOX_MEMORY, BOX_OUTPUT, BOX_WALL_PER_CPU,
+                     SMOKE_GAMES_CHECK)
 from .i18n.parity import parity
+from .model import Position
+from .render import seal
 from .schema import SCHEMA_PATH, schema_text
 from .simulate import smoke
-from .validate import Report, validate
+from .validate import validate
+from .workers import cpus
 
 SMOKE_GAMES = SMOKE_GAMES_CHECK
 PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
+#: The order the checks are reported in.
+ORDER = ("validate", "parity", "schema", "books", "docs", "simulate")
+#: Checks that read the cards as validate accepted them: skipped when it refuses them. docs and the
+#: simulation wait for validate; the books, the longest, start beside it and their result is then dropped.
+NEED_VALID = ("books", "docs", "simulate")
+WAIT_FOR_VALIDATE = ("docs", "simulate")
+#: Checks run at once: the books (the longest) beside the others, on a machine's two cores.
+AT_ONCE = 2
+BUDGET_HINT = ("a file this costly to read is a mistake or an attack: shrink or simplify it "
+               "(a project that truly needs more can run `forge check --budget 2`)")
 
 
 @dataclass
@@ -34,10 +50,13 @@ class CheckResult:
     summary: dict = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     seconds: float = 0.0
+    cpu: float = 0.0  # CPU seconds of its box
+    peak: int = 0  # peak resident bytes of its box
 
     def to_json(self) -> dict:
         return {"name": self.name, "status": self.status, "ok": self.status != FAILED,
-                "seconds": round(self.seconds, 2), "summary": self.summary,
+                "seconds": round(self.seconds, 2), "cpu_seconds": round(self.cpu, 2),
+                "peak_mib": round(self.peak / (1 << 20), 1), "summary": self.summary,
                 "findings": [f.to_json() for f in self.findings]}
 
 
@@ -54,50 +73,182 @@ class CheckReport:
         return {"ok": self.ok, "checks": [c.to_json() for c in self.checks]}
 
 
+@dataclass
+class Ran:
+    """What a check's box sends back: findings, summary, and for validate whether the cards can be used."""
+
+    findings: list[Finding]
+    summary: dict
+    io_error: bool = False
+    usable: bool = True
+
+
+def limits(name: str, games: int = SMOKE_GAMES, budget: float = 1.0) -> Limits:
+    """The box of the check ``name`` (forge.limits says why each figure), times ``budget``."""
+    cpu = BOX_CPU + (games * BOX_CPU_PER_GAME if name == "simulate" else 0)
+    return Limits(BOX_MEMORY, round(cpu), cpu * BOX_WALL_PER_CPU, BOX_OUTPUT).scaled(budget)
+
+
 def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int = 1,
-          strict: bool = False, progress: Callable[[str], None] | None = None) -> CheckReport:
+          strict: bool = False, progress: Callable[[str], None] | None = None,
+          budget: float = 1.0) -> CheckReport:
     """Run every check on the project at ``root``; ``strict`` makes warnings fail their check.
 
-    ``progress(step)`` is told each check as it starts (the command's progress line on a terminal)."""
+    ``progress(step)`` is told each check as it starts (the command's progress line on a terminal);
+    ``budget`` multiplies every box's limits. The books start beside validate: when validate refuses
+    the cards, their result is dropped (skipped, as docs and the simulation are)."""
     root = Path(root)
     say = progress or (lambda step: None)
+    stages = {"validate": (_validate, (root,)), "books": (_books, (root,)), "parity": (_parity, (root,)),
+              "schema": (_schema, (root,)), "docs": (_docs, (root,)),
+              "simulate": (_simulate, (root, games, seed, jobs))}  # in the order they start
+    seal.key()  # this machine's cache key, read (or made) once here: the boxes seal their records with it
+    with Pool(min(AT_ONCE, cpus())) as pool:
+        for name, (fn, args) in stages.items():
+            if name in WAIT_FOR_VALIDATE and not _usable(pool.wait("validate")):
+                continue
+            say(f"simulate: {games} games" if name == "simulate" else name)
+            pool.start(name, fn, args, limits(name, games, budget))
+        if not _usable(pool.wait("validate")):
+            pool.cancel("books")
+        outcomes = pool.join()
     report = CheckReport()
-    say("validate")
-    started = time.perf_counter()
-    checked = validate(root, extra=True)
-    report.io_error = checked.io_error
-    report.checks.append(_result("validate", checked.findings, strict, checked.summary(), started))
-    say("parity")
-    started = time.perf_counter()
-    matched = parity(root, layout=False)  # validate above measured the text fit
-    report.io_error |= matched.io_error
-    report.checks.append(_result("parity", matched.findings, strict, matched.summary(), started))
-    say("schema")
-    report.checks.append(_timed("schema", lambda: _schema_findings(root), strict))
-    usable = not any(f.severity == ERROR for f in checked.findings) and not checked.io_error
-    if usable:
-        say("docs")
-        report.checks.append(_timed("docs", lambda: _docs_findings(root, checked), strict))
-        say(f"simulate: {games} games")
-        started = time.perf_counter()
-        findings, summary = smoke(checked.load.db, games, seed, jobs)
-        report.checks.append(_result("simulate", findings, strict, summary, started))
-    else:
-        for name in ("docs", "simulate"):
+    usable = _usable(outcomes["validate"])
+    for name in ORDER:
+        if name in NEED_VALID and not usable:
             report.checks.append(CheckResult(name, SKIPPED, {"reason": "the card database does not validate"}))
+            continue
+        outcome = outcomes[name]
+        ran = outcome.value if outcome.ok else _stopped(name, outcome, limits(name, games, budget), root)
+        report.io_error |= ran.io_error
+        result = _result(name, ran.findings, strict, ran.summary, outcome.seconds)
+        result.cpu, result.peak = outcome.cpu, outcome.peak
+        report.checks.append(result)
     return report
 
 
-def _result(name: str, findings: list[Finding], strict: bool, summary: dict, started: float) -> CheckResult:
+def _usable(outcome: Outcome) -> bool:
+    return outcome.ok and outcome.value.usable
+
+
+def _stopped(name: str, outcome: Outcome, box: Limits, root: Path) -> Ran:
+    """A check its box stopped, as a finding at the file it was reading (at the check's name when it read none,
+    or when its result was too large: the result is the whole check's)."""
+    kind = outcome.exceeded
+    file = _shown(outcome.reading, root) if kind != "output" else ""
+    where = f" while reading {file}" if file else ""
+    if kind:
+        message = f"the stage {name} exceeded its {kind} budget ({box.describe(kind)}){where}"
+        return Ran([Finding(Position(file or name), "budget", message, BUDGET_HINT)], {"budget": kind})
+    return Ran([Finding(Position(file or name), "stage-failed", f"the stage {name} stopped{where}: {outcome.failure}",
+                        "an input forge cannot read, or a bug in forge: report it with the file")], {"stopped": True})
+
+
+def _shown(path: str, root: Path) -> str:
+    """An input's path as a finding shows it: relative to the project when it lies inside."""
+    if not path:
+        return ""
+    try:
+        return Path(path).resolve().relative_to(root.resolve()).as_posix()
+    except (ValueError, OSError, RuntimeError):
+        return path
+
+
+# -- the checks, each run in its box ---------------------------------------------------------------
+def _validate(root: Path) -> Ran:
+    checked = validate(root, extra=True)
+    usable = not any(f.severity == ERROR for f in checked.findings) and not checked.io_error
+    return Ran(checked.findings, checked.summary(), checked.io_error, usable)
+
+
+def _parity(root: Path) -> Ran:
+    matched = parity(root, layout=False)  # validate measures the text fit
+    return Ran(matched.findings, matched.summary(), matched.io_error)
+
+
+def _schema(root: Path) -> Ran:
+    findings = _stale(root, SCHEMA_PATH, schema_text(), "schema")
+    return Ran(findings, {"current": not findings})
+
+
+def _docs(root: Path) -> Ran:
+    from .design import DESIGN_DOC, fill
+    from .text import load_phrasebooks
+
+    current = _read_generated(root, DESIGN_DOC, "restore it from version control, then run `forge docs`")
+    if isinstance(current, list):
+        return Ran(current, {"current": False})
+    findings = _stale(root, DESIGN_DOC, fill(current, load_database(root).db, load_phrasebooks(root)), "docs")
+    return Ran(findings, {"current": not findings})
+
+
+def _books(root: Path) -> Ran:
+    """Every book in every language composed as `forge build` composes it, with the web edition's strings.
+
+    The card pictures are left out (``_no_pictures``): they are the card renderer's, which `forge check`
+    does not run (validate reads the art), and drawing them would triple the gate's time."""
+    from .books.compose import BookIOError, load_project
+    from .books.web import load_edition
+    from .text import PhraseError, load_phrasebooks
+
+    try:
+        load = load_database(root)
+        with _no_pictures():
+            edition = load_edition(load_project(root, load.db, load_phrasebooks(root)))
+    except BookIOError as exc:
+        return Ran([_book_io_finding(str(exc))], {"books": []})
+    except PhraseError as exc:
+        from .validate import locale_finding
+
+        return Ran([locale_finding(exc)], {"books": []})
+    findings = list(dict.fromkeys(f for c in edition.composed.values() for f in c.findings))
+    return Ran(findings, {"books": [f"{kind}-{lang}" for kind, lang in edition.composed]})
+
+
+def _simulate(root: Path, games: int, seed: int, jobs: int) -> Ran:
+    findings, summary = smoke(load_database(root).db, games, seed, jobs)
+    return Ran(findings, summary)
+
+
+def _book_io_finding(message: str) -> Finding:
+    """A book file that cannot be read (``BookIOError``: "<file>: [rule] message\n    hint: …") as a finding."""
+    head, _, hint = message.partition("\n    hint: ")
+    file, _, text = head.partition(": ")
+    rule = "io"
+    if text.startswith("[") and "] " in text:
+        rule, text = text[1:].split("] ", 1)
+    return Finding(Position(file), rule, text or head, hint or "restore the file from version control")
+
+
+class _no_pictures:
+    """The books' card pictures drawn as nothing, then put back: the card's face (its text laid out at its class's
+    size: validate measures the fit), its drawing and its rasterising are the card renderer's, not the books'.
+    forge.books has no option to compose without pictures: this stands in for one, in the books' box only."""
+
+    def __enter__(self):
+        from types import SimpleNamespace
+
+        from .books import anatomy
+        from .render import draw
+
+        stand_ins = {(anatomy, "classed_face"): lambda card, *args, **kwargs: SimpleNamespace(name=card.id),
+                     (anatomy, "_trimmed_jpeg"): lambda *args, **kwargs: b"",
+                     (draw, "draw_face"): lambda *args, **kwargs: None,
+                     (draw, "draw_back"): lambda *args, **kwargs: None}
+        self.saved = [(module, name, getattr(module, name)) for module, name in stand_ins]
+        for (module, name), stand_in in stand_ins.items():
+            setattr(module, name, stand_in)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        for module, name, value in self.saved:
+            setattr(module, name, value)
+
+
+def _result(name: str, findings: list[Finding], strict: bool, summary: dict, seconds: float) -> CheckResult:
     failing = {ERROR, WARNING} if strict else {ERROR}
     status = FAILED if any(f.severity in failing for f in findings) else PASSED
-    return CheckResult(name, status, summary, list(findings), time.perf_counter() - started)
-
-
-def _timed(name: str, run, strict: bool) -> CheckResult:
-    started = time.perf_counter()
-    findings = run()
-    return _result(name, findings, strict, {"current": not findings}, started)
+    return CheckResult(name, status, summary, list(findings), seconds)
 
 
 def _read_generated(root: Path, rel: str, hint: str) -> str | list[Finding]:
@@ -124,19 +275,6 @@ def _stale(root: Path, rel: str, expected: str, command: str) -> list[Finding]:
     if current != expected:
         return [Finding(Position(rel), "generated", f"{rel} is out of date", f"run `forge {command}` and commit it")]
     return []
-
-
-def _schema_findings(root: Path) -> list[Finding]:
-    return _stale(root, SCHEMA_PATH, schema_text(), "schema")
-
-
-def _docs_findings(root: Path, checked: Report) -> list[Finding]:
-    from .design import DESIGN_DOC, fill
-
-    current = _read_generated(root, DESIGN_DOC, "restore it from version control, then run `forge docs`")
-    if isinstance(current, list):
-        return current
-    return _stale(root, DESIGN_DOC, fill(current, checked.load.db, checked.books), "docs")
 
 
 __all__ = ["CheckReport", "CheckResult", "check", "SMOKE_GAMES"]

@@ -37,3 +37,23 @@ MAX_XLSX_RATIO = 200
 MAX_SHEET_ROWS = 10_000
 MAX_SHEET_COLUMNS = 256
 MAX_SHEET_CHARS = 8_000_000
+
+# -- forge check's box (issue 23 §4): the OS limits each check's child process runs under -----------------------
+# Measured on the shipped game (each check's child, wait4 and /proc/self/status, a 2-core machine shared with other
+# jobs): the costliest check, the books, uses 1.1-1.7 CPU s and adds 53 MiB of address space (64 MiB resident);
+# the smoke simulation with --jobs 2 adds 211 MiB (its pool's threads reserve address space); the others use
+# under 0.7 CPU s and add under 20 MiB.
+#: Address space a check may add to what it starts with (RLIMIT_AS): 5x the simulation's, 19x the books'.
+#: An allocation past it is a MemoryError, reported as a [budget] finding.
+BOX_MEMORY = 1 << 30
+#: CPU seconds of a check (RLIMIT_CPU): 18x the books' on the shipped game, room for a game three times
+#: the size on a machine twice as slow, while a runaway check stops in half a minute.
+BOX_CPU = 30
+#: More CPU seconds for the smoke simulation, per game asked: a shipped game takes about 5 ms (20x).
+BOX_CPU_PER_GAME = 0.1
+#: Wall seconds of a check per CPU second of its budget: a backstop for a child that waits instead of working,
+#: generous for a CI machine shared with other jobs.
+BOX_WALL_PER_CPU = 4
+#: Bytes of the result a check sends back (findings and summary, pickled; ~300 bytes a finding, so some
+#: 25,000 findings; the shipped game's largest result is 376 bytes).
+BOX_OUTPUT = 8 << 20

@@ -17,12 +17,25 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Callable
 
 #: Far more than any card file, locale, template or prose file (the largest shipped one is ~40 kB).
 MAX_INPUT_BYTES = 10 * 1024 * 1024
 #: forge's own shipped files (built-in templates, fonts, icons) live here and may be read too.
 FORGE_HOME = Path(__file__).resolve().parents[1]
+
+
+#: Told the path of each input ``open_input`` opens (see ``on_open``); None: no one listens.
+_listener: Callable[[Path], None] | None = None
+
+
+def on_open(listener: Callable[[Path], None] | None) -> None:
+    """Have ``listener(path)`` called as each input is opened, before a byte is read (None: stop).
+
+    forge.box listens in a stage of ``forge check``: a stage that runs out of its budget names
+    the file it was reading."""
+    global _listener
+    _listener = listener
 
 
 class UnsafeInput(Exception):
@@ -91,6 +104,8 @@ def open_input(path: Path | str, root: Path | str | None, limit: int = MAX_INPUT
     but must still be an ordinary file of at most ``limit`` bytes. Raises UnsafeInput.
     """
     path = Path(path)
+    if _listener is not None:
+        _listener(path)
     if root is None:
         try:
             real = path.resolve(strict=True)

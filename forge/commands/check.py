@@ -1,4 +1,4 @@
-"""``forge check``: validate, parity, generated files and a smoke simulation, as one CI gate."""
+"""``forge check``: validate, parity, generated files, the books and a smoke simulation, as one CI gate."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,8 +24,13 @@ def check(
     seed: int = typer.Option(0, "--seed", help="Seed of the simulation smoke test."),
     jobs: int = typer.Option(1, "--jobs", min=1, help="Processes for the simulation."),
     strict: bool = typer.Option(False, "--strict", help="Warnings fail their check too."),
+    budget: float = typer.Option(1.0, "--budget", min=0.1, max=100.0,
+                                 help="Multiply each check's memory, CPU, time and output limits by this."),
 ) -> None:
-    """The CI gate: validate, parity, schema and design-doc freshness, and a smoke simulation.
+    """The CI gate: validate, parity, schema and design-doc freshness, the books composed, and a smoke simulation.
+
+    Each check runs in a process of its own under OS limits: one that exceeds its memory, CPU, time or
+    output budget fails with a [budget] finding at the file it was reading.
 
     Example: forge check --format sarif > forge.sarif
     """
@@ -33,7 +38,7 @@ def check(
     from ..check import check as run_check
 
     with progress(format) as say:  # a spinner naming the running check, on a terminal only
-        report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say)
+        report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say, budget=budget)
     if format is ReportFormat.json:
         emit_json(report.to_json())
     elif format is not ReportFormat.text:
@@ -54,12 +59,17 @@ def describe(result: CheckResult) -> str:
     s = result.summary
     if result.status == "skipped":
         return f"skipped: {s['reason']}"
+    if "budget" in s:
+        return f"over its {s['budget']} budget"
+    if "stopped" in s:
+        return "stopped"
     if result.name == "simulate":
         return f"{s['games']} games ({s['agents']} agents, seed {s['seed']}), {plural(s['errors'], 'error')}"
     if result.name in ("schema", "docs"):
         return "up to date" if s["current"] else "out of date"
     errors = sum(f.severity == "error" for f in result.findings)
-    return f"{plural(errors, 'error')}, {plural(len(result.findings) - errors, 'warning')}"
+    counts = f"{plural(errors, 'error')}, {plural(len(result.findings) - errors, 'warning')}"
+    return f"{plural(len(s['books']), 'book')} composed, {counts}" if result.name == "books" else counts
 
 
 def to_text(report: CheckReport) -> str:

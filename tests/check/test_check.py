@@ -32,7 +32,7 @@ def test_the_shipped_project_passes(gated):
     lines = [line.rsplit(" (", 1)[0] for line in out.splitlines() if line[:1] in "✓✗–"]
     assert code == 0, out
     assert lines == ["✓ validate: 0 errors, 0 warnings", "✓ parity: 0 errors, 0 warnings", "✓ schema: up to date",
-                     "✓ docs: up to date", "✓ simulate: 4 games (heuristic agents, seed 0), 0 errors",
+                     "✓ books: 4 books composed, 0 errors, 0 warnings", "✓ docs: up to date", "✓ simulate: 4 games (heuristic agents, seed 0), 0 errors",
                      "✓ all checks passed"]
 
 
@@ -73,7 +73,8 @@ def test_an_invalid_database_skips_the_simulation(gated):
     assert code == 1 and not report["ok"]
     status = {c["name"]: c["status"] for c in report["checks"]}
     # parity too: a card that fails the schema is never silently left out of the comparison (issue 11)
-    assert status == {"validate": "failed", "parity": "failed", "schema": "ok", "docs": "skipped", "simulate": "skipped"}
+    assert status == {"validate": "failed", "parity": "failed", "schema": "ok", "books": "skipped", "docs": "skipped",
+                      "simulate": "skipped"}
     validate, parity = report["checks"][0], report["checks"][1]
     assert "cost: -1 is less than the minimum of 0" in [f["message"] for f in validate["findings"]]
     assert "cost: -1 is less than the minimum of 0" in [f["message"] for f in parity["findings"]]

@@ -27,14 +27,14 @@ def run(*args: str, root) -> subprocess.CompletedProcess:
 def test_check_names_each_check_as_it_starts(game):
     steps = []
     report = check(game, games=2, progress=steps.append)
-    assert steps == ["validate", "parity", "schema", "docs", "simulate: 2 games"]
-    assert [c.name for c in report.checks] == ["validate", "parity", "schema", "docs", "simulate"] and report.ok
+    assert steps == ["validate", "books", "parity", "schema", "docs", "simulate: 2 games"]  # the books start beside validate
+    assert [c.name for c in report.checks] == ["validate", "parity", "schema", "books", "docs", "simulate"] and report.ok
 
 
 def test_verbose_prints_the_steps_and_a_ci_log_gets_none(game):
     verbose = run("-v", "check", root=game)
     assert verbose.returncode == 0, verbose.stderr
     assert [line for line in verbose.stderr.splitlines() if line.startswith("… ")] == [
-        "… validate", "… parity", "… schema", "… docs", "… simulate: 2 games"]
+        "… validate", "… books", "… parity", "… schema", "… docs", "… simulate: 2 games"]
     plain = run("check", root=game)  # stderr is a pipe here, as in CI: no spinner, no step lines
     assert plain.returncode == 0 and plain.stderr == ""

@@ -40,3 +40,11 @@ def test_a_link_to_dev_zero_among_the_cards_is_a_finding(gated, no_hang):
     code, out = run(gated)
     assert f"cards/red.yaml: [{rule}] the path leads outside the project (to /dev/zero)" in out
     assert code == 1
+
+
+def test_a_fifo_for_a_book_is_a_finding_of_the_books_check(gated, no_hang):
+    rel = "templates/books/rulebook.en.md"
+    fifo(gated / rel)
+    code, out = run(gated)
+    assert f"{rel}: [special-file] is a named pipe (FIFO), not an ordinary file" in out
+    assert "✗ books:" in out and code == 1

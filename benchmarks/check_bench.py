@@ -1,0 +1,102 @@
+"""Benchmark: `forge check` on the shipped game, wall and CPU time, one forge against another.
+
+Usage: python benchmarks/check_bench.py [--runs 7] [--forge /path/to/other/checkout ...] [--stages]
+
+Each run is `python -m forge.cli check` in a fresh process on a copy of the shipped game (cards, locales,
+schema, templates, docs), so it pays forge's start as CI does. With several ``--forge`` checkouts (the
+one this file belongs to by default) the runs alternate between them, so that a machine shared with
+other jobs loads each alike; it prints each one's median wall seconds and median CPU seconds (the
+process and its children, from wait4) and their ratio to the first. ``--stages`` also prints each
+check's median seconds, CPU seconds and peak resident memory, from `forge check --format json`: the
+figures forge.limits sets the box's limits from.
+
+Measured on 2 cores (issue 23 §4), forge before the box (5 checks in one process) against the boxed one
+(6 checks, the books composed, two at a time), runs alternated:
+    quiet machine (load average ~1), 7 runs each:
+        before   wall 1.57 s, CPU 1.54 s
+        boxed    wall 2.31 s (x1.47), CPU 3.25 s (x2.11)
+            validate 0.18 CPU s, parity 0.68, schema 0.02, books 1.51 (1.73 s wall), docs 0.07, simulate 0.19
+    shared with five other busy jobs (load average 4-8), 9 runs each:
+        before   wall 3.32 s, CPU 1.64 s
+        boxed    wall 6.90 s (x2.08), CPU 3.54 s (x2.15)
+The boxes cost little (the five old checks use about what they did); composing the four books is the new
+work, 1.5-1.7 CPU s even without their card pictures, and the wall time's longest path. On an idle machine
+it runs beside the other checks; on a loaded one the two cores are not free, so it adds as CPU.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+PARTS = ("cards", "locales", "schema", "templates", "docs")
+
+
+def game(into: Path) -> Path:
+    """A copy of the shipped game."""
+    for part in PARTS:
+        shutil.copytree(REPO / part, into / part)
+    return into
+
+
+def once(forge: Path, root: Path, stages: bool) -> tuple[float, float, dict]:
+    """(wall seconds, CPU seconds of the process and its children, each check's json) of one `forge check`."""
+    command = [sys.executable, "-m", "forge.cli", "check", "--root", str(root)]
+    command += ["--format", "json"] if stages else []
+    env = {**os.environ, "PYTHONPATH": str(forge)}
+    started = time.perf_counter()
+    proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root)
+    out = proc.stdout.read()
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"forge check failed with {forge}: {out.decode()[-2000:]}")
+    checks = {c["name"]: c for c in json.loads(out)["checks"]} if stages else {}
+    return wall, usage.ru_utime + usage.ru_stime, checks
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--forge", type=Path, action="append", help="a forge checkout (default: this one)")
+    parser.add_argument("--stages", action="store_true", help="each check's time, CPU and peak memory too")
+    args = parser.parse_args()
+    forges = args.forge or [REPO]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = game(Path(tmp))
+        for forge in forges:
+            once(forge, root, False)  # warm: the validate record, the page cache
+        runs: dict[Path, list] = {forge: [] for forge in forges}
+        for _ in range(args.runs):
+            for forge in forges:
+                runs[forge].append(once(forge, root, args.stages and _boxed(forge)))
+    first = None
+    for forge, results in runs.items():
+        wall = statistics.median(r[0] for r in results)
+        cpu = statistics.median(r[1] for r in results)
+        first = first or (wall, cpu)
+        print(f"{forge}: wall {wall:.2f} s (x{wall / first[0]:.2f}), CPU {cpu:.2f} s (x{cpu / first[1]:.2f}), "
+              f"{len(results)} runs")
+        if results[0][2]:
+            for name in results[0][2]:
+                col = [r[2][name] for r in results]
+                print(f"    {name:9} {statistics.median(c['seconds'] for c in col):5.2f} s  "
+                      f"CPU {statistics.median(c['cpu_seconds'] for c in col):5.2f} s  "
+                      f"peak {max(c['peak_mib'] for c in col):6.1f} MiB")
+
+
+def _boxed(forge: Path) -> bool:
+    """Whether this forge's `forge check --format json` reports each check's CPU and memory (the boxed one)."""
+    return (forge / "forge" / "box.py").is_file()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,173 @@
+"""The gate runs in a box (issue 23 §4): each check of `forge check` runs in a process of its own under OS limits.
+
+Before, every check ran in forge's one process with no limit: an SVG's `<use>` chains hung `forge check` at
+1.1 GB for five minutes, and a file whose reading allocates, spins or floods ended in a hang, an out-of-memory
+kill or "internal error". Now a check that exceeds its memory, CPU, time or output budget fails with a
+`[budget]` finding at the file it was reading, exit 1, at once and without a traceback. The costly reading is
+played here by the schema check (or the simulation's results) replaced after it opened a card file, so the
+tests hold whichever parser a real attack would drive; `forge.check.limits` is narrowed for that check only.
+
+Also: `forge check` composes every book in every language, as `forge build` does, so a book whose prose does
+not compose fails the gate instead of the build.
+"""
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from forge import check as check_module, safeio
+from forge.cli import app
+from forge.findings import Finding
+from forge.model import Position
+from forge.schema import schema_text
+
+from ..conftest import REPO
+
+
+@pytest.fixture
+def gated(shipped: Path) -> Path:
+    shutil.copytree(REPO / "docs", shipped / "docs")
+    return shipped
+
+
+def run(root: Path, *args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["check", "--root", str(root), "--games", "2", *args])
+    return result.exit_code, result.output
+
+
+def narrow(monkeypatch, stage: str, **limits) -> None:
+    """The box of ``stage`` narrowed to ``limits``; the other checks keep theirs (no effect before the box)."""
+    real = getattr(check_module, "limits", None)
+
+    def narrowed(name, *args, **kwargs):
+        box = real(name, *args, **kwargs)
+        return dataclasses.replace(box, **limits) if name == stage else box
+
+    monkeypatch.setattr(check_module, "limits", narrowed, raising=False)
+
+
+def costly(monkeypatch, root: Path, work) -> None:
+    """The schema check reads cards/red.yaml, then does ``work`` (as a parser driven by that file would)."""
+    def schema_text():
+        safeio.read_bytes(root / "cards" / "red.yaml", root)
+        return work()
+
+    monkeypatch.setattr(check_module, "schema_text", schema_text)
+
+
+def assert_clean_failure(code: int, out: str) -> None:
+    assert code == 1, out
+    assert "Traceback" not in out and "internal error" not in out
+    assert out.splitlines()[-1].startswith("✗ check failed: ")
+
+
+def test_a_check_that_allocates_past_its_memory_is_a_budget_finding(gated, monkeypatch, no_hang):
+    def allocate():
+        hoard = []
+        for _ in range(256):  # up to 16 GiB of address space, 64 MiB at a time (calloc: no page is touched)
+            hoard.append(bytearray(64 << 20))
+        return "never"
+
+    costly(monkeypatch, gated, allocate)
+    started = time.monotonic()
+    code, out = run(gated)
+    assert_clean_failure(code, out)
+    assert ("cards/red.yaml: [budget] the stage schema exceeded its memory budget (1 GiB) while reading "
+            "cards/red.yaml") in out
+    assert "✗ schema: over its memory budget" in out
+    assert time.monotonic() - started < 60
+
+
+def test_a_check_that_spins_past_its_cpu_is_a_budget_finding(gated, monkeypatch, no_hang):
+    def spin():
+        end = time.process_time() + 10  # before the box: 10 s of CPU, then a fine schema
+        while time.process_time() < end:
+            pass
+        return schema_text()
+
+    costly(monkeypatch, gated, spin)
+    narrow(monkeypatch, "schema", cpu=1)
+    code, out = run(gated)
+    assert_clean_failure(code, out)
+    assert "cards/red.yaml: [budget] the stage schema exceeded its CPU budget (1 s) while reading cards/red.yaml" in out
+
+
+def test_a_check_that_waits_past_its_time_is_a_budget_finding(gated, monkeypatch, no_hang):
+    costly(monkeypatch, gated, lambda: time.sleep(10) or schema_text())
+    narrow(monkeypatch, "schema", wall=1.0)
+    code, out = run(gated)
+    assert_clean_failure(code, out)
+    assert ("cards/red.yaml: [budget] the stage schema exceeded its time budget (1 s) while reading "
+            "cards/red.yaml") in out
+
+
+def test_a_check_whose_result_floods_is_a_budget_finding(gated, monkeypatch, no_hang):
+    def flood(db, games, seed, jobs):
+        where = Position("cards/red.yaml", 1, 1)
+        return [Finding(where, "simulate", f"game {i} failed: " + "x" * 200) for i in range(100_000)], {
+            "games": games, "errors": 100_000, "capped": 0, "seed": seed, "agents": "heuristic"}
+
+    monkeypatch.setattr(check_module, "smoke", flood)
+    code, out = run(gated)
+    assert_clean_failure(code, out)
+    assert "simulate: [budget] the stage simulate exceeded its output budget (8 MiB)" in out
+    assert len(out) < 100_000  # the flood never reaches the log
+
+
+@pytest.mark.parametrize("fmt, expected", [
+    ("github", "::error file=cards/red.yaml,title=forge [budget]::the stage schema exceeded its memory budget"),
+    ("json", '"file": "cards/red.yaml",'),
+    ("sarif", '"ruleId": "budget"'),
+])
+def test_a_budget_finding_shows_in_the_ci_formats(gated, monkeypatch, no_hang, fmt, expected):
+    costly(monkeypatch, gated, lambda: bytearray(64 << 30))
+    code, out = run(gated, "--format", fmt, "--budget", "2")  # --budget scales every limit
+    assert code == 1 and "Traceback" not in out
+    assert expected in out and "memory budget (2 GiB) while reading cards/red.yaml" in out
+
+
+def test_a_book_that_does_not_compose_fails_the_gate(gated):
+    for lang in ("en", "fr"):  # the same change in both languages: parity has nothing to say
+        prose = gated / "templates" / "books" / f"rulebook.{lang}.md"
+        text = prose.read_text(encoding="utf-8")
+        assert "divine-shield" in text
+        prose.write_text(text.replace("divine-shield", "no-such-shield"), encoding="utf-8")  # a card that is not there
+    code, out = run(gated)
+    assert code == 1, out
+    assert [line for line in out.splitlines() if "[book]" in line and "no-such-shield" in line]
+    assert "✗ books:" in out and out.splitlines()[-1] == "✗ check failed: books"
+
+
+def _use_chain(depth: int, fan: int) -> bytes:
+    """An SVG drawing ``fan ** depth`` rectangles through nested ``<use>``, in about 30 x depth x fan bytes."""
+    head = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" '
+            'height="100" viewBox="0 0 100 100">')
+    levels = [f'<g id="l{i}">' + f'<use xlink:href="#l{i - 1}"/>' * fan + "</g>" for i in range(1, depth + 1)]
+    return (head + '<defs><rect id="l0" width="1" height="1"/>' + "".join(levels)
+            + f'</defs><use xlink:href="#l{depth}"/></svg>').encode()
+
+
+@pytest.mark.slow
+def test_card_art_that_amplifies_stops_the_gate_at_the_art(gated, monkeypatch, no_hang):
+    """The issue's attack itself: 3 KB of `<use>` chains (with this svglib, which gives up after 10,000 expansions,
+    validate spent 17 s on it and the gate passed). Whatever reads the art (svglib, or the sanitiser of §3 before
+    it), the gate ends with a finding at the picture: here validate's box is narrowed to 3 CPU s."""
+    (gated / "art").mkdir()
+    (gated / "art" / "attack.svg").write_bytes(_use_chain(10, 10))
+    cards = gated / "cards" / "red.yaml"
+    text = cards.read_text(encoding="utf-8")
+    old = "    art: {icon: flint-spark, accents: [small-fire], layout: corner}"
+    assert old in text
+    cards.write_text(text.replace(old, "    art: {image: art/attack.svg, fit: contain}", 1), encoding="utf-8")
+    narrow(monkeypatch, "validate", memory=128 << 20, cpu=3, wall=30.0)  # a test's patience, not half a minute
+    started = time.monotonic()
+    code, out = run(gated)
+    assert_clean_failure(code, out)
+    assert [line for line in out.splitlines() if line.startswith("art/attack.svg") or "art `art/attack.svg`" in line]
+    assert "✗ validate:" in out
+    assert time.monotonic() - started < 120
