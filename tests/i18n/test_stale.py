@@ -43,7 +43,7 @@ def test_an_english_edit_makes_its_french_stale_at_the_french_line(shipped):
     assert stale_at(shipped) == {
         ("cards/red.yaml", line_of(shipped, "cards/red.yaml", 'fr: "Étincelle"')),
         ("templates/books/rulebook.fr.md",
-         line_of(shipped, "templates/books/rulebook.fr.md", "{{ game }} est un jeu de deckbuilding")),
+         line_of(shipped, "templates/books/rulebook.fr.md", "{game} est un jeu de deckbuilding")),
     }
 
 
