@@ -213,7 +213,9 @@ def _inline_positions(parsed: Parsed, token: Token) -> None:
         offset = child.meta["offset"]
         line = first + token.content.count("\n", 0, offset)
         source = parsed.lines[line] if line < len(parsed.lines) else ""
-        col = max(0, source.find(child.meta["raw"])) + 1
+        at = offset - (token.content.rfind("\n", 0, offset) + 1)  # in the line, less its stripped indent
+        found = source.find(child.meta["raw"], at)
+        col = (found if found != -1 else max(0, source.find(child.meta["raw"]))) + 1
         child.meta["line"], child.meta["col"] = line + 1, col
         if child.type == "bad_brace":
             parsed.problems.append(_refused(child.meta["raw"], child.meta["template"], line + 1, col))
