@@ -228,10 +228,11 @@ class _LayoutLoader(jinja2.BaseLoader):
         return safeio.read_text(path, LAYOUT_DIR), str(path), lambda: False
 
 
-def layout_environment() -> jinja2.Environment:
-    """The autoescaped environment of forge's layouts (the book's page and macros, the web page)."""
+def layout_environment(keep_trailing_newline: bool = True) -> jinja2.Environment:
+    """The autoescaped environment of forge's layouts (the book's page and macros; the web page without
+    its last newline, as it always was written)."""
     return sandbox.environment(_LayoutLoader(), undefined=jinja2.StrictUndefined, trim_blocks=True,
-                               lstrip_blocks=True, keep_trailing_newline=True)
+                               lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline)
 
 
 class Book:

@@ -230,7 +230,7 @@ class Edition:
 
         composed, body, words = self.composed[(kind, lang)], self.bodies[(kind, lang)], self.words[lang]
         context = composed.context
-        env = layout_environment()
+        env = layout_environment(keep_trailing_newline=False)
         langs = [{"lang": l, "name": self.project.books[l].data.get("language", l), "href": f"{kind}-{l}.html",
                   "current": l == lang} for l in self.langs if (kind, l) in self.bodies]
         books = [{"kind": k, "title": self.composed[(k, lang)].title, "href": f"{k}-{lang}.html", "current": k == kind}

@@ -109,7 +109,7 @@ def test_an_icon_dropped_in_prose(shipped):
 
 
 def test_a_block_key_translated(shipped):
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "\n::: example\n", "\n::: exemple\n") + 1
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "\n::: tip\n", "\n::: astuce\n") + 1
     assert ("templates/books/rulebook.fr.md", line) in found(shipped, "parity-structure")
 
 
