@@ -33,7 +33,6 @@ from .anatomy import choose_cards, cover_cards, place_callouts, render_card, ren
 from .fetch import UrlPolicy, scan_html
 from .icons import IconSet, Palette
 from ..prose import grammar
-from ..prose.directives import DIRECTIVES
 from ..prose.grammar import Container, Directive
 from ..prose.render import render, slugify
 from .pdf import leftover_syntax
@@ -310,7 +309,7 @@ class Book:
         return {
             "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
             "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db),
-            "kw": self.kw, "faction": self.faction, "faction_title": self.faction_title, "icon": self.icon,
+            "faction": self.faction, "faction_title": self.faction_title, "icon": self.icon,
             "names": self.names, "trap_kind": self.L.trap_kind, "count": self.count, "plural": self.plural,
             "quick_reference": self.quick_reference, "box_contents": self.box_contents,
         }

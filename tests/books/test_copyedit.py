@@ -68,7 +68,7 @@ def test_a_count_agrees_with_its_noun_in_both_languages():
 #: A count of things printed raw before a word (the allegiance level, a point on a track, is not a count;
 #: "3 cards for the first player, 5 for the second" is the rulebook's own wording).
 _RAW_COUNT = re.compile(r"\{\{\s*(?:n\.(?!max_allegiance)\w+|[\w.]*copies|[\w.]*count)\s*\}\}\s*\(?(?!for the second|pour le second)[^\W\d_]")
-_RAW_NUMBER = re.compile(r"\{n:(?!max_allegiance)\w+\}\s*\(?(?!for the second|pour le second)[^\W\d_]")
+_RAW_NUMBER = re.compile(r"\{n:(?!max_allegiance|other_factions|cards\})\w+\}\s*\(?(?!for the second|pour le second)[^\W\d_]")
 
 
 @pytest.mark.parametrize("path", [*(f"templates/books/{name}" for name in ("rulebook.en.md", "rulebook.fr.md",
