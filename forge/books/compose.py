@@ -68,6 +68,8 @@ _ANY_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
 PLACEHOLDERS = frozenset({"player", "other", "n", "m", "max", "card", "target", "health", "faction_name", "faction",
                           "trigger", "turn", "allegiance", "field", "step", "count", "quote", "icon", "icons", "only",
                           "needs"})
+#: How many times one book may print the same generated block (a table, a figure drawn from the cards).
+MAX_BLOCK_REPEAT = 2
 #: The ``:::`` blocks prose may open besides the reference's (a box, a tip, a block kept on one page...).
 PLAIN_CONTAINERS = ("example", "tip", "keep", "credits", "reminder", "note")
 
@@ -252,6 +254,7 @@ class Book:
         self.faq_seen: set[int] = set()
         self.meta: dict = {}
         self.at: tuple[int, int] = (0, 0)  # the line and column of the directive being printed
+        self.blocks_printed: dict[str, int] = {}
         self._example: example.Example | None = None
         self._example_failed = False
 
@@ -417,6 +420,11 @@ class Book:
                     "allegiance_example": self.allegiance_block}
         if name not in printers:
             self.problem(f"no generated block `{name}`", "the blocks: " + ", ".join(sorted(printers)))
+            return Markup("")
+        self.blocks_printed[name] = self.blocks_printed.get(name, 0) + 1
+        if self.blocks_printed[name] > MAX_BLOCK_REPEAT:  # each draws cards: a thousand would hang the build
+            self.problem(f"`{{block:{name}}}` is printed more than {MAX_BLOCK_REPEAT} times in this book",
+                         "print each generated block once")
             return Markup("")
         return printers[name]()
 

@@ -245,6 +245,9 @@ class Edition:
         data = {"cards": {cid: list(self.preview(lang, cid)) for cid in body.cards}, "langs": switch, "ui": ui}
         script = safeio.read_text(LAYOUT_DIR / SCRIPT, LAYOUT_DIR)
         css = read_source(self.project, self.project.source(f"{WEB_DIR}/web.css"))
+        if re.search(r"</\s*style", css, re.I):
+            raise BookIOError(f"templates/books/{WEB_DIR}/web.css: closes its <style> element (what follows "
+                              "would be markup, not style); remove `</style>`")
         css = palette(read_source(self.project, self.project.source("book.css"))) + "\n" + css
         page = env.get_template(PAGE).render({
             **context, "w": words.w, "draft": draft, "draft_mark": DRAFT_MARK, "body": Markup(body.html), "has_h1": any(h.level == 1 for h in body.headings),

@@ -18,8 +18,8 @@ from markdown_it.token import Token
 
 from .directives import DIRECTIVES
 
-#: The largest prose file, its most lines and directives (the shipped ones: 45 KB, 500 lines, 700 directives).
-MAX_PROSE_BYTES = 1_000_000
+#: The largest prose file, its most lines and braces (the shipped ones: at most 45 KB, 500 lines, 700 directives).
+MAX_PROSE_BYTES = 300_000
 MAX_PROSE_LINES = 20_000
 MAX_DIRECTIVES = 20_000
 #: How deep ``:::`` containers may nest (the reference nests three).

@@ -43,3 +43,14 @@ def test_200000_written_paragraphs_are_refused_by_the_budget(tmp_path, no_hang):
     [finding] = [f for f in result.findings if f.severity == "error"]
     assert (finding.position.file, finding.rule) == ("templates/books/reference.fr.md", "budget")
     assert "may hold" in finding.message and result.html == ""
+
+
+def test_a_generated_block_repeated_a_thousand_times_is_a_finding(tmp_path, no_hang):
+    """`{block:anatomy}` draws cards: a book may print each generated block twice at most."""
+    root = game(tmp_path / "game")
+    line = append(root, "rulebook", "en", "\n\n".join(["{block:anatomy}"] * 1000))
+    start = time.monotonic()
+    result = compose_book(root, "rulebook", "en")
+    assert time.monotonic() - start < 60
+    errors = [f for f in result.findings if f.severity == "error"]
+    assert errors and errors[0].position.line == line + 2 and "more than 2 times" in errors[0].message
