@@ -1,7 +1,8 @@
 """The one way forge makes a Jinja environment: the immutable sandbox, autoescaped, with bounded work.
 
-Templates (the books' prose, styles and layout) may come from a pull request and
-are rendered in CI. A plain ``jinja2.Environment`` lets
+forge renders only its own package templates (the books' and the web pages' layouts,
+the reports); no contributor text is ever a template (the books' prose has its own
+grammar, ``forge.prose``). The sandbox stays as a second wall: a plain ``jinja2.Environment`` lets
 ``{{ cycler.__init__.__globals__.os.popen('id').read() }}`` run a shell command;
 the sandbox refuses attribute paths into Python internals, the immutable one also
 refuses calls that would change the data handed to the template, and the

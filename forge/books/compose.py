@@ -1,10 +1,11 @@
-"""From templates and cards to one HTML document per book and language.
+"""From prose and cards to one HTML document per book and language.
 
-The prose (``templates/books/<book>.<lang>.md``) goes through Jinja2, whose
-helpers insert what the cards say (names, counts, tables), then through the
-small converter of ``forge.books.markup``; the layout (``book.html.j2``) wraps it
-with the cover, the contents and the back cover. Every problem met on the way
-is a ``Finding`` at its template line; nothing here raises on a bad template.
+The prose (``templates/books/<book>.<lang>.md``) is data: ``forge.prose`` parses it
+(CommonMark, ``:::`` blocks, a closed set of ``{name:args}`` directives) and this module
+prints each directive from the cards and the locales, escaping every contributor
+string. Jinja renders only forge's own layout (``forge/books/layout/``: the cover, the
+contents, the tables, the back cover), which no project can replace. Every problem met
+on the way is a ``Finding`` at its line; nothing here raises on bad prose.
 """
 from __future__ import annotations
 
@@ -13,18 +14,15 @@ import html
 import os
 import re
 import shlex
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from importlib import resources
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Callable
 
 import jinja2
-import jinja2.sandbox
-import yaml
 from markupsafe import Markup
 
-from .. import safeio, sandbox
+from .. import safeio, sandbox, yamlsrc
 from ..engine.state import PLAY_STEPS, TURN_PHASES, WOUND_PROTECTION
 from ..findings import WARNING, Finding
 from ..model import Card, CardDatabase, Position, collector_order
@@ -34,14 +32,21 @@ from . import content, example, table
 from .anatomy import choose_cards, cover_cards, place_callouts, render_card, render_figure
 from .fetch import UrlPolicy, scan_html
 from .icons import IconSet, Palette
-from .markup import Block, Converter, slugify
+from ..prose import grammar
+from ..prose.grammar import Container, Directive
+from ..prose.render import render, slugify
 from .pdf import leftover_syntax
 from .rulings import RULINGS_FILE, Ruling, parse_rulings
 from .typography import typeset
 
 BOOKS_DIR = Path("templates") / "books"
-#: The templates shipped with forge, used for any file a project does not override.
-BUILTIN_DIR = Path(__file__).resolve().parents[2] / BOOKS_DIR
+#: forge's own copies of the prose, strings, styles and game record, for any file a project does not have
+#: (package data: a wheel carries them).
+BUILTIN_DIR = Path(str(resources.files(__package__) / "defaults"))
+#: forge's layouts (Jinja, autoescaped): the cover, contents, tables, back cover and web page. Never a project's.
+LAYOUT_DIR = Path(str(resources.files(__package__) / "layout"))
+#: Layout files a project may still carry from older versions of forge: ignored, with a warning.
+LAYOUT_FILES = ("book.html.j2", "macros.html.j2", "web/page.html.j2", "web/web.js")
 BUILTIN_RULINGS = Path(__file__).resolve().parents[2] / RULINGS_FILE
 BOOKS: tuple[str, ...] = ("rulebook", "reference")
 #: The anatomy figure: its width (the A5 text width) and the card's width by number of cards, in mm.
@@ -55,6 +60,18 @@ FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 
 _NAME_REF = re.compile(r"\{(kw|type|n):(\w+)\}")
 _LEFTOVER_TOKEN = re.compile(r"\[\[[a-z_]+\]\]|\{\{|\{%|:::|\*\*")
+#: A placeholder of strings.yaml: a name, a plural choice ``{n|card|cards}``, or a name from the locale or the cards.
+_GOOD_PLACEHOLDER = re.compile(r"\{(?:(\w+)|(\w+)\|[^|{}]*\|[^{}]*|(?:kw|type|n):\w+)\}")
+_STYLE_END = re.compile(r"</\s*style", re.I)
+_ANY_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
+#: Every name a strings.yaml phrase may hold; forge fills them, never str.format.
+PLACEHOLDERS = frozenset({"player", "other", "n", "m", "max", "card", "target", "health", "faction_name", "faction",
+                          "trigger", "turn", "allegiance", "field", "step", "count", "quote", "icon", "icons", "only",
+                          "needs"})
+#: How many times one book may print the same generated block (a table, a figure drawn from the cards).
+MAX_BLOCK_REPEAT = 2
+#: The ``:::`` blocks prose may open besides the reference's (a box, a tip, a block kept on one page...).
+PLAIN_CONTAINERS = ("example", "tip", "keep", "credits", "reminder", "note")
 
 
 class BookIOError(Exception):
@@ -74,6 +91,8 @@ class Project:
     rulings_file: str
     palette: Palette
     template_dirs: tuple[Path, ...]
+    #: What loading the project found (a broken strings.yaml): every composed book reports it.
+    findings: list[Finding] = field(default_factory=list)
 
     def source(self, name: str) -> Path | None:
         """A template file from the project, else from forge.
@@ -97,15 +116,55 @@ def load_project(root: Path, db: CardDatabase, books: dict[str, Phrasebook]) -> 
     strings_path = project.source("strings.yaml")
     if strings_path is None:
         raise BookIOError(f"{BOOKS_DIR / 'strings.yaml'}: not found")
-    try:
-        project.strings = yaml.safe_load(read_source(project, strings_path)) or {}
-    except yaml.YAMLError as exc:
-        raise BookIOError(f"{project.rel(strings_path)}: cannot read ({exc})") from None
+    project.strings, project.findings = load_strings(read_source(project, strings_path), project.rel(strings_path))
+    if project.findings and strings_path.parent != BUILTIN_DIR:
+        # The book stops on these findings; forge's own labels let it report everything else too.
+        project.strings = load_strings(safeio.read_text(BUILTIN_DIR / "strings.yaml", BUILTIN_DIR))[0]
+    project.findings += [Finding(Position(project.rel(path), 0, 0), "book",
+                                 f"`{name}` is forge's layout: a project's copy is ignored",
+                                 "delete it; style the books with book.css and web/web.css, word them with "
+                                 "strings.yaml", WARNING)
+                         for name in LAYOUT_FILES if os.path.lexists(path := Path(root) / BOOKS_DIR / name)]
     rulings_path = Path(root) / RULINGS_FILE
     if not os.path.lexists(rulings_path):
         rulings_path = BUILTIN_RULINGS
     project.rulings = parse_rulings(read_source(project, rulings_path, RULINGS_FILE.as_posix()))
     return project
+
+
+def load_strings(text: str, rel: str = "templates/books/strings.yaml") -> tuple[dict, list[Finding]]:
+    """strings.yaml through the hardened YAML loader, each phrase's placeholders checked: ({}, findings) when
+    it cannot be read. A placeholder is a known name, never a format (``{turn:>9}``), an index or an attribute."""
+    try:
+        data, where = yamlsrc.load(text)
+    except yamlsrc.YamlError as exc:
+        return {}, [Finding(Position(rel, exc.line, exc.col), exc.rule, exc.message, exc.hint)]
+    if not isinstance(data, dict):
+        return {}, [Finding(Position(rel, 1, 1), "book", "strings.yaml must map each language to its labels",
+                            "write `en:` and `fr:` at the top, each with its labels")]
+    findings: list[Finding] = []
+
+    def walk(value, path: tuple) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, path + (key,))
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, path + (i,))
+        elif isinstance(value, str):
+            for m in _ANY_PLACEHOLDER.finditer(value):
+                good = _GOOD_PLACEHOLDER.fullmatch(m.group(0))
+                name = good and (good.group(1) or good.group(2))
+                if good and (not name or name in PLACEHOLDERS):
+                    continue
+                line, col = where.at(path)
+                findings.append(Finding(Position(rel, line, col), "book",
+                                        f"`{'.'.join(map(str, path))}`: `{m.group(0)}` is not a placeholder forge fills",
+                                        "placeholders are names only ({player}, {card}, {n|card|cards}, {kw:wound}); "
+                                        "known names: " + ", ".join(sorted(PLACEHOLDERS))))
+
+    walk(data, ())
+    return data, findings
 
 
 def read_source(project: Project, path: Path, rel: str | None = None) -> str:
@@ -121,7 +180,7 @@ def read_source(project: Project, path: Path, rel: str | None = None) -> str:
 
 def check_sources(project: Project, kinds: tuple[str, ...], langs: tuple[str, ...]) -> None:
     """Every file the asked books need exists and reads as UTF-8; raises BookIOError naming the first that doesn't."""
-    names = ["book.html.j2", "macros.html.j2", "book.css"] + [f"{k}.{lang}.md" for k in kinds for lang in langs]
+    names = ["book.css"] + [f"{k}.{lang}.md" for k in kinds for lang in langs]
     for name in names:
         path = project.source(name)
         if path is None:
@@ -160,67 +219,25 @@ class Composed:
         return not any(f.severity == "error" for f in self.findings)
 
 
-class _ProseLoader(jinja2.BaseLoader):
-    """Loads templates from the project, else from forge, through ``forge.safeio`` (no FIFO, device,
-    link out of the project or huge file); the prose files lose their front matter (blanked, so
-    line numbers hold)."""
-
-    def __init__(self, project: "Project"):
-        self.project = project
+class _LayoutLoader(jinja2.BaseLoader):
+    """forge's own layouts, read from its package (``forge/books/layout/``): never a project's file."""
 
     def get_source(self, environment, template):
-        path = self.project.source(template)
-        if path is None:
+        path = LAYOUT_DIR / template
+        if "/.." in f"/{template}" or not path.is_file():
             raise jinja2.TemplateNotFound(template)
-        source = read_source(self.project, path)
-        if template.endswith(".md"):
-            _, source, _ = _front_matter(source)
-        return source, str(path), lambda: False
+        return safeio.read_text(path, LAYOUT_DIR), str(path), lambda: False
 
 
-def _template_line(needle: str = "") -> tuple[str, int]:
-    """The template file and line being rendered, found on the call stack (Jinja's own mapping).
-
-    Jinja maps a whole output statement to the line where it starts, so the line of
-    ``needle`` (the id or key the helper was called with) is looked for a few lines on.
-    """
-    frame = sys._getframe(1)
-    while frame is not None:
-        tpl = frame.f_globals.get("__jinja_template__")
-        if tpl is not None:
-            file, line = tpl.filename or "", tpl.get_corresponding_lineno(frame.f_lineno)
-            return file, _line_of(file, line, needle)
-        frame = frame.f_back
-    return "", 0
-
-
-def _expression_line(file: str, line: int) -> int:
-    """The first line from ``line`` (a few on at most) that opens a ``{{ }}`` or ``{% %}``; else ``line``."""
-    try:
-        lines = safeio.read_text(file, Path(file).parent).splitlines()
-    except (safeio.UnsafeInput, UnicodeDecodeError):
-        return line
-    for number in range(max(1, line), min(len(lines), line + 6) + 1):
-        if "{{" in lines[number - 1] or "{%" in lines[number - 1]:
-            return number
-    return line
-
-
-def _line_of(file: str, line: int, needle: str) -> int:
-    if not needle or not file:
-        return line
-    try:
-        lines = safeio.read_text(file, Path(file).parent).splitlines()
-    except (safeio.UnsafeInput, UnicodeDecodeError):
-        return line
-    for number in range(max(1, line), min(len(lines), line + 6) + 1):
-        if needle in lines[number - 1]:
-            return number
-    return line
+def layout_environment(keep_trailing_newline: bool = True) -> jinja2.Environment:
+    """The autoescaped environment of forge's layouts (the book's page and macros; the web page without
+    its last newline, as it always was written)."""
+    return sandbox.environment(_LayoutLoader(), undefined=jinja2.StrictUndefined, trim_blocks=True,
+                               lstrip_blocks=True, keep_trailing_newline=keep_trailing_newline)
 
 
 class Book:
-    """The helpers a template calls, for one book, one language and one project."""
+    """What one book in one language prints for each directive, for one project."""
 
     def __init__(self, project: Project, kind: str, lang: str):
         self.project = project
@@ -232,68 +249,53 @@ class Book:
         self.s = _strings(project.strings, lang)
         self.findings: list[Finding] = []
         self.cards = project.db.by_id()
-        #: What templates see of the database: its cards and factions, as tuples (nothing to call or change).
-        self.db_view = SimpleNamespace(cards=tuple(project.db.cards), factions=tuple(project.db.factions))
-        self.env = self._environment()
+        self.env = layout_environment()
         self.macros = None
         self.faq_seen: set[int] = set()
         self.meta: dict = {}
-        self.source_lines: list[str] = []
+        self.at: tuple[int, int] = (0, 0)  # the line and column of the directive being printed
+        self.blocks_printed: dict[str, int] = {}
         self._example: example.Example | None = None
         self._example_failed = False
 
     # -- findings ----------------------------------------------------------------------
     def problem(self, message: str, hint: str = "", severity: str = "error", rule: str = "book",
-                where: tuple[str, int] | None = None, needle: str = "") -> None:
-        file, line = where or _template_line(needle)
-        if not file:
-            file = self.source_rel
-        elif Path(file).is_absolute():
-            file = self.project.rel(Path(file))
-        self.findings.append(Finding(Position(file, line, 1 if line else 0), rule, message, hint, severity))
+                where: tuple[str, int] | None = None) -> None:
+        """A finding at ``where`` (file, line), else at the directive being printed."""
+        if where is None:
+            file, (line, col) = self.source_rel, self.at
+        else:
+            (file, line), col = where, 1 if where[1] else 0
+        self.findings.append(Finding(Position(file, line, col), rule, message, hint, severity))
 
     @property
     def source_rel(self) -> str:
         return (BOOKS_DIR / f"{self.kind}.{self.lang}.md").as_posix()
 
-    def find_line(self, *needles: str) -> tuple[str, int]:
-        """Where the prose file has a line holding every needle (0 when none does)."""
-        for number, line in enumerate(self.source_lines, start=1):
-            if all(n in line for n in needles):
-                return self.source_rel, number
-        return self.source_rel, 0
-
-    def block_at(self, block: Block) -> tuple[str, int]:
+    def block_at(self, block: Container) -> tuple[str, int]:
         """Where a ``::: name args`` block opens in the prose file."""
-        return self.find_line(f"::: {block.name}", *block.args)
+        return self.source_rel, block.line
 
-    # -- Jinja ---------------------------------------------------------------------------
-    def _environment(self) -> jinja2.Environment:
-        env = sandbox.environment(_ProseLoader(self.project), undefined=jinja2.StrictUndefined,
-                                  trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
-        env.globals.update(self.helpers())
-        env.filters["spell"] = self.spell
-        return env
+    # -- the resolver the prose renderer calls -------------------------------------------
+    def directive(self, d: Directive) -> str:
+        """What a directive prints, as HTML; a problem at its line when its ids or keys are unknown."""
+        self.at = (d.line, d.col)
+        return str(getattr(self, "d_" + d.name)(*d.args))
 
-    def helpers(self) -> dict:
-        """Everything templates may call or read; see templates/books/README.md."""
-        return {
-            "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
-            "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db), "db": self.db_view,
-            "card": self.card, "cards": self.card_names, "kw": self.kw, "faction": self.faction,
-            "faction_title": self.faction_title, "icon": self.icon, "text": self.card_text_html,
-            "traps": self.traps, "names": self.names, "rite_of": self.rite_of, "join": self.join,
-            "factions_table": self.factions_table, "starter_table": self.starter_table,
-            "starter_list": self.starter_list, "traps_table": self.traps_table, "rites_table": self.rites_table,
-            "anatomy": self.anatomy, "glossary": self.glossary, "card_list": self.card_list,
-            "threshold_example": self.threshold_example, "allegiance_example": self.allegiance_example,
-            "box_contents": self.box_contents, "soul_cards": self.soul_cards, "art_credits": self.art_credits,
-            "type_word": self.L.type_word, "trap_kind": self.L.trap_kind, "frame": self.L.frame_title,
-            "count": self.count, "plural": self.plural, "spell": self.spell, "trigger": self.trigger,
-            "effect_text": self.effect_text,
-            "play_only_if": self.play_only_if, "quick_reference": self.quick_reference, "step": self.step,
-            "setup_table": self.setup_table, "worked_example": self.worked_example,
-        }
+    def icon_at(self, name: str, line: int, col: int) -> str:
+        self.at = (line, col)
+        return self.markup_icon(name)
+
+    def slug(self, heading_html: str) -> str:
+        return slugify(heading_html)
+
+    def phrase(self, key: str, **values) -> Markup:
+        """A strings.yaml phrase, escaped, its ``{name}`` placeholders filled with ``values`` (HTML already)."""
+        template = self.s.get(key, "") if isinstance(key, str) else key
+        return self.fill(str(template), **values)
+
+    def fill(self, template: str, **values) -> Markup:
+        return Markup(Phrasebook(self.lang, {}, "strings.yaml").fill(str(self.words(template)), None, **values))
 
     def macro(self, name: str) -> Callable:
         if self.macros is None:
@@ -301,9 +303,145 @@ class Book:
         return getattr(self.macros, name)
 
     def render_macro(self, name: str, *args, **kwargs) -> Markup:
-        """A macro's HTML on one logical block: no blank lines, so the converter copies it as is."""
+        """A macro's HTML on one line (the web edition's rewriter reads it line by line)."""
         out = str(self.macro(name)(*args, **kwargs))
         return Markup(" ".join(line.strip() for line in out.splitlines() if line.strip()))
+
+    def helpers(self) -> dict:
+        """What forge's layouts call or read (they are forge's files; the prose never sees these)."""
+        return {
+            "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
+            "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db),
+            "faction": self.faction, "faction_title": self.faction_title, "icon": self.icon,
+            "names": self.names, "trap_kind": self.L.trap_kind, "count": self.count, "plural": self.plural,
+            "quick_reference": self.quick_reference, "box_contents": self.box_contents,
+        }
+
+    # -- directives (forge/prose/directives.py lists them; templates/books/README.md documents them) --
+    def d_card(self, card_id: str) -> Markup:
+        return self.card(card_id)
+
+    def d_kw(self, key: str) -> Markup:
+        return self.kw(key)
+
+    def d_type(self, key: str) -> str:
+        return self._label("types", key, self.L.type_word)
+
+    def d_faction(self, fid: str) -> Markup:
+        return self.faction(fid)
+
+    def d_step(self, key: str) -> str:
+        return html.escape(self.step(key), quote=False)
+
+    def d_frame(self, key: str) -> str:
+        return self._label("frames", key, self.L.frame_title)
+
+    def d_trap_kind(self, kind: str) -> str:
+        return self._label("trap_kinds", kind, self.L.trap_kind)
+
+    def _label(self, table: str, key: str, get: Callable[[str], str]) -> str:
+        try:
+            return html.escape(get(key), quote=False)
+        except PhraseError:
+            keys = ", ".join(sorted(self.L.book.section(table)))
+            self.problem(f"no `{table}.{key}` in locales/{self.lang}.yaml", f"the keys: {keys}")
+            return html.escape(key, quote=False)
+
+    def d_trigger(self, event: str, actor: str, lower: str | None = None) -> Markup:
+        return self.trigger(event, actor, capital=lower is None)
+
+    def d_effect(self, card_id: str) -> Markup:
+        return self.effect_text(card_id)
+
+    def numbers(self) -> dict[str, int]:
+        """Every number prose may print by name: the counts of the cards and the engine, and a few derived."""
+        n = content.counts(self.project.db)
+        out = {f.name: getattr(n, f.name) for f in fields(n) if isinstance(getattr(n, f.name), int)}
+        souls = self.soul_cards()
+        out.update(cards=len(self.project.db.cards), other_factions=n.factions - 1,
+                   recruit_soul_copies=souls["recruit_copies"])
+        return out
+
+    def number(self, name: str) -> int:
+        numbers = self.numbers()
+        if name not in numbers:
+            self.problem(f"no number `{name}`", "the numbers: " + ", ".join(sorted(numbers)))
+            return 0
+        return numbers[name]
+
+    def d_n(self, name: str) -> str:
+        return str(self.number(name))
+
+    def d_count(self, name: str, noun: str) -> str:
+        return html.escape(self.count(self.number(name), noun), quote=False)
+
+    def d_plural(self, name: str, noun: str) -> str:
+        return html.escape(self.plural(self.number(name), noun), quote=False)
+
+    def d_spell(self, name: str, capital: str | None = None) -> str:
+        return html.escape(self.spell(self.number(name), capital is not None), quote=False)
+
+    def d_traps(self, kind: str, event: str | None = None) -> Markup:
+        return self.names([c.id for c in self.traps(kind, event)])
+
+    def d_souls(self) -> Markup:
+        return self.names([c.id for c in self.soul_cards()["starter"]])
+
+    def d_game(self) -> str:
+        return html.escape(str(self.s.get("game", "")), quote=False)
+
+    def d_author(self) -> str:
+        return html.escape(str(self.s.get("author", "")), quote=False)
+
+    def d_starter_list(self) -> Markup:
+        n = content.counts(self.project.db)
+        more = self.phrase("starter_more", count=html.escape(self.count(n.starter_creatures, "starter_creature")))
+        return self.starter_list(more)
+
+    def d_threshold_example(self) -> Markup:
+        te = self.threshold_example()
+        if te is None:
+            return Markup("")
+        return self.phrase("threshold_example", quote=te["line"], card=self.card(te["card"].id),
+                           faction=self.faction(te["faction"]))
+
+    def d_threshold(self, form: str) -> Markup:
+        te = self.threshold_example()
+        if te is None:
+            return self.phrase(f"threshold_{form}_none")
+        shown = self.icon(te["faction"]) if form == "icon" else self.faction(te["faction"])
+        return self.phrase(f"threshold_{form}", n=te["n"], **{"icon" if form == "icon" else "faction": shown})
+
+    def d_block(self, name: str) -> Markup:
+        printers = {"factions": self.factions_table, "starter": self.starter_table, "box_contents": self.box_contents,
+                    "setup": self.setup_table, "anatomy": self.anatomy, "traps": self.traps_table,
+                    "rites": self.rites_table, "worked_example": self.worked_example, "glossary": self.glossary,
+                    "card_list": self.card_list, "art_credits": self.art_credits,
+                    "allegiance_example": self.allegiance_block}
+        if name not in printers:
+            self.problem(f"no generated block `{name}`", "the blocks: " + ", ".join(sorted(printers)))
+            return Markup("")
+        self.blocks_printed[name] = self.blocks_printed.get(name, 0) + 1
+        if self.blocks_printed[name] > MAX_BLOCK_REPEAT:  # each draws cards: a thousand would hang the build
+            self.problem(f"`{{block:{name}}}` is printed more than {MAX_BLOCK_REPEAT} times in this book",
+                         "print each generated block once")
+            return Markup("")
+        return printers[name]()
+
+    def allegiance_block(self) -> Markup:
+        """The rulebook's example of a card that needs two allegiances, in a box; nothing when no card does."""
+        ae = self.allegiance_example()
+        if ae is None:
+            return Markup("")
+        words = self.s.get("allegiance_example") or {}
+        glue = Markup(f" {html.escape(str(self.s.get('and', 'and')), quote=False)} ")
+        icons = glue.join(self.fill(str(words.get("icon", "")), n=k, icon=self.icon(f)) for f, k in ae.allegiance.items())
+        needs = glue.join(self.fill(str(words.get("need", "")), n=k, faction=self.faction(f))
+                          for f, k in ae.allegiance.items())
+        text = self.fill(str(words.get("text", "")), card=self.card(ae.id), icons=icons,
+                         only=html.escape(self.play_only_if(ae), quote=False), needs=needs)
+        label = html.escape(str(words.get("label", "")), quote=False)
+        return Markup(f'<div class="example"><p><strong>{label}</strong> {text}</p></div>')
 
     # -- numbers ---------------------------------------------------------------------------
     def plural(self, n: int, noun: str) -> str:
@@ -312,7 +450,7 @@ class Book:
         forms = (self.s.get("nouns") or {}).get(noun)
         if not isinstance(forms, dict) or "one" not in forms or "other" not in forms:
             self.problem(f"strings.yaml has no noun `{noun}` with `one:` and `other:` forms in `{self.lang}`",
-                         f"add `nouns: {{{noun}: {{one: …, other: …}}}}` under `{self.lang}:`", needle=noun)
+                         f"add `nouns: {{{noun}: {{one: …, other: …}}}}` under `{self.lang}:`")
             return noun
         return str(forms[plural_category(self.lang, int(n))])
 
@@ -334,7 +472,7 @@ class Book:
             text = self.L.book.frame("trigger", event=self.L.book.event(event, actor), effect="")
         except PhraseError:
             self.problem(f"no event `{event}` for `{actor}` in locales/{self.lang}.yaml",
-                         "events: summon, cast, activate, play_soul, buy, destroy, wound, allegiance", needle=event)
+                         "events: summon, cast, activate, play_soul, buy, destroy, wound, allegiance")
             return Markup(html.escape(event))
         text = text.rstrip().rstrip(":").rstrip("\u00a0 ")
         return self.markup_html(text if capital else text[:1].lower() + text[1:])
@@ -345,7 +483,7 @@ class Book:
         card = self.find(card_id)
         if card is None or not 0 <= index < len(card.effects):
             if card is not None:
-                self.problem(f"`{card_id}` has no effect line {index}", needle=card_id)
+                self.problem(f"`{card_id}` has no effect line {index}")
             return Markup("")
         return self.markup_html(self.L.book.line_text(card.effects[index]).rstrip("."))
 
@@ -355,8 +493,7 @@ class Book:
         try:
             return self.L.book.label("steps", key)
         except PhraseError:
-            self.problem(f"no step `{key}` in locales/{self.lang}.yaml", f"the steps: {', '.join(PLAY_STEPS)}",
-                         needle=key)
+            self.problem(f"no step `{key}` in locales/{self.lang}.yaml", f"the steps: {', '.join(PLAY_STEPS)}")
             return key
 
     def play_only_if(self, card: Card) -> str:
@@ -369,7 +506,7 @@ class Book:
         card = self.cards.get(card_id)
         if card is None:
             self.problem(f"no card has the id `{card_id}`",
-                         "use the id of a card in cards/*.yaml; the book prints its name from there", needle=card_id)
+                         "use the id of a card in cards/*.yaml; the book prints its name from there")
         return card
 
     def card(self, card_id: str) -> Markup:
@@ -392,7 +529,8 @@ class Book:
         items = [str(i) for i in items]
         if len(items) <= 1:
             return Markup("".join(items))
-        return Markup(", ".join(items[:-1]) + f" {self.s['and']} " + items[-1])
+        glue = html.escape(str(self.s.get("and", "and")), quote=False)
+        return Markup(", ".join(items[:-1]) + f" {glue} " + items[-1])
 
     def kw(self, key: str) -> Markup:
         """A keyword's name in this language (locales/<lang>.yaml)."""
@@ -400,7 +538,7 @@ class Book:
             return Markup(f'<span class="kw">{html.escape(self.L.keyword(key), quote=False)}</span>')
         except PhraseError:
             self.problem(f"no keyword `{key}` in locales/{self.lang}.yaml",
-                         "use a key of the `keywords:` table, e.g. kw('wound')", needle=key)
+                         "use a key of the `keywords:` table, e.g. {kw:wound}")
             return Markup(f'<span class="kw missing">{html.escape(key)}</span>')
 
     def faction(self, fid: str) -> Markup:
@@ -408,7 +546,7 @@ class Book:
         try:
             word = self.L.faction_word(fid)
         except PhraseError:
-            self.problem(f"no faction `{fid}` in locales/{self.lang}.yaml", "use red, white, black or blue", needle=fid)
+            self.problem(f"no faction `{fid}` in locales/{self.lang}.yaml", "use red, white, black or blue")
             return Markup(html.escape(fid))
         return Markup(f'{self.icon(fid)}\u00a0{html.escape(word, quote=False)}')
 
@@ -418,13 +556,12 @@ class Book:
     def markup_icon(self, name: str) -> str:
         """A ``[[name]]`` of the prose (the converter's, after Jinja), reported at its line when unknown."""
         if self.icons.uri(name) is None:
-            self.problem(f"no icon `{name}`", "icons: the factions' ids, soul, activate, demise, trap",
-                         where=self.find_line(f"[[{name}]]"))
+            self.problem(f"no icon `{name}`", "icons: the factions' ids, soul, activate, demise, trap")
         return self.icons.img(name)
 
     def icon(self, name: str, css: str = "icon") -> Markup:
         if self.icons.uri(name) is None:
-            self.problem(f"no icon `{name}`", "icons: red, white, black, blue, soul, activate, demise, trap", needle=name)
+            self.problem(f"no icon `{name}`", "icons: red, white, black, blue, soul, activate, demise, trap")
         return Markup(self.icons.img(name, css=css))
 
     def words(self, text: str) -> str:
@@ -695,12 +832,12 @@ def _strings(strings: dict, lang: str) -> dict:
 
 
 # -- block handlers: the reference's entries, traps, Rites and FAQ --------------------------------
-def _block_args(block: Block) -> tuple[list[str], dict[str, str]]:
+def _block_args(block: Container) -> tuple[list[str], dict[str, str]]:
     """``::: entry wound example=flame-lash title="A title"`` -> (["wound"], {"example": …, "title": …})."""
     try:
-        words = shlex.split(" ".join(block.args))
+        words = shlex.split(block.args)
     except ValueError:
-        words = block.args
+        words = block.args.split()
     positional = [w for w in words if "=" not in w]
     named = dict(w.split("=", 1) for w in words if "=" in w)
     return positional, named
@@ -720,7 +857,7 @@ class ReferenceBlocks:
                 "traps": self.traps, "rites": self.rites, "q": self.question, "faq": self.faq_section}
 
     # entries
-    def entry(self, block: Block, inner: str) -> str:
+    def entry(self, block: Container, inner: str) -> str:
         args, named = _block_args(block)
         key = args[0] if args else ""
         if key not in content.ALL_KEYS:
@@ -730,7 +867,7 @@ class ReferenceBlocks:
         self.entries.append((key, named, inner, self.book.block_at(block)))
         return ""
 
-    def keywords(self, block: Block, inner: str) -> str:
+    def keywords(self, block: Container, inner: str) -> str:
         seen = {k for k, _, _, _ in self.entries}
         where = self.book.block_at(block)
         for key in content.ALL_KEYS:
@@ -763,7 +900,7 @@ class ReferenceBlocks:
                 "copies": sum(book.project.db.box_count(c) for c in users)}
 
     # traps and Rites
-    def clarify(self, block: Block, inner: str) -> str:
+    def clarify(self, block: Container, inner: str) -> str:
         args, named = _block_args(block)
         card = self.book.cards.get(args[0]) if args else None
         if card is None or card.type != block.name:
@@ -794,14 +931,14 @@ class ReferenceBlocks:
             views.append({**self.book.card_view(card), "note": Markup(note or "")})
         return str(self.book.render_macro("clarifications", kind, views)) + inner
 
-    def traps(self, block: Block, inner: str) -> str:
+    def traps(self, block: Container, inner: str) -> str:
         return self._section("trap", self.book.traps(), inner, self.book.block_at(block))
 
-    def rites(self, block: Block, inner: str) -> str:
+    def rites(self, block: Container, inner: str) -> str:
         return self._section("rite", self.book.project.db.rites(), inner, self.book.block_at(block))
 
     # FAQ
-    def question(self, block: Block, inner: str) -> str:
+    def question(self, block: Container, inner: str) -> str:
         args, _ = _block_args(block)
         rulings = self.book.project.rulings
         try:
@@ -818,7 +955,7 @@ class ReferenceBlocks:
         self.faq.append((number, inner))
         return ""
 
-    def faq_section(self, block: Block, inner: str) -> str:
+    def faq_section(self, block: Container, inner: str) -> str:
         skip = set(self.book.meta.get("faq_skip") or [])
         for number in sorted(set(self.book.project.rulings) - self.book.faq_seen - skip):
             self.book.problem(f"ruling {number} of {self.book.project.rulings_file} has no FAQ answer",
@@ -832,39 +969,44 @@ class ReferenceBlocks:
 
 
 # -- composing -----------------------------------------------------------------------------------
-def _front_matter(text: str) -> tuple[dict, str, str | None]:
-    """YAML between ``---`` lines at the top; the body keeps its line numbers (front matter blanked)."""
-    if not text.startswith("---\n"):
-        return {}, text, None
-    end = text.find("\n---\n", 4)
-    if end == -1:
-        return {}, text, "the front matter (--- at the top) is never closed"
-    head = text[4:end]
+def _front_matter(text: str, rel: str) -> tuple[dict, str, Finding | None]:
+    """The YAML between ``---`` lines at the top (hardened loader: no alias bombs, no tags) and the body,
+    its front matter blanked so that lines keep their numbers."""
+    head, body, unclosed = grammar.split_front_matter(text)
+    if unclosed:
+        return {}, body, Finding(Position(rel, 1, 1), "book", "the front matter (--- at the top) is never closed",
+                                 "fix the block between the --- lines")
+    if head is None or not head.strip():
+        return {}, body, None
     try:
-        meta = yaml.safe_load(head) or {}
-    except yaml.YAMLError as exc:
-        return {}, text, f"the front matter is not valid YAML: {exc}"
+        meta, _ = yamlsrc.load(head)
+    except yamlsrc.YamlError as exc:
+        return {}, body, Finding(Position(rel, exc.line + 1 if exc.line else 1, exc.col), exc.rule,
+                                 f"the front matter: {exc.message}", exc.hint or "fix the block between the --- lines")
     if not isinstance(meta, dict):
-        return {}, text, "the front matter must be a mapping"
-    blank = "\n" * (head.count("\n") + 2)
-    return meta, blank + text[end + 5:], None
+        return {}, body, Finding(Position(rel, 2, 1), "book", "the front matter must be a mapping",
+                                 "write `title: …`, `subtitle: …` lines between the --- lines")
+    return meta, body, None
 
 
-def _jinja_position(exc: BaseException, fallback: str) -> tuple[str, int]:
-    """Where a Jinja error happened: its own line for syntax errors, else the innermost template frame."""
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        return exc.filename or fallback, exc.lineno or 0
-    tb = exc.__traceback__
-    where = (fallback, 0)
-    while tb is not None:
-        frame = tb.tb_frame
-        tpl = frame.f_globals.get("__jinja_template__")
-        if tpl is not None:
-            where = (tpl.filename or fallback, tpl.get_corresponding_lineno(tb.tb_lineno))
-        elif "__jinja_exception__" in frame.f_globals:  # Jinja's rewritten frame: the template's own file and line
-            where = (frame.f_code.co_filename or fallback, tb.tb_lineno)
-        tb = tb.tb_next
-    return where
+class _Resolver:
+    """What the prose renderer asks: directives and icons from the book, ``:::`` blocks from the reference's."""
+
+    def __init__(self, book: Book, blocks: "ReferenceBlocks"):
+        self.book, self.blocks = book, blocks
+        self.directive, self.slug = book.directive, book.slug
+
+    def icon(self, name: str, line: int, col: int) -> str:
+        return self.book.icon_at(name, line, col)
+
+    def container(self, c: Container, inner: str) -> str:
+        handler = self.blocks.handlers().get(c.name)
+        if handler is not None:
+            return handler(c, inner)
+        if c.name not in PLAIN_CONTAINERS:
+            self.book.problem(f"no block `::: {c.name}`", "the blocks: " + ", ".join(
+                sorted((*PLAIN_CONTAINERS, *self.blocks.handlers()))), where=self.book.block_at(c))
+        return f'<div class="{html.escape(c.name)}">{inner}</div>'
 
 
 def font_faces() -> str:
@@ -888,20 +1030,26 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
     source = read_source(project, path)
     rel = project.rel(path)
     result.sources.append(rel)
-    meta, body, problem = _front_matter(source)
+    result.findings += project.findings
+    try:
+        grammar.check_budget(source)
+    except grammar.BudgetExceeded as exc:
+        result.findings.append(Finding(Position(rel, 1, 1), "budget", str(exc),
+                                       "split the prose or remove what no book needs"))
+        return result
+    meta, body, problem = _front_matter(source, rel)
     if problem:
-        result.findings.append(Finding(Position(rel, 1, 1), "book", problem, "fix the block between the --- lines"))
+        result.findings.append(problem)
         return result
     book.meta = meta
-    book.source_lines = source.splitlines()
+    parsed = grammar.parse(body)
+    for p in parsed.problems:
+        result.findings.append(Finding(Position(rel, p.line, p.col), "book", p.message, p.hint))
+    if parsed.problems:
+        return result
     try:
-        text = book.env.get_template(name).render()
         blocks = ReferenceBlocks(book)
-        converter = Converter(icon=book.markup_icon, handlers=blocks.handlers(), slug=slugify)
-        main_html = converter.convert(text)
-        for p in converter.problems:
-            where = book.find_line(f"::: {p.block}") if p.block else (rel, 0)
-            book.problem(p.message, "close each `::: name` block with a line `:::`", where=where)
+        main_html = render(parsed, _Resolver(book, blocks))
         document = book.env.get_template("book.html.j2")
         context = _page_context(book, meta, main_html)
         result.html = typeset(document.render(**context, part="main", fillers=0), lang)
@@ -913,44 +1061,36 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.S))
         if left:
             token = _LEFTOVER_TOKEN.search(left)
-            book.problem(f"template syntax is left in the text: …{left}…",
-                         "close every {{ }}, {% %}, ** and ::: of the prose",
-                         where=book.find_line(token.group(0)) if token else (rel, 0))
+            book.problem(f"markup is left in the text: …{left}…", "close every ** and ::: of the prose",
+                         where=_line_of(body, token.group(0) if token else left, rel))
     except PhraseError as exc:
         where = Position(exc.file, exc.line, exc.col) if exc.file else Position("locales")
         result.findings.append(Finding(where, exc.rule, exc.reason if exc.file else str(exc),
                                        exc.hint or "restore the phrase in the locale file"))
-    except BookIOError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - whatever a template's code raises is a finding at its line
-        result.findings.append(_template_finding(project, exc, str(path)))
+    except (*sandbox.TEMPLATE_ERRORS, KeyError, TypeError, ValueError, AttributeError) as exc:
+        result.findings.append(layout_finding(exc, "book.html.j2"))
     result.findings += book.findings
     return result
 
 
-def _template_finding(project: Project, exc: BaseException, fallback: str) -> Finding:
-    """A template that failed to render (syntax, sandbox refusal, an error in its code) as a finding at its line."""
-    file, line = _jinja_position(exc, fallback)
-    if not isinstance(exc, jinja2.TemplateSyntaxError):
-        # Jinja gives the line where the output statement starts, often the blank line before the
-        # expression: the expression is on the first line from there that opens one.
-        line = _expression_line(file, line)
-    if isinstance(exc, jinja2.TemplateSyntaxError):
-        message = exc.message or "syntax error"
-    elif isinstance(exc, jinja2.sandbox.SecurityError):
-        message = f"refused by the template sandbox: {exc}"
-    elif isinstance(exc, jinja2.TemplateError):
-        message = str(exc) or type(exc).__name__
-    else:
-        message = f"the template's code failed: {type(exc).__name__}: {exc}"
-    hint = ("templates may only use the helpers and data listed in templates/books/README.md"
-            if isinstance(exc, jinja2.sandbox.SecurityError) else "fix the template; see templates/books/README.md")
-    return Finding(Position(project.rel(Path(file)), line, 1 if line else 0), "template", message, hint)
+def _line_of(body: str, needle: str, rel: str) -> tuple[str, int]:
+    """The first line of the prose holding ``needle`` (0 when none does)."""
+    for number, line in enumerate(body.split("\n"), start=1):
+        if needle and needle in line:
+            return rel, number
+    return rel, 0
+
+
+def layout_finding(exc: BaseException, name: str) -> Finding:
+    """forge's own layout failed on this project's data (a label of the wrong type): a finding, not a traceback."""
+    return Finding(Position((BOOKS_DIR / "strings.yaml").as_posix()), "book",
+                   f"forge's layout `{name}` could not be filled: {type(exc).__name__}: {exc}",
+                   "check the labels of strings.yaml against forge's own copy")
 
 
 # -- what a book may load --------------------------------------------------------------------
 #: The template files a URL of a composed book can come from, searched in this order for its line.
-_URL_SOURCES = ("book.css", "book.html.j2", "macros.html.j2", "strings.yaml")
+_URL_SOURCES = ("book.css", "strings.yaml")
 
 
 def url_policy(project: Project) -> UrlPolicy:
@@ -1017,6 +1157,10 @@ def _page_context(book: Book, meta: dict, main_html: str) -> dict:
     toc = _contents(main_html, int(meta.get("toc_depth", 2)))
     css_path = book.project.source("book.css")
     css = read_source(book.project, css_path) if css_path else ""
+    if _STYLE_END.search(css):
+        book.problem("book.css closes its <style> element: what follows would be markup, not style",
+                     "remove `</style>` from book.css", where=(book.project.rel(css_path), 0))
+        css = ""
     factions = [{"id": f.id, "icon": Markup(book.icons.img(f.id, css="medal")), "title": f.name.get(book.lang, f.id)}
                 for f in book.project.db.factions]
     fan = []

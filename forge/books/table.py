@@ -17,7 +17,6 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..engine.state import RAISE_COST, START_ALLEGIANCE
-from ..text import Phrasebook
 from ..vocabulary import FACTIONS
 from .anatomy import render_back, render_card
 from .example import ACTIONS, ANSWERED, PICTURED, Example
@@ -157,8 +156,7 @@ def _sentence(book, event: dict, health: list[int], phrases: dict, players: list
         values["health"] = max(0, health[event["target"]])
     if "faction" in event:
         values["faction_name"] = str(book.faction(FACTIONS[event["faction"]]))
-    text = str(book.words(str(template)))
-    return Phrasebook(book.lang, {}, "strings.yaml").fill(text, None, **values)
+    return str(book.fill(str(template), **values))
 
 
 #: The section a card's own action reads: its lines are that action's, the text names no other cause.
@@ -185,7 +183,7 @@ def _cause(book, cause: dict, players: list[str]) -> str:
     values = {"card": _name(book, cause["card"]), "player": html.escape(players[cause["player"]])}
     if trigger is not None:
         values["trigger"] = book.trigger(trigger.event, trigger.actor, capital=False)
-    return Phrasebook(book.lang, {}, "strings.yaml").fill(str(book.words(str(template))), None, **values)
+    return str(book.fill(str(template), **values))
 
 
 def _told(event: dict, cause: dict | None, line) -> dict:
@@ -258,7 +256,7 @@ def example_view(book, example: Example) -> list[dict]:
             if kind in PICTURED and card_id and card_id not in pictured:
                 pictured.append(card_id)
         out.append({
-            "title": ex["title"].format(turn=turn.number, player=players[p]),
+            "title": book.fill(str(ex["title"]), turn=turn.number, player=html.escape(players[p])),
             "start": [Markup(_start(book, turn.start, q, players, example)) for q in (p, 1 - p)],
             "pictures": [{"uri": card_image(book, c), "name": book.L.name(book.cards[c])} for c in pictured[:MAX_PICTURED]],
             "paragraphs": [Markup(" ".join(par)) for par in paragraphs]})
@@ -279,8 +277,8 @@ def _start(book, moment, player: int, players: list[str], example: Example) -> s
     alleg = ", ".join(f"{book.icon(f)}\u00a0{moment.allegiance[player][i]}" for i, f in enumerate(FACTIONS)
                       if moment.allegiance[player][i])
     field = ", ".join(_name(book, c) for c in moment.field[player]) or html.escape(ex["nothing"])
-    return ex["start"].format(player=html.escape(players[player]), faction=book.faction(example.factions[player]),
-                              health=moment.health[player], allegiance=alleg or "0", field=field)
+    return book.fill(str(ex["start"]), player=html.escape(players[player]), faction=book.faction(example.factions[player]),
+                     health=moment.health[player], allegiance=alleg or "0", field=field)
 
 
 def record_path(project) -> Path | None:

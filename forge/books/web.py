@@ -2,7 +2,7 @@
 
 The text is the PDF's: ``compose`` gives the body the prose pipeline made and the
 layout's context (titles, contents, cover cards); this module lays them out for
-a screen with ``templates/books/web/page.html.j2`` (in Jinja's sandbox), after
+a screen with forge's own layout ``forge/books/layout/page.html.j2`` (autoescaped), after
 ``webrewrite`` has made every card name a preview of the card and anchored the
 keywords for the index. Every book of every language is composed, so that the
 language switch and the links between the books land on the same section of the
@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 from pathlib import Path
 
-import yaml
 from markupsafe import Markup
 
 from ..draft import MARK as DRAFT_MARK
@@ -31,13 +30,17 @@ from ..model import Card
 from ..text import parse_markup
 from . import content
 from .build import BOOKS_OUT
-from .compose import BOOKS, BookIOError, Composed, Project, _ProseLoader, _template_finding, read_source
+from .. import safeio, yamlsrc
+from .compose import (BOOKS, LAYOUT_DIR, BookIOError, Composed, Project, layout_environment, layout_finding,
+                      read_source)
 from .typography import typeset
 from .webassets import AssetCache
 from .webrewrite import Heading, Rewritten, rewrite
 
 WEB_DIR = "web"
-PAGE = f"{WEB_DIR}/page.html.j2"
+#: forge's web layout and script (package files, never a project's).
+PAGE = "page.html.j2"
+SCRIPT = "web.js"
 _ICON_ALT = re.compile(r'(<img class="(?:icon|medal)\b[^"]*" src="[^"]*" alt=")([a-z_]+)(")')
 
 
@@ -117,9 +120,9 @@ def _web_strings(project: Project) -> dict:
     if path is None:
         raise BookIOError(f"templates/books/{WEB_DIR}/strings.yaml: not found")
     try:
-        data = yaml.safe_load(read_source(project, path)) or {}
-    except yaml.YAMLError as exc:
-        raise BookIOError(f"{project.rel(path)}: cannot read ({exc})") from None
+        data, _ = yamlsrc.load(read_source(project, path))
+    except yamlsrc.YamlError as exc:
+        raise BookIOError(f"{project.rel(path)}:{exc.line}:{exc.col}: [{exc.rule}] {exc.message}") from None
     return data if isinstance(data, dict) else {}
 
 
@@ -227,7 +230,7 @@ class Edition:
 
         composed, body, words = self.composed[(kind, lang)], self.bodies[(kind, lang)], self.words[lang]
         context = composed.context
-        env = context_env(self.project)
+        env = layout_environment(keep_trailing_newline=False)
         langs = [{"lang": l, "name": self.project.books[l].data.get("language", l), "href": f"{kind}-{l}.html",
                   "current": l == lang} for l in self.langs if (kind, l) in self.bodies]
         books = [{"kind": k, "title": self.composed[(k, lang)].title, "href": f"{k}-{lang}.html", "current": k == kind}
@@ -240,8 +243,11 @@ class Edition:
                 switch[other] = {"href": f"{kind}-{other}.html", "map": mapping}
         ui = {k: typeset(str(words.w.get(k, "")), lang) for k in ("results_none", "results_one", "results_many")}
         data = {"cards": {cid: list(self.preview(lang, cid)) for cid in body.cards}, "langs": switch, "ui": ui}
-        script, css = (read_source(self.project, self.project.source(name))
-                       for name in (f"{WEB_DIR}/web.js", f"{WEB_DIR}/web.css"))
+        script = safeio.read_text(LAYOUT_DIR / SCRIPT, LAYOUT_DIR)
+        css = read_source(self.project, self.project.source(f"{WEB_DIR}/web.css"))
+        if re.search(r"</\s*style", css, re.I):
+            raise BookIOError(f"templates/books/{WEB_DIR}/web.css: closes its <style> element (what follows "
+                              "would be markup, not style); remove `</style>`")
         css = palette(read_source(self.project, self.project.source("book.css"))) + "\n" + css
         page = env.get_template(PAGE).render({
             **context, "w": words.w, "draft": draft, "draft_mark": DRAFT_MARK, "body": Markup(body.html), "has_h1": any(h.level == 1 for h in body.headings),
@@ -254,16 +260,6 @@ class Edition:
         for name, value in (("css", f"{font_faces(self.cache)}\n{css}\n{pictures}"), ("script", script), ("data", _json(data))):
             page = page.replace(_slot(name), value, 1)
         return page.replace(_slot("csp"), content_policy(), 1)
-
-
-def context_env(project: Project):
-    """The sandboxed Jinja environment of the web layout (the books' own, reading templates/books/)."""
-    import jinja2
-
-    from .. import sandbox
-
-    return sandbox.environment(_ProseLoader(project), undefined=jinja2.StrictUndefined, trim_blocks=True,
-                               lstrip_blocks=True)
 
 
 def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: AssetCache | None = None) -> Edition:
@@ -338,7 +334,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
             o.io_error = str(exc)
             continue
         except Exception as exc:  # noqa: BLE001 - a web layout that fails is a finding at its line
-            o.findings.append(_template_finding(project, exc, str(project.source(PAGE) or PAGE)))
+            o.findings.append(layout_finding(exc, PAGE))
             continue
         o.findings += _unstyled(project, edition.bodies[(o.kind, o.lang)].html)
         data = text.encode("utf-8")

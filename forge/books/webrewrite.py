@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Callable
 
-from .markup import slugify
+from ..prose.render import slugify
 
 #: Elements that never have an end tag (never pushed on the stack of open elements).
 VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",

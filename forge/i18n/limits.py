@@ -263,7 +263,7 @@ def _heading_limits(root: Path, inv: Inventory) -> dict[str, Limit]:
         if not size:
             continue
         room = column - (width("12", _HEADING_FONT, size) + 2.5 * 72 / 25.4 if level == 2 else 0.0)
-        code = "{{" in (pair.en.text if pair.en else "") or "{{" in (pair.fr.text if pair.fr else "")
+        code = "{" in (pair.en.text if pair.en else "") or "{" in (pair.fr.text if pair.fr else "")  # a directive
         out[pair.id] = _limit(room, _HEADING_FONT, size, f"one line of the page column (a level-{level} heading)",
                               one_line=not code)
     return out

@@ -1,26 +1,24 @@
 """The books' prose cut into the units a translator translates: headings, paragraphs, list items.
 
-The cut is made on the source, before Jinja runs, so each unit keeps its line. Jinja
-comments are masked (they are notes to the writer, not text); a line that holds only
-Jinja statements (``{% set … %}``) is a unit of its own kind, so the two languages can
-be compared block by block. ``:::`` fences open and close blocks.
+The cut is the books' own grammar (``forge.prose``): the same markdown-it parse that
+prints the books gives each unit its kind and its line, so i18n and the books cannot
+read the dialect differently. ``:::`` fences are units of their own (``open``/``close``),
+so the two languages can be compared block by block; front-matter fields are ``meta``.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
 
-_COMMENT = re.compile(r"\{#.*?#\}", re.S)
-_HEADING = re.compile(r"^(#{1,6})\s+")
-_ITEM = re.compile(r"^(?:\d+[.)]|[-•])\s+")
-_FENCE = re.compile(r"^:::\s*(\S*)")
+from ..prose import grammar
+
+_ITEM = re.compile(r"^\s*(?:\d+[.)]|[-*+•])\s+")
 _NUMBERED = re.compile(r"^(\d+)[.)]")
-_STATEMENT_LINE = re.compile(r"^\s*(?:\{%.*?%\}\s*)+$")
 
 
 @dataclass(frozen=True)
 class Unit:
-    """One unit of prose: ``kind`` (heading, paragraph, item, open, close, jinja, meta), its text, where."""
+    """One unit of prose: ``kind`` (heading, paragraph, item, open, close, meta), its text, where."""
 
     kind: str
     text: str
@@ -38,67 +36,56 @@ class Unit:
         return f"{self.kind}:{self.key}" if self.key else self.kind
 
 
-def mask_comments(text: str) -> str:
-    """Jinja comments blanked with spaces, newlines kept: offsets and lines stay the same."""
-    return _COMMENT.sub(lambda m: re.sub(r"[^\n]", " ", m.group(0)), text)
-
-
 def units(text: str) -> list[Unit]:
-    """Every unit of a prose file, in order."""
-    out: list[Unit] = []
-    masked = mask_comments(text)
-    lines = masked.split("\n")
+    """Every unit of a prose file, in order (none past the grammar's budget: such a file is the books' finding)."""
+    try:
+        grammar.check_budget(text)
+    except grammar.BudgetExceeded:
+        return []
+    lines = text.split("\n")
     offsets, pos = [], 0
     for line in lines:
         offsets.append(pos)
         pos += len(line) + 1
-    i = 0
-    if lines and lines[0].strip() == "---":
-        i = 1
-        while i < len(lines) and lines[i].strip() != "---":
+    out: list[Unit] = []
+    head, body, _ = grammar.split_front_matter(text)
+    if head is not None:
+        for i in range(1, head.count("\n") + 1):
             key, sep, value = lines[i].partition(":")
-            if sep and value.strip():
+            if sep and value.strip() and not key.startswith((" ", "#", "-")):
                 start = offsets[i] + len(key) + 1 + (len(value) - len(value.lstrip()))
                 out.append(Unit("meta", value.strip(), i + 1, start, key.strip()))
-            i += 1
-        i += 1
-    current: list[int] = []  # the lines of the paragraph or item being read
-
-    def flush() -> None:
-        if current:
-            first = current[0]
-            body = lines[first]
-            kind, start = "paragraph", 0
-            m = _ITEM.match(body)
-            if m:
-                kind, start = "item", m.end()
-            joined = "\n".join([body[start:]] + [lines[k] for k in current[1:]])
-            out.append(Unit(kind, joined, first + 1, offsets[first] + start, marker=body[:start].strip()))
-            current.clear()
-
-    for n in range(i, len(lines)):
-        line = lines[n]
-        stripped = line.strip()
-        heading, fence = _HEADING.match(line), _FENCE.match(stripped)
-        if not stripped:
-            flush()
-        elif fence:
-            flush()
-            name = fence.group(1)
-            out.append(Unit("open" if name else "close", stripped, n + 1, offsets[n] + line.index(":::"), name))
-        elif heading:
-            flush()
-            out.append(Unit("heading", line[heading.end():].rstrip(), n + 1, offsets[n] + heading.end(),
-                            heading.group(1)))
-        elif _STATEMENT_LINE.match(line):
-            flush()
-            out.append(Unit("jinja", stripped, n + 1, offsets[n] + len(line) - len(line.lstrip())))
-        elif _ITEM.match(line) and current:
-            flush()
-            current.append(n)
-        else:
-            current.append(n)
-    flush()
+    items: list[bool] = []  # per open list item: has its first paragraph been read
+    closes: list[int | None] = []  # the closing line of each open ``:::`` block
+    for token in grammar.block_tokens(body):
+        kind = token.type
+        if kind == "heading_open":
+            n = token.map[0]
+            m = re.match(r"^\s*#{1,6}\s+", lines[n])
+            out.append(Unit("heading", lines[n][m.end():].rstrip(), n + 1, offsets[n] + m.end(), token.markup))
+        elif kind == "list_item_open":
+            items.append(False)
+        elif kind == "list_item_close":
+            items.pop()
+        elif kind == "paragraph_open":
+            first, end = token.map
+            if items and not items[-1]:
+                items[-1] = True
+                m = _ITEM.match(lines[first])
+                start = m.end() if m else 0
+                joined = "\n".join([lines[first][start:]] + lines[first + 1:end])
+                out.append(Unit("item", joined, first + 1, offsets[first] + start,
+                                marker=lines[first][:start].strip()))
+            else:
+                out.append(Unit("paragraph", "\n".join(lines[first:end]), first + 1, offsets[first]))
+        elif kind == "container_open":
+            n = token.map[0]
+            out.append(Unit("open", lines[n].strip(), n + 1, offsets[n] + lines[n].index(":::"), token.meta["name"]))
+            closes.append(token.map[1] - 1 if token.meta["closed"] else None)
+        elif kind == "container_close":
+            n = closes.pop()
+            if n is not None:
+                out.append(Unit("close", ":::", n + 1, offsets[n] + lines[n].index(":::")))
     return out
 
 

@@ -83,16 +83,16 @@ def test_an_unknown_card_in_the_prose_is_a_finding_at_its_line(project):
     path = project / "templates/books/rulebook.en.md"
     lines = path.read_text(encoding="utf-8").splitlines()
     at = next(i for i, line in enumerate(lines) if line.startswith("## Spells"))
-    lines.insert(at + 1, "\nSee {{ card('no-such-card') }}.")
+    lines.insert(at + 1, "\nSee {card:no-such-card}.")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     result = run("rulebook", "--root", str(project), "--lang", "en")
     assert result.exit_code == 1
-    assert f"templates/books/rulebook.en.md:{at + 3}:1: [book] no card has the id `no-such-card`" in result.output
+    assert f"templates/books/rulebook.en.md:{at + 3}:5: [book] no card has the id `no-such-card`" in result.output
     assert "not written" in result.output
     assert not (project / "output/books/rulebook-en.pdf").exists()
 
 
-def test_a_template_syntax_error_points_at_its_line(project):
+def test_template_code_in_prose_is_a_finding_at_its_line_and_column(project):
     path = project / "templates/books/reference.fr.md"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace("## Glossaire", "## Glossaire {{ oops(", 1), encoding="utf-8")
@@ -100,15 +100,15 @@ def test_a_template_syntax_error_points_at_its_line(project):
     result = run("reference", "--root", str(project), "--lang", "fr", "--format", "json")
     assert result.exit_code == 1
     finding = json.loads(result.output)["findings"][0]
-    assert (finding["file"], finding["rule"]) == ("templates/books/reference.fr.md", "template")
-    assert finding["line"] in (line, line + 1)  # Jinja reports where it stopped reading the expression
+    assert (finding["file"], finding["rule"], finding["line"]) == ("templates/books/reference.fr.md", "book", line)
+    assert "template code" in finding["message"]
 
 
-def test_an_unknown_variable_is_a_finding_not_a_traceback(project):
+def test_an_unknown_number_is_a_finding_not_a_traceback(project):
     path = project / "templates/books/rulebook.fr.md"
-    path.write_text(path.read_text(encoding="utf-8") + "\n{{ n.dragons }}\n", encoding="utf-8")
+    path.write_text(path.read_text(encoding="utf-8") + "\n{n:dragons}\n", encoding="utf-8")
     result = run("rulebook", "--root", str(project), "--lang", "fr")
-    assert result.exit_code == 1 and "[template]" in result.output and "dragons" in result.output
+    assert result.exit_code == 1 and "[book] no number `dragons`" in result.output and "max_allegiance" in result.output
 
 
 def test_an_unreadable_template_is_an_io_error(project):

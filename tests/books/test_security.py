@@ -1,8 +1,8 @@
-"""Hostile templates: the books run no code, read no file outside templates/ and forge's assets, reach no network.
+"""Hostile prose and styles: the books run no code, read no file outside templates/ and forge's assets, reach no network.
 
-Each payload is one a pull request could carry. For every book in every language
-the payload must be refused with a finding at its template line, the book must
-not be written, and no byte of the secret it aims at may appear in any output.
+Each payload is one a pull request could carry. Raw HTML in the prose is text (the
+grammar has no HTML), template code is a finding at its line, and a URL of the
+styles is refused at its line; no byte of the secret aimed at appears in any output.
 """
 from __future__ import annotations
 
@@ -109,32 +109,36 @@ def hostile(tmp_path_factory):
         for name, payload, _ in URL_PAYLOADS:
             text += "\n"
             at[name] = text.count("\n") + 1
-            text += payload.format(**values) + "\n"
+            text += payload.format(**values).replace("{", "\\{") + "\n"  # a brace is written \{ in prose
         path.write_text(text, encoding="utf-8")
         lines[(kind, lang)] = at
     out = root / "output"
     outcomes = {(o.kind, o.lang): o for o in build_books(root, KINDS, LANGS, out, workers=1)}
     listener.close()
-    yield {"root": root, "out": out, "outcomes": outcomes, "lines": lines, "listener": listener, "base": base}
+    project = project_of(root)
+    composed = {(kind, lang): compose(project, kind, lang) for kind, lang in BOOKS}
+    yield {"root": root, "out": out, "outcomes": outcomes, "lines": lines, "listener": listener, "base": base,
+           "composed": composed}
 
 
 @pytest.mark.parametrize("kind,lang", BOOKS)
 @pytest.mark.parametrize("name,payload,reason", URL_PAYLOADS, ids=[p[0] for p in URL_PAYLOADS])
-def test_url_payload_is_refused_at_its_line(hostile, kind, lang, name, payload, reason):
-    outcome = hostile["outcomes"][(kind, lang)]
+def test_html_in_prose_is_text_never_an_element(hostile, kind, lang, name, payload, reason):
+    root = hostile["root"]
+    result = hostile["composed"][(kind, lang)]
     line = hostile["lines"][(kind, lang)][name]
-    file = f"templates/books/{kind}.{lang}.md"
-    at_line = [f for f in outcome.findings if f.position.file == file and f.position.line == line]
-    assert at_line, f"no finding at {file}:{line}: {[f.render() for f in outcome.findings]}"
-    assert all(f.rule == "url" and f.severity == "error" for f in at_line)
-    assert any(reason in f.message for f in at_line), [f.message for f in at_line]
+    written = (root / f"templates/books/{kind}.{lang}.md").read_text(encoding="utf-8").split("\n")[line - 1]
+    element = written.split(">", 1)[0]  # `<img src="file:///…"`, `<a rel="attachment" href="…"`, `<style`…
+    tag = written.split(" ", 1)[0]
+    main = result.html[result.html.index("<main>"):result.html.index("</main>")]
+    assert element not in main and "&lt;" + tag[1:].replace(">", "&gt;") in main
+    assert not [f for f in result.findings if f.rule == "url"], [f.render() for f in result.findings]
 
 
 @pytest.mark.parametrize("kind,lang", BOOKS)
-def test_a_refused_book_is_not_written_and_nothing_leaks(hostile, kind, lang):
+def test_a_book_with_html_in_its_prose_is_written_and_nothing_leaks(hostile, kind, lang):
     outcome = hostile["outcomes"][(kind, lang)]
-    assert not outcome.written
-    assert not (hostile["out"] / "books" / f"{kind}-{lang}.pdf").exists()
+    assert outcome.written, [f.render() for f in outcome.findings]
     assert _outputs_leak(hostile["out"]) == []
 
 
@@ -211,21 +215,22 @@ def test_a_pdf_carrying_an_attachment_is_caught_when_read_back():
 
 # -- code in the templates -----------------------------------------------------------------------------
 JINJA_PAYLOADS = [
-    ("globals-popen", "{{{{ cycler.__init__.__globals__.os.popen('touch {marker}').read() }}}}", "sandbox"),
-    ("mro-subclasses", "{{{{ ''.__class__.__mro__[1].__subclasses__() }}}}", "sandbox"),
+    ("globals-popen", "{{{{ cycler.__init__.__globals__.os.popen('touch {marker}').read() }}}}", "template code"),
+    ("mro-subclasses", "{{{{ ''.__class__.__mro__[1].__subclasses__() }}}}", "template code"),
     ("self-module", "{{{{ self._TemplateReference__context.cycler.__init__.__globals__.os.system('touch {marker}') }}}}",
-     "sandbox"),
-    ("mutate-strings", "{{{{ s.update({{'and': 'HACKED'}}) }}}}", "sandbox"),
-    ("memory-bomb", "{{{{ 'x' * 10 ** 10 }}}}", "sandbox"),
-    ("power-bomb", "{{{{ 10 ** 100000000 }}}}", "sandbox"),
-    ("helper-misuse", "{{{{ card(1, 2, 3) }}}}", "code failed"),
-    ("database-methods", "{{{{ db.by_id() }}}}", "has no attribute"),
+     "template code"),
+    ("mutate-strings", "{{{{ s.update({{'and': 'HACKED'}}) }}}}", "template code"),
+    ("memory-bomb", "{{{{ 'x' * 10 ** 10 }}}}", "template code"),
+    ("statement", "{{% for i in range(10**9) %}}HACKED{{% endfor %}}", "template code"),
+    ("helper-misuse", "{{card:1 2 3}}", "takes 1 argument"),
+    ("database-methods", "{{db.by_id}}", "is not a directive"),
+    ("format-spec", "{{n:>900000000}}", "is not an id or a key"),
 ]
 
 
 @pytest.mark.parametrize("kind,lang", BOOKS)
 @pytest.mark.parametrize("name,payload,reason", JINJA_PAYLOADS, ids=[p[0] for p in JINJA_PAYLOADS])
-def test_template_code_is_sandboxed(tmp_path_factory, kind, lang, name, payload, reason):
+def test_template_code_is_a_finding_never_run(tmp_path_factory, kind, lang, name, payload, reason):
     base = tmp_path_factory.mktemp("jinja")
     root = copy_project(base / "game") if not (base / "game").exists() else base / "game"
     marker = base / "pwned"
@@ -235,8 +240,8 @@ def test_template_code_is_sandboxed(tmp_path_factory, kind, lang, name, payload,
     path.write_text(text + payload.format(marker=marker) + "\n", encoding="utf-8")
     result = compose(project_of(root), kind, lang)
     errors = [f for f in result.findings if f.severity == "error"]
-    assert [(f.position.file, f.position.line, f.rule) for f in errors] == \
-        [(f"templates/books/{kind}.{lang}.md", line, "template")], [f.render() for f in errors]
+    assert [(f.position.file, f.position.line, f.rule) for f in errors][:1] == \
+        [(f"templates/books/{kind}.{lang}.md", line, "book")], [f.render() for f in errors]
     assert reason in errors[0].message
     assert not marker.exists()
     assert "HACKED" not in result.html
@@ -245,24 +250,21 @@ def test_template_code_is_sandboxed(tmp_path_factory, kind, lang, name, payload,
 def test_the_command_refuses_and_exits_1(tmp_path):
     secret = _secret_file(tmp_path)
     root = copy_project(tmp_path / "game")
-    prose = root / "templates/books/rulebook.en.md"
-    prose.write_text(prose.read_text(encoding="utf-8") + f'\n<a rel="attachment" href="file://{secret}">x</a>\n',
-                     encoding="utf-8")
+    css = root / "templates/books/book.css"
+    css.write_text(css.read_text(encoding="utf-8") + f'\n@import url("file://{secret}");\n', encoding="utf-8")
     result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(root), "--lang", "en"])
     assert result.exit_code == 1, result.output
-    assert "templates/books/rulebook.en.md:" in result.output and "[url]" in result.output
+    assert "templates/books/book.css:" in result.output and "[url]" in result.output
     assert "Traceback" not in result.output
     assert not (root / "output/books/rulebook-en.pdf").exists()
 
 
 def test_strings_are_escaped_not_markup(tmp_path):
-    """A label of strings.yaml holding HTML prints as text: autoescaping covers every template."""
+    """A label of strings.yaml holding HTML prints as text: the `and` of every list, the table headers."""
     root = copy_project(tmp_path / "game")
     strings = root / "templates/books/strings.yaml"
     text = strings.read_text(encoding="utf-8")
-    strings.write_text(text.replace("en:\n", 'en:\n  evil: "<img src=\'file:///etc/passwd\'>"\n', 1), encoding="utf-8")
-    prose = root / "templates/books/rulebook.en.md"
-    prose.write_text(prose.read_text(encoding="utf-8") + "\n{{ s.evil }}\n", encoding="utf-8")
+    strings.write_text(text.replace("  and: and\n", '  and: "<img src=\'file:///etc/passwd\'>"\n', 1), encoding="utf-8")
     result = compose(project_of(root), "rulebook", "en")
     assert not [f for f in result.findings if f.severity == "error"], [f.render() for f in result.findings]
     assert "&lt;img src=" in result.html and "<img src='file:///etc/passwd'>" not in result.html
@@ -280,7 +282,7 @@ def _forge(*args: str, timeout: float = 120):
 @pytest.mark.parametrize("name,make,words", [
     ("rulebook.en.md", lambda p: os.mkfifo(p), "named pipe"),
     ("book.css", lambda p: p.symlink_to("/dev/zero"), "outside the project"),
-    ("macros.html.j2", lambda p: p.mkdir(), "folder"),
+    ("rulebook.en.md", lambda p: p.mkdir(), "folder"),
     ("strings.yaml", lambda p: p.write_bytes(b"#" * (11 * 1024 * 1024)), "more than the limit"),
 ], ids=["fifo", "dev-zero", "folder", "huge"])
 def test_template_files_that_are_not_ordinary_are_refused_before_reading(tmp_path, name, make, words):

@@ -226,7 +226,7 @@ def game(tmp_path):
     return copy_project(tmp_path / "game")
 
 
-def test_a_web_layout_that_breaks_the_sandbox_is_a_finding_and_keeps_the_last_page(game):
+def test_a_project_s_own_web_layout_is_never_run(game):
     out = game / "output"
     assert build_web(game, ("rulebook",), ("en",), out)[0].written
     before = web_path(out, "rulebook", "en").read_bytes()
@@ -234,11 +234,9 @@ def test_a_web_layout_that_breaks_the_sandbox_is_a_finding_and_keeps_the_last_pa
     layout.parent.mkdir(parents=True, exist_ok=True)
     layout.write_text("{{ cycler.__init__.__globals__.os.popen('id').read() }}\n", encoding="utf-8")
     outcome = build_web(game, ("rulebook",), ("en",), out)[0]
-    assert not outcome.written
-    [finding] = outcome.findings
-    assert finding.rule == "template" and "sandbox" in finding.message
-    assert finding.position.file == "templates/books/web/page.html.j2" and finding.position.line == 1
-    assert web_path(out, "rulebook", "en").read_bytes() == before
+    assert outcome.unchanged and web_path(out, "rulebook", "en").read_bytes() == before
+    [finding] = [f for f in outcome.findings if f.position.file == "templates/books/web/page.html.j2"]
+    assert finding.severity == "warning" and "forge's layout" in finding.message
 
 
 def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s(game):

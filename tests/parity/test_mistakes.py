@@ -79,15 +79,21 @@ def test_a_placeholder_dropped(shipped):
     assert ("locales/fr.yaml", line) in found(shipped, "parity-placeholder")
 
 
-def test_a_jinja_expression_changed(shipped):
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "commence avec {{ count(n.health, 'health') }}",
-                   "commence avec {{ count(n.hand, 'health') }}")
-    assert found(shipped, "parity-jinja") == {("templates/books/rulebook.fr.md", line)}
+def test_a_directive_argument_changed(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "commence avec {count:health health}",
+                   "commence avec {count:hand health}")
+    assert found(shipped, "parity-directive") == {("templates/books/rulebook.fr.md", line)}
+
+
+def test_a_directive_name_changed(shipped):
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "commence avec {count:health health}",
+                   "commence avec {plural:health health}")
+    assert found(shipped, "parity-directive") == {("templates/books/rulebook.fr.md", line)}
 
 
 def test_a_card_reference_changed(shipped):
-    line = mistake(shipped, "templates/books/reference.fr.md", "Imprimé sur le piège {{ card('divine-shield') }}",
-                   "Imprimé sur le piège {{ card('divine-shell') }}")
+    line = mistake(shipped, "templates/books/reference.fr.md", "Imprimé sur le piège {card:divine-shield}",
+                   "Imprimé sur le piège {card:divine-shell}")
     assert found(shipped, "parity-card-ref") == {("templates/books/reference.fr.md", line)}
 
 
@@ -97,13 +103,13 @@ def test_bold_dropped(shipped):
 
 
 def test_an_icon_dropped_in_prose(shipped):
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "- [[demise]] {{ kw('demise') }} (pierre tombale)",
-                   "- {{ kw('demise') }} (pierre tombale)")
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "- [[demise]] {kw:demise} (pierre tombale)",
+                   "- {kw:demise} (pierre tombale)")
     assert found(shipped, "parity-markup") == {("templates/books/rulebook.fr.md", line)}
 
 
 def test_a_block_key_translated(shipped):
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "\n::: example\n", "\n::: exemple\n") + 1
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "\n::: tip\n", "\n::: astuce\n") + 1
     assert ("templates/books/rulebook.fr.md", line) in found(shipped, "parity-structure")
 
 
@@ -351,8 +357,8 @@ def test_a_list_item_dropped(shipped):
 
 def test_two_paragraphs_merged(shipped):
     text = (shipped / "templates/books/rulebook.fr.md").read_text(encoding="utf-8")
-    opening = "{{ n.factions | spell(capital=true) }} {{ plural(n.factions, 'faction') }} s'affrontent"
-    assert opening + " :\n\n{{ factions_table() }}" in text
+    opening = "{spell:factions capital} {plural:factions faction} s'affrontent"
+    assert opening + " :\n\n{block:factions}" in text
     line = mistake(shipped, "templates/books/rulebook.fr.md", "partie.\n\n" + opening, "partie. " + opening)
     assert ("templates/books/rulebook.fr.md", line) in found(shipped, "parity-structure")
 

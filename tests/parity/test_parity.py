@@ -148,7 +148,7 @@ def write_books(root: Path, en: str, fr: str, strings: str = "en: {a: A}\nfr: {a
 def test_books_have_the_same_headings_and_blocks(project):
     project("red.yaml", card())
     write_books(project.root,
-                "# Title\n\n## Goal\n\n{{ factions_table() }}\n\nUse {{ kw('wound') }} now.\n",
+                "# Title\n\n## Goal\n\n{block:factions}\n\nUse {kw:wound} now.\n",
                 "# Titre\n\n### But\n\nUtilisez les blessures maintenant.\n",
                 "en: {a: Ay, b: Bee}\nfr: {a: Aïe}\n")
     found = findings(project.root)

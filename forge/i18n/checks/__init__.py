@@ -1,7 +1,7 @@
 """The parity check families, one module each; every check reads the inventory and returns findings.
 
 Helpers shared by the families: a finding at a character of a string, and the string
-with its code (Jinja, placeholders, markup) masked so that words and numbers are read
+with its code (directives, placeholders, markup) masked so that words and numbers are read
 from the prose only, at unchanged offsets.
 """
 from __future__ import annotations
@@ -13,9 +13,9 @@ from ...findings import ERROR, Finding
 from ...verbatim import SPAN
 from ..inventory import Entry, Pair
 
-#: Jinja (comments, statements, expressions), ``{n|a|b}`` and ``{kw:x}`` placeholders, icons, ``card('id')``,
+#: Directives and placeholders (``{card:id}``, ``{count:health health}``, ``{n|a|b}``, ``{kw:x}``), icons,
 #: and code spans (`` `~/Library/` ``: verbatim text, ``forge.verbatim``).
-CODE = re.compile(r"\{#.*?#\}|\{%.*?%\}|\{\{.*?\}\}|\{\w+(?::\w+|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]|"
+CODE = re.compile(r"\{\w+(?::[^{}\n]*|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]|"
                   + SPAN.pattern, re.S)
 _PLURAL = re.compile(r"\{\w+\|([^|{}]*)\|([^{}]*)\}")
 
@@ -23,10 +23,6 @@ _PLURAL = re.compile(r"\{\w+\|([^|{}]*)\|([^{}]*)\}")
 def readings(text: str) -> tuple[str, str]:
     """``text`` as it prints for one and for many: each plural slot ``{n|a|b}`` replaced by its form."""
     return _PLURAL.sub(lambda m: m.group(1), text), _PLURAL.sub(lambda m: m.group(2), text)
-
-
-#: Kinds of pair that hold no words of their own (a line of Jinja statements).
-CODE_ONLY = ("prose-jinja",)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from functools import lru_cache
 from ...findings import Finding
 from ..inventory import Inventory, Pair
 from ..termbase import Termbase
-from . import CODE_ONLY, at, label, masked
+from . import at, label, masked
 from . import untranslated
 from .untranslated import DATA, STOPWORDS, TITLES, _WORD, _a_name
 
@@ -55,7 +55,7 @@ def vocabulary(inv: Inventory, termbase: Termbase) -> frozenset[str]:
     """The project's English-only words: its English, less what French shares, the termbase and the names."""
     english: set[str] = set()
     for pair in inv.pairs:
-        if pair.en is None or pair.kind in CODE_ONLY or pair.kind in NAMES:
+        if pair.en is None or pair.kind in NAMES:
             continue  # a name's words are a name's ("Burning Hand"), not the vocabulary
         text = masked(pair.en.text)
         english.update(m.group(0).casefold() for m in _WORD.finditer(text)
@@ -79,7 +79,7 @@ def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
     quoted = _names(inv, termbase)
     found: list[Finding] = []
     for pair in inv.pairs:
-        if pair.fr is None or pair.kind in CODE_ONLY or not pair.fr.text.strip():
+        if pair.fr is None or not pair.fr.text.strip():
             continue
         text = _unquoted(readable(pair.fr.text), quoted)
         hit = next((m for m in _WORD.finditer(text) if m.group(0).casefold() in english
@@ -109,7 +109,7 @@ def _french_own(inv: Inventory) -> set[str]:
     """Words the French uses on its own: in two strings or more whose English lacks the word and its -s, -es forms."""
     seen: dict[str, int] = {}
     for pair in inv.pairs:
-        if pair.fr is None or pair.en is None or pair.kind in CODE_ONLY:
+        if pair.fr is None or pair.en is None:
             continue
         english = {w.casefold() for w in _WORD.findall(masked(pair.en.text))}
         for word in {w.casefold() for w in _WORD.findall(masked(pair.fr.text))}:

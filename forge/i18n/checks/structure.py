@@ -14,7 +14,7 @@ from ..inventory import BOOKS_DIR, Inventory
 from ..prose import Unit, align
 
 _NAMES = {"heading": "a heading", "paragraph": "a paragraph", "item": "a list item", "open": "a `:::` block",
-          "close": "the end of a `:::` block", "jinja": "a line of Jinja statements", "meta": "a front-matter field"}
+          "close": "the end of a `:::` block", "meta": "a front-matter field"}
 
 
 def check(inv: Inventory) -> list[Finding]:

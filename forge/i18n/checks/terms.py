@@ -18,14 +18,14 @@ from ...findings import Finding
 from ...model import Position
 from ..inventory import Inventory, dotted
 from ..termbase import Term, Termbase
-from . import CODE_ONLY, at, both, label, masked, readings
+from . import at, both, label, masked, readings
 
 
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
     found = _locale_labels(inv, termbase) + _unique_names(inv) + _forbidden(inv, termbase) + _keyword_case(inv)
     text_terms = [t for t in termbase.terms if t.en_forms or t.fr_forms]
     for pair in both(inv.pairs):
-        if pair.kind in CODE_ONLY or pair.kind in _FREE:
+        if pair.kind in _FREE:
             continue
         en = " | ".join(_norm(masked(r)) for r in readings(pair.en.text))  # a term in a plural slot counts
         fr = [_norm(masked(r)) for r in readings(pair.fr.text)]
@@ -55,8 +55,6 @@ def _forbidden(inv: Inventory, termbase: Termbase) -> list[Finding]:
     found: list[Finding] = []
     patterns = {(lang, t.id): _forms_pattern(t.forbidden(lang)) for lang, t in rules}
     for pair in inv.pairs:
-        if pair.kind in CODE_ONLY:
-            continue
         for lang, term in rules:
             entry = pair.side(lang)
             if entry is None or not entry.text.strip():
@@ -154,7 +152,7 @@ def _keyword_case(inv: Inventory) -> list[Finding]:
         names = {str(v).casefold(): str(v) for v in (table or {}).values() if isinstance(v, str)}
         for pair in inv.pairs:
             entry = pair.side(lang)
-            if entry is None or pair.kind in CODE_ONLY:
+            if entry is None:
                 continue
             for m in _BOLD.finditer(entry.text):
                 name = names.get(m.group(1).casefold())

@@ -1,8 +1,10 @@
-"""What a translation copies, never translates: placeholders, Jinja, markup, card references, code spans.
+"""What a translation copies, never translates: placeholders, directives, markup, card references, code spans.
 
-Each is compared as a multiset between the two languages of a string (Jinja expressions
-in prose as a set: a sentence may name a keyword twice in one language and once in the
-other). The finding is at the French string, the one a translator edits.
+Each is compared as a multiset between the two languages of a string (directives in
+prose as a set: a sentence may name a keyword twice in one language and once in the
+other). Prose directives are read by the books' own grammar (``forge.prose``): a
+directive's name and arguments must be the same in both languages of a unit. The
+finding is at the French string, the one a translator edits.
 """
 from __future__ import annotations
 
@@ -10,42 +12,36 @@ import re
 from collections import Counter
 
 from ...findings import Finding
+from ...prose import grammar
 from ...verbatim import spans
 from ..inventory import Inventory, Pair
 from . import at, both, label
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:(:\w+)|\|[^|{}]*\|[^{}]*)?\}")
-_JINJA = re.compile(r"\{%-?(.*?)-?%\}|\{\{-?(.*?)-?\}\}", re.S)
-_COMMENT = re.compile(r"\{#.*?#\}", re.S)
-_CARD_REF = re.compile(r"""\bcard\(\s*(['"][^'"]*['"]|[\w.]+)\s*\)""")
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _ICON = re.compile(r"\[\[([a-z_]+)\]\]")
 
 
 def placeholders(text: str) -> Counter:
-    """``{n}``, ``{n|…|…}`` and ``{kw:demise}``, outside Jinja; the words of a plural are not compared."""
-    text = _JINJA.sub(" ", _COMMENT.sub(" ", text))
+    """``{n}``, ``{n|…|…}`` and ``{kw:demise}`` of a phrase; the words of a plural are not compared."""
     return Counter("{%s|…|…}" % m.group(1) if "|" in m.group(0) else m.group(0) for m in _PLACEHOLDER.finditer(text))
 
 
-def jinja(text: str) -> Counter:
-    """Jinja statements and expressions, whitespace normalised; card references apart (see ``card_refs``)."""
-    out: Counter = Counter()
-    for m in _JINJA.finditer(_COMMENT.sub(" ", text)):
-        body = " ".join((m.group(1) if m.group(1) is not None else m.group(2)).split())
-        if _CARD_REF.fullmatch(body):
-            continue
-        out["{% " + body + " %}" if m.group(1) is not None else "{{ " + body + " }}"] += 1
-    return out
+def directives(text: str) -> Counter:
+    """A unit of prose's directives, by name and arguments; card references apart (see ``card_refs``)."""
+    return Counter(_shown(d) for d in grammar.directives_in(text) if d.name != "card")
 
 
 def card_refs(text: str) -> Counter:
-    return Counter(f"card({m.group(1)})" for m in _CARD_REF.finditer(_COMMENT.sub(" ", text)))
+    return Counter(_shown(d) for d in grammar.directives_in(text) if d.name == "card")
+
+
+def _shown(d: grammar.Directive) -> str:
+    return "{" + d.name + (":" + " ".join(d.args) if d.args else "") + "}"
 
 
 def markup(text: str) -> Counter:
     """The emphasis count and the icons."""
-    text = _JINJA.sub(" ", text)
     marks = Counter(f"[[{k}]]" for k in _ICON.findall(text))
     bold = len(_BOLD.findall(text))
     if bold:
@@ -64,7 +60,7 @@ def code_spans(text: str) -> Counter:
 
 
 MEASURES = (("parity-placeholder", "placeholders", placeholders),
-            ("parity-jinja", "Jinja expressions", jinja),
+            ("parity-directive", "directives", directives),
             ("parity-card-ref", "card references", card_refs),
             ("parity-markup", "markup (bold, icons)", markup),
             ("parity-verbatim", "code spans (`…`, copied as they are)", code_spans))
@@ -81,6 +77,8 @@ def compare(pair: Pair) -> list[Finding]:
     found = []
     prose = pair.kind.startswith("prose")
     for rule, what, measure in MEASURES:
+        if rule == ("parity-placeholder" if prose else "parity-directive") or (rule == "parity-card-ref" and not prose):
+            continue  # prose has directives, phrases have placeholders: each read by its own grammar
         a, b = measure(pair.en.text), measure(pair.fr.text)
         if prose and rule != "parity-markup":
             a, b = Counter(set(a)), Counter(set(b))

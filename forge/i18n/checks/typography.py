@@ -18,7 +18,7 @@ import re
 from ...findings import Finding
 from ...verbatim import SPAN
 from ..inventory import Entry, Inventory, Pair
-from . import CODE_ONLY, Fix, at, both, label, masked
+from . import Fix, at, both, label, masked
 
 NBSP = "\u00a0"
 NBSPS = "\u00a0\u202f"
@@ -35,8 +35,6 @@ def check(inv: Inventory) -> tuple[list[Finding], list[Fix]]:
     found: list[Finding] = []
     fixes: list[Fix] = []
     for pair in inv.pairs:
-        if pair.kind in CODE_ONLY:
-            continue
         for entry in (pair.en, pair.fr):
             if entry is None:
                 continue
@@ -151,7 +149,7 @@ _TRAILING_PLACEHOLDER = re.compile(r"\{\w+\}\s*$")
 
 
 def _sentence_end(pair: Pair) -> list[Finding]:
-    if pair.kind in ("prose-heading", "prose-meta") or pair.kind in CODE_ONLY:
+    if pair.kind in ("prose-heading", "prose-meta"):
         return []
     a, b = ending(pair.en.text), ending(pair.fr.text)
     if a == b or (_TRAILING_PLACEHOLDER.search(pair.en.text) and _TRAILING_PLACEHOLDER.search(pair.fr.text)):

@@ -20,7 +20,7 @@ from pathlib import Path
 from ...findings import Finding
 from ..inventory import Inventory, Pair
 from ..termbase import Termbase
-from . import CODE_ONLY, at, both, label, masked
+from . import at, both, label, masked
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 #: Strings whose every word is capitalised: a capital does not mark a name there.
@@ -38,7 +38,7 @@ _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
 
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
-    return [f for pair in both(inv.pairs) if pair.kind not in CODE_ONLY for f in findings_of(pair, termbase)]
+    return [f for pair in both(inv.pairs) for f in findings_of(pair, termbase)]
 
 
 def findings_of(pair: Pair, termbase: Termbase) -> list[Finding]:

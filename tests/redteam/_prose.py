@@ -1,0 +1,32 @@
+"""Shared by the prose red-team tests: a copy of the shipped game and its books composed in memory."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BOOKS = [(kind, lang) for kind in ("rulebook", "reference") for lang in ("en", "fr")]
+
+
+def game(target: Path) -> Path:
+    """The shipped game project (cards, locales, templates, docs), safe to modify."""
+    for part in ("cards", "locales", "templates", "docs"):
+        shutil.copytree(REPO / part, target / part)
+    return target
+
+
+def compose_book(root: Path, kind: str, lang: str):
+    from forge.books.compose import compose, load_project
+    from forge.database import load_database
+    from forge.text import load_phrasebooks
+
+    load = load_database(root)
+    return compose(load_project(root, load.db, load_phrasebooks(root)), kind, lang)
+
+
+def append(root: Path, kind: str, lang: str, text: str) -> int:
+    """Add ``text`` as the last paragraph of a book's prose; the line it starts on."""
+    path = root / f"templates/books/{kind}.{lang}.md"
+    body = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
+    path.write_text(body + text + "\n", encoding="utf-8")
+    return body.count("\n") + 1
