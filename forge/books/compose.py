@@ -40,14 +40,14 @@ from .rulings import RULINGS_FILE, Ruling, parse_rulings
 from .typography import typeset
 
 BOOKS_DIR = Path("templates") / "books"
-#: forge's own copies of the prose, strings, styles and game record, for any file a project does not have
-#: (package data: a wheel carries them).
+#: forge's own copies of the prose, strings, styles, game record and rulings, for any file a project does not
+#: have: package data, so a wheel carries them (in the checkout, links to the shipped game's files: one copy).
 BUILTIN_DIR = Path(str(resources.files(__package__) / "defaults"))
 #: forge's layouts (Jinja, autoescaped): the cover, contents, tables, back cover and web page. Never a project's.
 LAYOUT_DIR = Path(str(resources.files(__package__) / "layout"))
 #: Layout files a project may still carry from older versions of forge: ignored, with a warning.
 LAYOUT_FILES = ("book.html.j2", "macros.html.j2", "web/page.html.j2", "web/web.js")
-BUILTIN_RULINGS = Path(__file__).resolve().parents[2] / RULINGS_FILE
+BUILTIN_RULINGS = BUILTIN_DIR / RULINGS_FILE.name
 BOOKS: tuple[str, ...] = ("rulebook", "reference")
 #: The anatomy figure: its width (the A5 text width) and the card's width by number of cards, in mm.
 ANATOMY_WIDTH = 120.0

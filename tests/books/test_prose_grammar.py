@@ -89,13 +89,6 @@ def test_i18n_cuts_its_units_from_the_same_parse():
     assert all(text[u.offset:].startswith(u.text.split("\n")[0]) for u in units(text))
 
 
-@pytest.mark.parametrize("name", ["rulebook.en.md", "rulebook.fr.md", "reference.en.md", "reference.fr.md",
-                                  "strings.yaml", "book.css", "example.jsonl", "web/web.css", "web/strings.yaml"])
-def test_forge_s_default_copy_is_the_shipped_game_s(name):
-    """forge's package carries the files a project may leave out; they are the shipped game's."""
-    assert (REPO / "forge/books/defaults" / name).read_bytes() == (REPO / "templates/books" / name).read_bytes()
-
-
 def test_the_shipped_prose_parses_cleanly():
     for name in ("rulebook.en.md", "rulebook.fr.md", "reference.en.md", "reference.fr.md"):
         _, body, _ = grammar.split_front_matter((REPO / "templates/books" / name).read_text(encoding="utf-8"))
