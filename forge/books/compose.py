@@ -721,10 +721,10 @@ class Book:
         for f in (sources.findings + tb.findings)[:1]:  # `forge parity` lists them all
             self.problem(f"the glossary's termbase: {f.message}", f.hint, where=(f.position.file, f.position.line))
         rows = termbase.glossary_rows(tb, self.lang) if tb.terms else []
-        for table in () if tb.terms else ("keywords", "types", "trap_kinds", "factions", "sets"):
-            mine, theirs = this.section(table), other.section(table)
+        for section in () if tb.terms else ("keywords", "types", "trap_kinds", "factions", "sets"):
+            mine, theirs = this.section(section), other.section(section)
             for key, word in mine.items():
-                rows.append({"term": str(word), "other": str(theirs.get(key, "")), "table": table})
+                rows.append({"term": str(word), "other": str(theirs.get(key, "")), "table": section})
         for f in self.project.db.factions:
             rows.append({"term": f.name.get(self.lang, f.id), "other": f.name.get(other.lang, f.id), "table": "faction_names"})
         seen: set[tuple[str, str]] = set()

@@ -30,8 +30,8 @@ from ..model import Card
 from ..text import parse_markup
 from . import content
 from .build import BOOKS_OUT
-from .. import safeio, yamlsrc
-from .compose import (BOOKS, LAYOUT_DIR, BookIOError, Composed, Project, layout_environment, layout_finding,
+from .. import yamlsrc
+from .compose import (BOOKS, BookIOError, Composed, Project, layout_environment, layout_finding,
                       read_source)
 from .typography import typeset
 from .webassets import AssetCache
@@ -40,7 +40,6 @@ from .webrewrite import Heading, Rewritten, rewrite
 WEB_DIR = "web"
 #: forge's web layout and script (package files, never a project's).
 PAGE = "page.html.j2"
-SCRIPT = "web.js"
 _ICON_ALT = re.compile(r'(<img class="(?:icon|medal)\b[^"]*" src="[^"]*" alt=")([a-z_]+)(")')
 
 
@@ -226,7 +225,8 @@ class Edition:
 
     def page(self, kind: str, lang: str, draft: str = "") -> str:
         """The web page of one book in one language; ``draft`` (why it is one) marks it as a draft."""
-        from .webassets import content_policy, font_faces, share_images
+        from ..csp import forge_script
+        from .webassets import BOOK_SCRIPT, content_policy, font_faces, share_images
 
         composed, body, words = self.composed[(kind, lang)], self.bodies[(kind, lang)], self.words[lang]
         context = composed.context
@@ -243,7 +243,7 @@ class Edition:
                 switch[other] = {"href": f"{kind}-{other}.html", "map": mapping}
         ui = {k: typeset(str(words.w.get(k, "")), lang) for k in ("results_none", "results_one", "results_many")}
         data = {"cards": {cid: list(self.preview(lang, cid)) for cid in body.cards}, "langs": switch, "ui": ui}
-        script = safeio.read_text(LAYOUT_DIR / SCRIPT, LAYOUT_DIR)
+        script = forge_script(BOOK_SCRIPT)  # the very file the policy hashes
         css = read_source(self.project, self.project.source(f"{WEB_DIR}/web.css"))
         if re.search(r"</\s*style", css, re.I):
             raise BookIOError(f"templates/books/{WEB_DIR}/web.css: closes its <style> element (what follows "

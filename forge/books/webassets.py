@@ -21,7 +21,7 @@ from urllib.parse import urljoin
 
 from .. import safeio
 from ..csp import page_policy
-from .compose import BUILTIN_DIR, FONTS_DIR
+from .compose import FONTS_DIR, LAYOUT_DIR
 from .fetch import UrlPolicy, file_path
 
 #: The fonts of the books, as (family, weight, style, file).
@@ -39,8 +39,8 @@ UNICODES: tuple[range, ...] = (range(0x20, 0x7F), range(0xA0, 0x250), range(0x20
 #: the reference names every card, so its page carries every picture (about 19 KB each).
 PREVIEW_PX = 300
 PREVIEW_QUALITY = 80
-#: The web edition's one script: forge's own file, whose hash the pages' policy allows.
-BOOK_SCRIPT = BUILTIN_DIR / "web" / "web.js"
+#: The web edition's one script: forge's own layout file (never a project's), whose hash the pages' policy allows.
+BOOK_SCRIPT = LAYOUT_DIR / "web.js"
 
 
 def data_uri(mime: str, data: bytes) -> str:

@@ -61,7 +61,7 @@ def test_a_script_in_the_prose_or_the_project_is_not_allowed_by_the_web_edition_
     (book_project / "templates/books/web/web.js").write_text(EVIL + ";", encoding="utf-8")
     page = _rulebook(book_project)
     assert f"<script>{EVIL};</script>" in page  # inlined as the project asks, and refused by the browser
-    forge_js = (REPO / "templates/books/web/web.js").read_bytes().decode("utf-8")
+    forge_js = (REPO / "forge/books/layout/web.js").read_bytes().decode("utf-8")
     assert _script_src(page) == {_hash(forge_js)}
     assert _hash(EVIL) not in page and _hash(EVIL + ";") not in page
 
