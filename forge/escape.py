@@ -13,27 +13,9 @@ import unicodedata
 
 from markupsafe import Markup, escape
 
-#: The inline tags a text may keep where inline markup is meant (a translator's emphasis): no attribute
-#: but ``class`` on a ``span``, no link, no picture, no style; everything else is dropped, its text kept.
-INLINE_TAGS = frozenset({"b", "strong", "i", "em", "br", "span", "sub", "sup", "small"})
-INLINE_ATTRIBUTES = {"span": {"class"}}
-#: Elements removed with their content (their text is a program or a style, never words).
-_DROPPED = frozenset({"script", "style", "template", "textarea", "title", "noscript", "xmp", "iframe", "object"})
-
-
 def html_text(text: object) -> Markup:
     """Text for HTML, every ``<``, ``&`` and quote escaped (for an element's text or an attribute)."""
     return escape(str(text))
-
-
-def inline_html(text: str) -> Markup:
-    """Text that may hold a little inline markup, sanitised by nh3 against ``INLINE_TAGS``: an ``<img onerror>``,
-    a ``<script>``, an ``<a href="javascript:…">`` or an event attribute is dropped, the words kept."""
-    import nh3
-
-    return Markup(nh3.clean(text, tags=set(INLINE_TAGS), clean_content_tags=set(_DROPPED),
-                            attributes={k: set(v) for k, v in INLINE_ATTRIBUTES.items()}, url_schemes=set(),
-                            strip_comments=True, link_rel=None))
 
 
 _JSON_IN_HTML = {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
