@@ -142,7 +142,7 @@ def _read_xliff(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding],
         if any(len(el) for el in (source, target) if el is not None):
             found.append(Finding(Position(shown, line, 1), "xliff-markup",
                                  f"unit `{sid}` holds inline XLIFF markup; forge's strings are plain text",
-                                 "write the markup (** **, [[icon]], {{ }}) as plain text"))
+                                 "write the markup (** **, [[icon]], {kw:…} directives) as plain text"))
             continue
         fuzzy = seg.get("state", "initial") == "initial" or seg.get("subState") == NEEDS_REVIEW
         size = unit.get(f"{{{SLR_NS}}}sizeRestriction")
