@@ -185,15 +185,17 @@ def _docs(root: Path) -> Ran:
 def _books(root: Path) -> Ran:
     """Every book in every language composed as `forge build` composes it, with the web edition's strings.
 
-    The card pictures are left out (``_no_pictures``): they are the card renderer's, which `forge check`
-    does not run (validate reads the art), and drawing them would triple the gate's time."""
+    The card pictures are left out (``without_pictures``): they are the card renderer's, which `forge check`
+    does not run (validate reads the art and measures each card's fit), and drawing them would triple the
+    gate's time."""
+    from .books.anatomy import without_pictures
     from .books.compose import BookIOError, load_project
     from .books.web import load_edition
     from .text import PhraseError, load_phrasebooks
 
     try:
         load = load_database(root)
-        with _no_pictures():
+        with without_pictures():
             edition = load_edition(load_project(root, load.db, load_phrasebooks(root)))
     except BookIOError as exc:
         return Ran([_book_io_finding(str(exc))], {"books": []})
@@ -218,31 +220,6 @@ def _book_io_finding(message: str) -> Finding:
     if text.startswith("[") and "] " in text:
         rule, text = text[1:].split("] ", 1)
     return Finding(Position(file), rule, text or head, hint or "restore the file from version control")
-
-
-class _no_pictures:
-    """The books' card pictures drawn as nothing, then put back: the card's face (its text laid out at its class's
-    size: validate measures the fit), its drawing and its rasterising are the card renderer's, not the books'.
-    forge.books has no option to compose without pictures: this stands in for one, in the books' box only."""
-
-    def __enter__(self):
-        from types import SimpleNamespace
-
-        from .books import anatomy
-        from .render import draw
-
-        stand_ins = {(anatomy, "classed_face"): lambda card, *args, **kwargs: SimpleNamespace(name=card.id),
-                     (anatomy, "_trimmed_jpeg"): lambda *args, **kwargs: b"",
-                     (draw, "draw_face"): lambda *args, **kwargs: None,
-                     (draw, "draw_back"): lambda *args, **kwargs: None}
-        self.saved = [(module, name, getattr(module, name)) for module, name in stand_ins]
-        for (module, name), stand_in in stand_ins.items():
-            setattr(module, name, stand_in)
-        return self
-
-    def __exit__(self, *exc) -> None:
-        for module, name, value in self.saved:
-            setattr(module, name, value)
 
 
 def _result(name: str, findings: list[Finding], strict: bool, summary: dict, seconds: float) -> CheckResult:
