@@ -46,7 +46,7 @@ def check(
 
         suites = [Suite(c.name, c.findings, skipped=describe(c) if c.status == "skipped" else "",
                         failed=c.status == "failed", seconds=c.seconds) for c in report.checks]
-        emit_ci(format, suites, "forge check", to_text(report).splitlines()[-1])
+        emit_ci(format, suites, "forge check", to_text(report).splitlines()[-1], root)
     else:
         echo_report(to_text(report))
     raise typer.Exit(EXIT_USAGE if report.io_error else EXIT_CLEAN if report.ok else EXIT_FINDINGS)

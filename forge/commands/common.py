@@ -150,10 +150,44 @@ def render_findings(findings: list[Finding]) -> str:
     return "\n".join(f.render() for f in findings)
 
 
-def emit_ci(fmt: ReportFormat, suites: list, name: str, summary: str) -> None:
-    """Print the report in a CI format: annotations then the summary line, JUnit XML, or SARIF."""
+def repository_prefix(root: Path) -> str:
+    """Where ``--root`` lies in the repository that CI annotates, as a POSIX prefix ("" at its top).
+
+    Findings name files relative to ``--root``; GitHub places an annotation or a SARIF result by its
+    path in the repository. The repository is ``GITHUB_WORKSPACE`` when the runner sets it and holds
+    the root, else the nearest folder above the root that holds ``.git`` (no git command is run: a
+    pull request's checkout is not asked to run anything)."""
+    import os
+
+    here = Path(root).resolve()
+    workspace = os.environ.get("GITHUB_WORKSPACE")
+    candidates = [Path(workspace).resolve()] if workspace else []
+    candidates += [folder for folder in (here, *here.parents) if (folder / ".git").exists()][:1]
+    for top in candidates:
+        if here == top or top in here.parents:
+            prefix = here.relative_to(top).as_posix()
+            return "" if prefix == "." else prefix
+    return ""
+
+
+def _in_repository(finding: Finding, prefix: str) -> Finding:
+    from dataclasses import replace
+
+    file = finding.position.file
+    if not prefix or not file or Path(file).is_absolute():
+        return finding
+    return replace(finding, position=replace(finding.position, file=f"{prefix}/{file}"))
+
+
+def emit_ci(fmt: ReportFormat, suites: list, name: str, summary: str, root: Path) -> None:
+    """Print the report in a CI format: annotations then the summary line, JUnit XML, or SARIF; every
+    file named by its path in the repository, so that it lands on the file whatever ``--root`` is."""
+    from dataclasses import replace
+
     from .. import reports
 
+    prefix = repository_prefix(root)
+    suites = [replace(suite, findings=[_in_repository(f, prefix) for f in suite.findings]) for suite in suites]
     findings = [f for suite in suites for f in suite.findings]
     if fmt is ReportFormat.github:
         annotations = reports.github(findings)

@@ -38,7 +38,7 @@ def parity(
     elif format is not ReportFormat.text:
         from ..reports import Suite
 
-        emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1])
+        emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1], root)
     else:
         for rel, n in fixed.items():
             echo_report(f"fixed {plural(n, 'typography problem')} in {rel}")

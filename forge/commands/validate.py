@@ -33,7 +33,7 @@ def validate(
     elif format is not ReportFormat.text:
         from ..reports import Suite
 
-        emit_ci(format, [Suite("validate", report.findings)], "forge validate", to_text(report).splitlines()[-1])
+        emit_ci(format, [Suite("validate", report.findings)], "forge validate", to_text(report).splitlines()[-1], root)
     else:
         if is_verbose():
             typer.echo("\n".join(f"  {name:<12} {seconds * 1000:7.1f} ms" for name, seconds in report.seconds.items()),
