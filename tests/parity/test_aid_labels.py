@@ -58,10 +58,11 @@ def test_each_aid_label_has_the_room_of_its_box(shipped_limits):
 def test_the_rooms_follow_the_card_template(shipped):
     before = limits.compute(shipped, inventory.build(shipped))
     card = shipped / CARD
-    card.write_text(card.read_text(encoding="utf-8").replace("  width: 63.5\n", "  width: 50.0\n"), encoding="utf-8")
+    # 5.5 mm narrower: every box of the template still lies on the card (a narrower card is a template finding)
+    card.write_text(card.read_text(encoding="utf-8").replace("  width: 63.5\n", "  width: 58.0\n"), encoding="utf-8")
     after = limits.compute(shipped, inventory.build(shipped))
     for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.0"):
-        assert after[f"template/aids.{key}"].width < before[f"template/aids.{key}"].width - 13 * MM * 0.9, key
+        assert after[f"template/aids.{key}"].width < before[f"template/aids.{key}"].width - 5.5 * MM * 0.9, key
 
 
 @pytest.mark.parametrize(("old", "new"), [
