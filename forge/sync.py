@@ -203,8 +203,14 @@ def _docs(root: Path, checked, report: SyncReport, write: bool) -> None:
 def regenerate_example(root: Path | str, db) -> SyncReport:
     """The worked example played again when it no longer replays, and its French flagged for review:
     what `forge build` does before the books (the rest of `forge sync` is the designer's to run)."""
+    from .books.example import RECORD_PATH
+    from .i18n.fingerprints import SIDECAR
+
     root = Path(root)
     report = SyncReport()
-    if _example(root, db, report, True):
-        _fingerprints(root, report, True, True, only_review=True)
+    # the build writes only in its output folder, and these two sources (each checked to lie in the project)
+    sources = [root / rel for rel in (RECORD_PATH.parent, Path(SIDECAR).parent) if safeio.within(root / rel, root)]
+    with atomic.widened(*sources):
+        if _example(root, db, report, True):
+            _fingerprints(root, report, True, True, only_review=True)
     return report

@@ -43,7 +43,7 @@ RECORD_PATH = Path("templates") / "books" / EXAMPLE_FILE
 #: Seeds are tried in blocks, in order: the first block holding a game worth showing gives the game
 #: (about a second a block); no game in the first MAX_SEEDS is a finding, never a search without end.
 SEED_BLOCK = 32
-MAX_SEEDS = 256
+MAX_SEEDS = 128
 #: The search plays each game this far at most: the example prefers early turns, and a game cut by
 #: its turn cap is the same game up to the cap (``record_text`` relies on it).
 SEARCH_TURN_CAP = 40
@@ -227,6 +227,9 @@ def refresh(root: Path, db: CardDatabase, write: bool = True) -> Refreshed | Non
     from .. import atomic, safeio
 
     path = Path(root) / RECORD_PATH
+    if not safeio.within(path, root):  # templates/books a link out of the project: never written through
+        raise safeio.UnsafeInput(path, "outside-project", f"{RECORD_PATH.as_posix()} leads outside the project",
+                                 "make templates/books an ordinary folder of the project")
     if path.exists() or path.is_symlink():
         try:
             current = safeio.read_bytes(path, root)

@@ -72,3 +72,23 @@ def test_build_plays_it_again_and_flags_the_example_french_for_review(tmp_path):
     stale = {p.id for p in fingerprints.stale(inv, fingerprints.load(inv.sources))}
     assert stale == wanted
     assert all(p.meta.get("section") == "example-of-play" for p in inv.pairs if p.id in wanted)
+
+
+def test_build_writes_the_example_though_its_writes_are_confined_to_the_output_folder(tmp_path):
+    from forge import atomic
+
+    root = copy_project(tmp_path / "game")
+    db = _rename_ash_runner(root)
+    atomic.confine(root / "output")
+    try:
+        report = regenerate_example(root, db)
+        assert report.ok and len(report.changes) == 2
+        try:  # the widening ends with the example: the sources are confined again
+            atomic.write_text(root / "templates/books/other.txt", "x")
+        except OSError:
+            pass
+        else:
+            raise AssertionError("a write outside the output folder was allowed")
+    finally:
+        atomic.release()
+    assert example.replays(db, (root / example.RECORD_PATH).read_bytes())
