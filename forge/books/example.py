@@ -105,7 +105,7 @@ def read(db: CardDatabase, text: str | bytes, shown: int = 2) -> Example:
     """Replay a record and keep its last ``shown`` full turns, each event with the table after it.
 
     Raises ExampleError when the record does not replay against ``db`` (the cards or the rules
-    changed: play the game again with ``python -m forge.books.example``)."""
+    changed: ``forge sync`` plays the game again)."""
     from ..engine.record import RecordError, Replayer
 
     replayer = Replayer(db)

@@ -49,5 +49,6 @@ def to_text(report, check: bool) -> str:
     elif check:
         lines.append(f"✗ {plural(len(report.changes), 'file')} out of date; run `forge sync` {took}")
     else:
-        lines.append(f"✓ {plural(len(report.changes), 'file')} {verb}; review and commit {'it' if len(report.changes) == 1 else 'them'} {took}")
+        them = "it" if len(report.changes) == 1 else "them"
+        lines.append(f"✓ {plural(len(report.changes), 'file')} {verb}; review and commit {them} {took}")
     return "\n".join(lines)

@@ -194,10 +194,11 @@ def findings(inv: Inventory, record: Record) -> list[Finding]:
     tracking = Tracking(inv, record)
     for pair in tracking.stale():
         flagged = record.prints[tracking.recorded[pair.id]] == REVIEW
-        found.append(Finding(pair.fr.position(), "stale-translation", f"`{pair.id}`: " + (
-                             "what this French stands beside changed (the worked example was played again): read "
-                             "the French as the book now prints it; " if flagged else "the French was translated "
-                             "from an English that has changed since; ") + f"the English is now: {_excerpt(pair.en.text)}",
+        why = ("what this French stands beside changed (the worked example was played again): read the French "
+               "as the book now prints it" if flagged else "the French was translated from an English that has "
+               "changed since")
+        found.append(Finding(pair.fr.position(), "stale-translation",
+                             f"`{pair.id}`: {why}; the English is now: {_excerpt(pair.en.text)}",
                              f"{'read' if flagged else 'update'} the French, then `forge i18n reviewed {pair.id}` "
                              "(or translate it in the exported .po/.xlf and import it)", severity=WARNING))
     for pair in tracking.untracked():
@@ -304,5 +305,5 @@ def synced(inv: Inventory, record: Record, review: set[str] = frozenset(), only_
     return out
 
 
-__all__ = ["SIDECAR", "REVIEW", "Record", "Synced", "synced", "Tracking", "fingerprint", "load", "stale", "findings", "render", "save",
-           "mark_reviewed", "translated", "untracked"]
+__all__ = ["SIDECAR", "REVIEW", "Record", "Synced", "synced", "Tracking", "fingerprint", "load", "stale", "findings",
+           "render", "save", "mark_reviewed", "translated", "untracked"]
