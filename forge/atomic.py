@@ -13,7 +13,9 @@ import errno as _errno
 import os
 import re
 import secrets
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from .safeio import inside
 
@@ -34,6 +36,19 @@ def confine(folder: Path | str) -> None:
 
 def release() -> None:
     _WITHIN.clear()
+
+
+@contextmanager
+def widened(*folders: Path | str) -> Iterator[None]:
+    """While confined, also allow writes in ``folders`` for the block (the caller has checked that they lie
+    in the project): `forge build` plays the worked example again in the project's sources."""
+    added = [Path(f).resolve() for f in folders] if _WITHIN else []
+    _WITHIN.extend(added)
+    try:
+        yield
+    finally:
+        for folder in added:
+            _WITHIN.remove(folder)
 
 
 def _check_within(path: Path) -> None:

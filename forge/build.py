@@ -81,7 +81,7 @@ def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: 
         return report
 
     say("rendering the rulebook and the reference booklet")
-    report.stages.append(_books(root, out, langs, jobs))
+    report.stages.append(_books(root, out, langs, jobs, checked.load.db))
     if not report.ok:
         return report
 
@@ -111,11 +111,16 @@ def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs
     return Stage("render", not errors, result.summary(), result.findings, time.perf_counter() - started)
 
 
-def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
+def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int, db) -> Stage:
     from .books.build import build_books
     from .books.web import build_web
+    from .sync import regenerate_example
 
     started = time.perf_counter()
+    # cards changed under the worked example: play it again (its French flagged), never a book without it
+    example = regenerate_example(root, db)
+    if example.findings or example.io_error:
+        return Stage("books", False, {"books": [], "pages": 0}, example.findings, time.perf_counter() - started)
     outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs, press=True)
     web = build_web(root, ("rulebook", "reference"), langs, out)
     findings = list(dict.fromkeys(f for o in outcomes + web for f in o.findings))  # a book's findings, once
@@ -127,7 +132,8 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
                "web": [f"{o.kind}-{o.lang}.html" for o in web if o.written],
                "unchanged": [f"{o.kind}-{o.lang}" for o in outcomes if o.unchanged]
                             + [f"{o.kind}-{o.lang}.html" for o in web if o.unchanged],
-               "pages": sum(o.pages for o in outcomes if o.ready)}
+               "pages": sum(o.pages for o in outcomes if o.ready),
+               **({"example": [f"{c.path}: {c.what}" for c in example.changes]} if example.changes else {})}
     return Stage("books", ok, summary, findings, time.perf_counter() - started, io_error=io_error)
 
 

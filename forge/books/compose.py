@@ -775,16 +775,17 @@ class Book:
             path = table.record_path(self.project)
             if path is None:
                 self.problem(f"no {BOOKS_DIR / example.EXAMPLE_FILE}: the setup diagram and the worked example "
-                             "need the record of a game", "write one: python -m forge.books.example --root .")
+                             "need the record of a game", "write one: `forge sync`")
                 return None
             try:
                 self._example = example.read(self.project.db, read_source(self.project, path))
                 self._example_failed = False
             except example.ExampleError as exc:  # left out, never shown wrong: the rest of the book stands
+                # an error: a book that would lose two sections fails the gate (issue 24 §2)
                 self.problem(f"{self.project.rel(path)}: the worked example's game does not replay with these "
-                             f"cards and rules ({exc}); the setup diagram and the example of play are left out",
-                             "play it again: python -m forge.books.example --root .", severity=WARNING,
-                             where=(self.project.rel(path), 0))
+                             f"cards and rules ({exc}); the setup diagram and the example of play would be left out",
+                             "play it again: `forge sync` (or `forge build`) finds a new game and flags its French "
+                             "for review", where=(self.project.rel(path), 0))
                 return None
         return self._example
 

@@ -9,12 +9,15 @@ the rulebook is the one the example goes on to play.
 
 ``search`` finds a seed whose shown turns hold everything a reader should see once: a
 purchase, an activation, a trap in the opponent's window, a Guard and a Rite taken.
+``refresh`` plays the example again when the cards changed under it (``forge sync`` and
+``forge build`` call it): a deterministic search over bounded seeds, never a book without its example.
 """
 from __future__ import annotations
 
 import argparse
 import io
 import sys
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -35,6 +38,15 @@ _SILENT = frozenset({"turn", "decision", "setup", "capped"})
 #: Decisions the text tells, as events of their own: they are the cause of what follows them
 #: (the allegiance a raise gives, the cleanup an end of turn starts); the others show in their events.
 TOLD_DECISIONS = frozenset({"raise", "end"})
+#: Where the record lives in a project.
+RECORD_PATH = Path("templates") / "books" / EXAMPLE_FILE
+#: Seeds are tried in blocks, in order: the first block holding a game worth showing gives the game
+#: (about a second a block); no game in the first MAX_SEEDS is a finding, never a search without end.
+SEED_BLOCK = 32
+MAX_SEEDS = 128
+#: The search plays each game this far at most: the example prefers early turns, and a game cut by
+#: its turn cap is the same game up to the cap (``record_text`` relies on it).
+SEARCH_TURN_CAP = 40
 
 
 @dataclass
@@ -93,7 +105,7 @@ def read(db: CardDatabase, text: str | bytes, shown: int = 2) -> Example:
     """Replay a record and keep its last ``shown`` full turns, each event with the table after it.
 
     Raises ExampleError when the record does not replay against ``db`` (the cards or the rules
-    changed: play the game again with ``python -m forge.books.example``)."""
+    changed: ``forge sync`` plays the game again)."""
     from ..engine.record import RecordError, Replayer
 
     replayer = Replayer(db)
@@ -122,8 +134,17 @@ def read(db: CardDatabase, text: str | bytes, shown: int = 2) -> Example:
                    tuple(c.id for c in db.rites()), turns[-shown:])
 
 
+def replays(db: CardDatabase, text: str | bytes) -> bool:
+    """Whether a record replays against ``db`` and holds the turns the rulebook shows."""
+    try:
+        read(db, text)
+    except ExampleError:
+        return False
+    return True
+
+
 # -- finding a game worth showing --------------------------------------------------------------
-def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int = 200):
+def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int = SEARCH_TURN_CAP):
     from ..engine.agents import make_agent
     from ..engine.game import Game
     from ..engine.play import run
@@ -169,6 +190,68 @@ def search(db: CardDatabase, seeds: range, shown: int = 2) -> tuple[int, tuple[s
     return (best[2], best[3], best[0]) if best else None
 
 
+def find(db: CardDatabase, block: int = SEED_BLOCK, limit: int = MAX_SEEDS):
+    """``search`` over seeds 0.., a block at a time: the best game of the first block that holds one,
+    or None when none of the first ``limit`` seeds does. Deterministic: the same cards, the same game."""
+    for start in range(0, limit, block):
+        found = search(db, range(start, min(start + block, limit)))
+        if found:
+            return found
+    return None
+
+
+@dataclass
+class Refreshed:
+    """A record written anew: which game, and how long finding it took."""
+
+    path: str
+    seed: int
+    factions: tuple[str, str]
+    last_turn: int
+    seconds: float
+    text: str
+
+    def describe(self) -> str:
+        return (f"played again: seed {self.seed}, {self.factions[0]} against {self.factions[1]}, "
+                f"turns {self.last_turn - 1}-{self.last_turn} ({self.seconds:.1f} s)")
+
+
+def refresh(root: Path, db: CardDatabase, write: bool = True) -> Refreshed | None:
+    """Play the worked example again when its record is missing or no longer replays against ``db``.
+
+    None when the record replays (nothing to do). With ``write`` False only says what would be
+    written. Raises ExampleError when no seed in the bounded search shows everything, and
+    ``safeio.UnsafeInput`` when the record is there but is not an ordinary file of the project
+    (a link, a folder): forge never writes through it.
+    """
+    from .. import atomic, safeio
+
+    path = Path(root) / RECORD_PATH
+    if not safeio.within(path, root):  # templates/books a link out of the project: never written through
+        raise safeio.UnsafeInput(path, "outside-project", f"{RECORD_PATH.as_posix()} leads outside the project",
+                                 "make templates/books an ordinary folder of the project")
+    if path.exists() or path.is_symlink():
+        try:
+            current = safeio.read_bytes(path, root)
+        except safeio.UnsafeInput as exc:
+            if exc.rule != "too-large":
+                raise
+            current = b""
+        if replays(db, current):
+            return None
+    started = time.perf_counter()
+    found = find(db)
+    if found is None:
+        raise ExampleError(f"no game of seeds 0-{MAX_SEEDS - 1} shows a purchase, an activation, a trap in the "
+                           "opponent's window, a Guard and a Rite taken in two turns")
+    seed, factions, last_turn = found
+    text = record_text(db, seed, factions, last_turn)
+    read(db, text)  # the game found replays, or this is forge's bug, not the cards'
+    if write:
+        atomic.write_text(path, text)
+    return Refreshed(RECORD_PATH.as_posix(), seed, factions, last_turn, time.perf_counter() - started, text)
+
+
 def record_text(db: CardDatabase, seed: int, factions: tuple[str, str], last_turn: int) -> str:
     """The record of that game, stopped by its turn cap once ``last_turn`` is over."""
     from ..engine.record import make_record, to_jsonl
@@ -183,7 +266,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--root", default=".")
-    parser.add_argument("--seeds", default="0-100", help="a range of seeds to try, FIRST-LAST")
+    parser.add_argument("--seeds", default=f"0-{SEED_BLOCK - 1}", help="a range of seeds to try, FIRST-LAST")
     parser.add_argument("--seed", type=int, help="this seed (with --factions and --last-turn), no search")
     parser.add_argument("--factions", default="red,white")
     parser.add_argument("--last-turn", type=int)

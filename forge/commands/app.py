@@ -17,6 +17,7 @@ from .parity import parity
 from .play import play
 from .schema import schema
 from .simulate import replay, simulate
+from .sync import sync
 from .validate import validate
 from .watch import watch
 
@@ -72,6 +73,7 @@ app.add_typer(render.app, name="render")
 app.add_typer(cards.app, name="cards")
 app.command()(docs)
 app.command()(schema)
+app.command()(sync)
 app.command()(parity)
 app.add_typer(i18n, name="i18n")
 app.command()(check)

@@ -61,7 +61,8 @@ DESCRIBE = {
     "books": lambda s: (f"{', '.join(s['books']) or 'nothing'} written"
                         + (f", {', '.join(s['unchanged'])} unchanged" if s.get("unchanged") else "")
                         + f", {s['pages']} pages"
-                        + (f"; web edition: {', '.join(s['web'])}" if s.get("web") else "")),
+                        + (f"; web edition: {', '.join(s['web'])}" if s.get("web") else "")
+                        + "".join(f"; {line}" for line in s.get("example", ()))),
     "gallery": lambda s: (f"{s['path']}: {s['cards']} cards in {', '.join(s['langs'])}, {s['bytes'] / 1024:.0f} KB"
                           + ("" if s["written"] else ", unchanged")),
 }

@@ -23,6 +23,9 @@ from .inventory import Inventory, Pair
 from .sources import Sources
 
 SIDECAR = "locales/fr.fingerprints.yaml"
+#: Recorded in place of a fingerprint when what a French string stands beside changed without its own
+#: English (the worked example played again): never a hash, so the string reads stale until reviewed.
+REVIEW = "review"
 _HEADER = """\
 # The English each French string was translated from: stable id -> fingerprint of that English.
 # Written by `forge i18n import` and `forge i18n reviewed`; read by `forge parity`, `forge diff`
@@ -190,10 +193,13 @@ def findings(inv: Inventory, record: Record) -> list[Finding]:
     found = list(record.findings)
     tracking = Tracking(inv, record)
     for pair in tracking.stale():
-        found.append(Finding(pair.fr.position(), "stale-translation", f"`{pair.id}`: the French was translated "
-                             "from an English that has changed since; "
-                             f"the English is now: {_excerpt(pair.en.text)}",
-                             f"update the French, then `forge i18n reviewed {pair.id}` "
+        flagged = record.prints[tracking.recorded[pair.id]] == REVIEW
+        why = ("what this French stands beside changed (the worked example was played again): read the French "
+               "as the book now prints it" if flagged else "the French was translated from an English that has "
+               "changed since")
+        found.append(Finding(pair.fr.position(), "stale-translation",
+                             f"`{pair.id}`: {why}; the English is now: {_excerpt(pair.en.text)}",
+                             f"{'read' if flagged else 'update'} the French, then `forge i18n reviewed {pair.id}` "
                              "(or translate it in the exported .po/.xlf and import it)", severity=WARNING))
     for pair in tracking.untracked():
         found.append(Finding(pair.fr.position(), "untracked-translation", f"`{pair.id}`: no fingerprint says which "
@@ -260,5 +266,44 @@ def mark_reviewed(inv: Inventory, record: Record, ids: list[str] | None) -> tupl
     return new, marked, unknown
 
 
-__all__ = ["SIDECAR", "Record", "Tracking", "fingerprint", "load", "stale", "findings", "render", "save",
-           "mark_reviewed", "translated", "untracked"]
+@dataclass
+class Synced:
+    """What ``synced`` did to the record: ids recorded, dropped, and flagged for review."""
+
+    record: Record
+    recorded: list[str] = field(default_factory=list)
+    removed: list[str] = field(default_factory=list)
+    flagged: list[str] = field(default_factory=list)
+
+
+def synced(inv: Inventory, record: Record, review: set[str] = frozenset(), only_review: bool = False) -> Synced:
+    """The record brought up to date after an edit of the cards or the books (``forge sync``).
+
+    A translated string the record does not know (a new card or key, written in both languages
+    in the same change) gets today's English recorded: the author wrote the French, and the ids
+    are listed for a translator to review. A string found under another id moves to its id and
+    keeps its fingerprint (stale French stays stale). An id no string has any more (a removed
+    card) is dropped. The ids in ``review`` are flagged (``REVIEW``): stale until reviewed.
+    ``only_review`` does that alone (``forge build``: the rest is the designer's ``forge sync``).
+    A project without the sidecar does not track staleness and is left so.
+    """
+    if not record.tracked:
+        return Synced(record)
+    tracking = Tracking(inv, record)
+    out = Synced(tracking.rekeyed())
+    for pair in [] if only_review else tracking.untracked():
+        out.record.put(pair, pair.fr.text)
+        out.recorded.append(pair.id)
+    ids = {p.id for p in inv.pairs}
+    out.removed = [] if only_review else sorted(k for k in out.record.prints if k not in ids)
+    for key in out.removed:
+        out.record.forget(key, "")
+    for pair in inv.pairs:
+        if pair.id in review and translated(pair) and out.record.prints.get(pair.id) != REVIEW:
+            out.record.prints[pair.id] = REVIEW
+            out.flagged.append(pair.id)
+    return out
+
+
+__all__ = ["SIDECAR", "REVIEW", "Record", "Synced", "synced", "Tracking", "fingerprint", "load", "stale", "findings",
+           "render", "save", "mark_reviewed", "translated", "untracked"]

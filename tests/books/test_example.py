@@ -102,7 +102,8 @@ def test_a_record_that_no_longer_replays_is_a_finding_not_a_wrong_example(tmp_pa
     result = compose(project_of(root), "rulebook", "en")
     found = [f for f in result.findings if "does not replay" in f.message]
     assert len(found) == 1 and found[0].position.file == "templates/books/example.jsonl"
-    assert found[0].severity == "warning" and result.ok  # the book stands, without an example it cannot prove
+    # a book that would lose its example fails the gate (issue 24 §2); it is never shown wrong
+    assert found[0].severity == "error" and not result.ok
     assert 'class="worked-example"' not in result.html and 'class="setup-table"' not in result.html
 
 
