@@ -30,6 +30,7 @@ def plain(text: str) -> str:
     return " ".join(text.split())
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_book_is_an_a5_booklet_with_its_fonts_embedded(rendered, pdf_of, kind, lang):

@@ -147,6 +147,7 @@ def test_an_unwritable_output_folder_is_an_io_error(project):
     assert "Traceback" not in result.output and "internal error" not in result.output
 
 
+@pytest.mark.slow
 def test_a_full_disk_is_one_line_and_keeps_the_previous_books(project, monkeypatch):
     assert run("books", "--root", str(project), "--lang", "en").exit_code == 0
     folder = project / "output/books"

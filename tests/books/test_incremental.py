@@ -49,6 +49,7 @@ def test_nothing_changed_nothing_is_laid_out_or_written(game):
     assert all(o.pages > 0 and o.size == len(before[o.lang][0]) for o in again.values())
 
 
+@pytest.mark.slow
 def test_the_layout_libraries_are_loaded_before_the_workers_only_for_a_book_never_built(game, monkeypatch):
     """A book without a record is laid out: WeasyPrint and the rest are imported once, before the
     workers are forked (they inherit them), not in each worker; a build that may change nothing does not."""
@@ -168,6 +169,7 @@ def test_print_files_are_made_once_then_left_alone_until_an_input_changes(game):
     assert _print_again(game, press=False)["en"].unchanged  # a screen-only build needs nothing more
 
 
+@pytest.mark.slow
 def test_a_deleted_or_edited_print_file_is_made_again(game):
     _print_again(game)
     press = print_path(game / "output", "rulebook", "en", "press")
@@ -177,6 +179,7 @@ def test_a_deleted_or_edited_print_file_is_made_again(game):
     assert _print_again(game)["en"].written and print_path(game / "output", "rulebook", "en", "booklet-letter").is_file()
 
 
+@pytest.mark.slow
 def test_a_book_laid_out_anew_without_print_files_removes_its_old_ones(game):
     _print_again(game)
     prose = game / "templates" / "books" / "rulebook.en.md"

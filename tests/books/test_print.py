@@ -205,6 +205,7 @@ def test_each_stream_encoded_once_changes_no_byte_of_any_file(rendered, composed
         assert data == print_path(rendered[1], "rulebook", "fr", f"booklet-{sheet}").read_bytes(), sheet
 
 
+@pytest.mark.slow
 def test_the_screen_pdf_is_the_same_with_or_without_the_print_files(composed, shipped_root, tmp_path):
     """With --print, the screen PDF is serialised from the print file's objects (forge.books.pdfobjects):
     the same bytes as without, and the same pictures as a book laid out without any bleed."""

@@ -121,6 +121,7 @@ def hostile(tmp_path_factory):
            "composed": composed}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind,lang", BOOKS)
 @pytest.mark.parametrize("name,payload,reason", URL_PAYLOADS, ids=[p[0] for p in URL_PAYLOADS])
 def test_html_in_prose_is_text_never_an_element(hostile, kind, lang, name, payload, reason):

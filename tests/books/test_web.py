@@ -40,6 +40,7 @@ def urls(text: str) -> list[tuple[str, str]]:
     return _urls(text)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_book_is_one_page_that_loads_nothing_from_outside(web_edition, kind, lang):
@@ -248,6 +249,7 @@ def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s
     assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the card database</p>' in text
 
 
+@pytest.mark.slow
 def test_the_fonts_and_pictures_are_made_once_and_an_unchanged_page_is_not_written_again(game, monkeypatch):
     out = game / "output"
     [first] = build_web(game, ("rulebook",), ("fr",), out)

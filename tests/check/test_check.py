@@ -56,6 +56,7 @@ def test_a_stale_design_doc_fails_the_gate(gated):
     assert out.splitlines()[-1] == "✗ check failed: docs"
 
 
+@pytest.mark.slow
 def test_warnings_fail_only_with_strict(gated):
     red = gated / "cards/red.yaml"
     red.write_text(red.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")  # no schema line: a warning

@@ -31,6 +31,7 @@ def test_check_names_each_check_as_it_starts(game):
     assert [c.name for c in report.checks] == ["validate", "parity", "schema", "books", "docs", "simulate"] and report.ok
 
 
+@pytest.mark.slow
 def test_verbose_prints_the_steps_and_a_ci_log_gets_none(game):
     verbose = run("-v", "check", root=game)
     assert verbose.returncode == 0, verbose.stderr

@@ -127,6 +127,7 @@ def _play_by_clicks(tab: Tab) -> int:
     return clicks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
     url, project = server

@@ -5,6 +5,8 @@ an 82 MB file (which forge itself then refuses to read, being over the 10 MB inp
 """
 from __future__ import annotations
 
+import pytest
+
 import shutil
 from pathlib import Path
 
@@ -16,6 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 MARKER = "<!-- forge:table factions -->\nx\n<!-- /forge:table -->\n"
 
 
+@pytest.mark.slow
 def test_a_generated_file_over_the_input_limit_is_not_written(shipped: Path):
     (shipped / "docs").mkdir()
     design = shipped / "docs" / "design.md"

@@ -34,6 +34,7 @@ def precious(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_manifest_path_climbing_out_is_not_deleted(shipped: Path, precious: Path):
     climb = "/".join([".."] * (len((shipped / "output").resolve().parts) - 1)) + str(precious)
     plant(shipped, {climb: {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
@@ -42,6 +43,7 @@ def test_a_manifest_path_climbing_out_is_not_deleted(shipped: Path, precious: Pa
     assert precious.exists()
 
 
+@pytest.mark.slow
 def test_an_absolute_manifest_path_is_not_deleted(shipped: Path, precious: Path):
     plant(shipped, {str(precious): {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
     assert render(shipped).exit_code == 0
@@ -65,6 +67,7 @@ def test_a_malformed_scope_is_no_internal_error(shipped: Path, scope):
     assert result.exit_code == 0, (result.output, result.exception)
 
 
+@pytest.mark.slow
 def test_an_output_of_a_removed_card_is_still_removed(shipped: Path):
     assert render(shipped).exit_code == 0
     stale = shipped / "output" / "tts" / "en" / "gone.png"

@@ -57,6 +57,7 @@ def test_docs_does_not_write_through_a_linked_docs_folder(shipped: Path, elsewhe
     assert (elsewhere / "design.md").read_text(encoding="utf-8") == "# Design\n"
 
 
+@pytest.mark.slow
 def test_an_explicit_out_folder_outside_the_project_is_allowed(shipped: Path, elsewhere: Path):
     result = invoke("simulate", "--root", str(shipped), "-n", "1", "-j", "1")
     assert result.exit_code in (0, 1), result.output
@@ -72,6 +73,7 @@ def test_an_explicit_out_folder_outside_the_project_is_allowed(shipped: Path, el
     ("tts", ["render", "cards", "--lang", "en", "--profile", "tts", "--workers", "1"]),
     ("books", ["render", "rulebook", "--lang", "en"]),
 ], ids=["cards", "books"])
+@pytest.mark.slow
 def test_a_link_inside_the_output_folder_is_not_followed_out(shipped: Path, elsewhere: Path, link, command):
     (shipped / "output").mkdir()
     (shipped / "output" / link).symlink_to(elsewhere, target_is_directory=True)

@@ -6,6 +6,8 @@ the render cache's manifest, hashes and check records were read the same way.
 """
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -18,6 +20,7 @@ def render(root: Path, profile: str):
                                     "--profile", profile, "--workers", "1"])
 
 
+@pytest.mark.slow
 def test_a_small_output_linked_to_dev_zero_is_replaced_not_read(shipped: Path, no_hang):
     target = shipped / "output" / "gamecrafter" / "en" / "quantities.csv"
     target.parent.mkdir(parents=True)

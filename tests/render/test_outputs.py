@@ -152,6 +152,7 @@ def _files(out: Path) -> dict[str, bytes]:
             if p.is_file() and ".cache" not in p.relative_to(out).parts}
 
 
+@pytest.mark.slow
 def test_an_incremental_render_is_byte_identical_to_a_cold_one(tmp_path):
     """After cards change, what the caches (faces, preflight scans, text fits) let a run skip must not
     show: every output and preflight report is the same, byte for byte, as a cold render of the
@@ -171,6 +172,7 @@ def test_an_incremental_render_is_byte_identical_to_a_cold_one(tmp_path):
     assert [rel for rel in mine if mine[rel] != theirs[rel]] == []
 
 
+@pytest.mark.slow
 def test_incremental_render_only_redoes_what_changed(tmp_path):
     out = tmp_path / "output"
     render(out)
@@ -186,6 +188,7 @@ def test_incremental_render_only_redoes_what_changed(tmp_path):
     assert "gamecrafter/en/ember-whelp.png" not in written
 
 
+@pytest.mark.slow
 def test_a_card_that_changes_text_class_is_rendered_again_in_every_language(tmp_path):
     """A text class (its size and alignment) is the same in both languages: an English flavour that
     makes a short text medium re-aligns the French card too, and nothing else."""

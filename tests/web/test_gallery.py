@@ -27,6 +27,7 @@ def _cards(tree):
     return tree.xpath('//li[contains(concat(" ", @class, " "), " card ")]')
 
 
+@pytest.mark.slow
 def test_every_card_of_the_database_is_on_the_page_once(gallery, shipped_db):
     db, _ = shipped_db
     cards = _cards(_tree(gallery[1]))
