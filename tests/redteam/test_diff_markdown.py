@@ -18,29 +18,8 @@ from markdown_it import MarkdownIt
 from typer.testing import CliRunner
 
 from forge.cli import app
+from tests.diff.test_diff import SPARK, WARD
 
-SPARK = """\
-  - id: spark
-    type: spell
-    factions: [red]
-    cost: 1
-    allegiance: {red: 1}
-    copies: 2
-    name: {en: Spark, fr: Étincelle}
-    effects:
-      - wound: 1
-"""
-WARD = """\
-  - id: ward
-    type: spell
-    factions: [white]
-    cost: 3
-    allegiance: {white: 1}
-    copies: 1
-    name: {en: Ward, fr: Protection}
-    effects:
-      - essence: 2
-"""
 #: A card's id as a pull request may write it (the diff shows ids even of cards that do not validate).
 HOSTILE_ID = "@octocat see https://evil.example/x www.evil.example <img src=x onerror=alert(1)> [a](javascript:b) #12 ```"
 FORGED_ID = "sneaky\n+ a-card-never-added\n::error file=README.md::forged"
