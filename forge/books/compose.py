@@ -68,7 +68,7 @@ _ANY_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
 #: Every name a strings.yaml phrase may hold; forge fills them, never str.format.
 PLACEHOLDERS = frozenset({"player", "other", "n", "m", "max", "card", "target", "health", "faction_name", "faction",
                           "trigger", "turn", "allegiance", "field", "step", "count", "quote", "icon", "icons", "only",
-                          "needs"})
+                          "needs", "source"})
 #: How many times one book may print the same generated block (a table, a figure drawn from the cards).
 MAX_BLOCK_REPEAT = 2
 #: The ``:::`` blocks prose may open besides the reference's (a box, a tip, a block kept on one page...).
