@@ -59,6 +59,8 @@ COVER_CARD_PX = 420
 FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 
 
+#: The verbs that deal Wound damage (the quick reference names the traps that wound you on your own turn).
+WOUND_VERBS = frozenset({"wound", "unblockable_wound"})
 _NAME_REF = re.compile(r"\{(kw|type|n):(\w+)\}")
 _LEFTOVER_TOKEN = re.compile(r"\[\[[a-z_]+\]\]|\{\{|\{%|:::|\*\*")
 #: A placeholder of strings.yaml: a name, a plural choice ``{n|card|cards}``, or a name from the locale or the cards.
@@ -68,7 +70,7 @@ _ANY_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
 #: Every name a strings.yaml phrase may hold; forge fills them, never str.format.
 PLACEHOLDERS = frozenset({"player", "other", "n", "m", "max", "card", "target", "health", "faction_name", "faction",
                           "trigger", "turn", "allegiance", "field", "step", "count", "quote", "icon", "icons", "only",
-                          "needs", "source"})
+                          "needs", "source", "summon", "traps"})
 #: How many times one book may print the same generated block (a table, a figure drawn from the cards).
 MAX_BLOCK_REPEAT = 2
 #: The ``:::`` blocks prose may open besides the reference's (a box, a tip, a block kept on one page...).
@@ -802,9 +804,16 @@ class Book:
         """The back cover's summary: the turn's phases, the six steps and what meets a Wound, in the
         engine's order (``TURN_PHASES``, ``WOUND_PROTECTION``), worded by strings.yaml's ``quick:``."""
         q = self.s.get("quick") or {}
-        phases = [{"title": self.words(q["phases"][p]["title"]), "text": self.words(q["phases"][p]["text"])}
+        db = self.project.db
+        # what depends on the cards is read from them: Rush exists, which traps wound you on your own turn
+        summon = str(self.words(q["summon_rush" if any(c.keywords.rush for c in db.cards) else "summon"]))
+        phases = [{"title": self.words(q["phases"][p]["title"]),
+                   "text": Markup(str(self.words(q["phases"][p]["text"])).replace("{summon}", summon))}
                   for p in TURN_PHASES]
         wound = [self.words(q["wound"][k]) for k in WOUND_PROTECTION] + [self.words(q["wound"]["damage"])]
+        wounding = [c.id for c in self.traps() if any(ln.verb in WOUND_VERBS for ln in c.effects)]
+        own_turn = (Markup(str(self.words(q["own_turn"])).replace("{traps}", str(self.names(wounding))))
+                    if wounding else "")
         glosses = q.get("steps") if isinstance(q.get("steps"), dict) else {}
         for key in glosses:
             if key not in PLAY_STEPS or "{step}" not in str(glosses[key]):
@@ -816,7 +825,7 @@ class Book:
         return self.render_macro("quick_reference", {
             "title": q["title"], "turn": q["turn"], "phases": phases, "steps_title": self.words(q["steps_title"]),
             "steps": steps, "wound_title": self.words(q["wound_title"]),
-            "wound": wound, "waiting": self.words(q["waiting"])})
+            "wound": wound, "own_turn": own_turn, "waiting": self.words(q["waiting"])})
 
     def anatomy(self) -> Markup:
         """The card anatomy figure: real cards, rendered, with numbered callouts and their legend."""

@@ -300,3 +300,37 @@ def test_the_summon_sentence_is_the_creatures_state_not_fixed_text(lang):
         said.append(_text(re.sub(r"<[^>]+>", "", str(table.example_view(book, replace(game, turns=[turn]))[0]["paragraphs"][0]))))
     name = book.L.name(db.by_id()["pyre-berserker"])
     assert re.search(_fact(lang, "exhausted", name), said[0]) and re.search(_fact(lang, "ready", name), said[1]), said
+
+
+def _quick_html(root: Path, lang: str) -> str:
+    from forge.books.compose import Book
+
+    return str(Book(project_of(root), "rulebook", lang).quick_reference())
+
+
+@pytest.mark.parametrize("lang, rush, guard, own", [
+    ("en", "except with Rush: ready at once", "During your opponent's turn only, you may exhaust a ready Guard",
+     "On your own turn, no Guard can help: Backdraft and Burning Hand hit you then."),
+    ("fr", "sauf avec Ruée", "Pendant le tour adverse seulement, vous pouvez épuiser une créature prête dotée de Garde",
+     "aucune Garde ne vous protège : Retour de Flamme et Main Brûlante vous touchent alors.")])
+def test_the_quick_reference_tells_rush_the_guards_turn_and_the_traps_that_wound_you_from_the_cards(
+        lang, rush, guard, own):
+    """The back cover states what the engine does: Rush creatures enter ready, a Guard only answers a Wound
+    during the opponent's turn, and the Wound traps (read from the cards) reach you on your own turn; the
+    last word of a step is never alone on its line."""
+    html = _quick_html(REPO, lang)
+    text = _text(re.sub(r"<[^>]+>", "", html))
+    assert rush in text and guard in text and own in text, text
+    last = html[html.index('<ol class="quick-steps">'):html.index("</ol>", html.index('<ol class="quick-steps">'))]
+    assert all(re.search(r"\xa0\S+</li>", item + "</li>") for item in last.split("</li>")[:-1] if "\xa0" in item)
+    assert "player\xa0first" in last or "actif\xa0d’abord" in last
+
+
+def test_a_game_without_rush_or_wound_traps_prints_neither_on_the_quick_reference(tmp_path):
+    root = copy_project(tmp_path / "game")
+    for path in (root / "cards").glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        text = text.replace("keywords: [rush]", "keywords: [guard]").replace("- wound: 3", "- poison: 3").replace("- wound: 2", "- poison: 2")
+        path.write_text(text, encoding="utf-8")
+    text = _text(re.sub(r"<[^>]+>", "", _quick_html(root, "en")))
+    assert "(they arrive exhausted)" in text and "Rush" not in text and "On your own turn" not in text, text
