@@ -409,7 +409,15 @@ class Book:
         return self.names([c.id for c in self.traps(kind, event)])
 
     def d_souls(self) -> Markup:
-        return self.names([c.id for c in self.soul_cards()["starter"]])
+        """Every source of soul essence, grouped and named (strings.yaml ``souls:``), none left out."""
+        souls, phrases = self.soul_cards(), self.s.get("souls") or {}
+        parts = []
+        for group, cards in (("starter", souls["starter"]), ("starter_other", souls["starter_other"]),
+                             ("recruit", souls["recruit"]), ("other", souls["other"])):
+            if cards:
+                parts.append(self.fill(str(self.words(phrases.get(group, "{card}"))), card=self.names([c.id for c in cards]),
+                                       count=self.count(sum(c.copies for c in cards), "recruitment_card")))
+        return self.join(parts)
 
     def d_game(self) -> str:
         return html.escape(str(self.s.get("game", "")), quote=False)
@@ -663,11 +671,16 @@ class Book:
         return next((c for c in self.project.db.rites() if c.faction == fid), None)
 
     def soul_cards(self) -> dict:
-        """The starter Soul cards, and how many recruitment cards also carry Soul icons."""
+        """Every card that can give soul essence (a Soul icon on any of its lines, played or activated), by
+        where a player meets it: the starter Soul cards, the other starter cards, the recruitment cards."""
         db = self.project.db
-        starters = [c for c in db.of_set("starter") if c.type == "soul"]
-        faction = [c for c in db.of_set("recruit") if "soul" in content.card_constructs(c)]
-        return {"starter": starters, "recruit": faction, "recruit_copies": sum(c.copies for c in faction)}
+        sources = [c for c in db.cards if "soul" in content.card_constructs(c)]
+        starters = [c for c in sources if c.set == "starter" and c.type == "soul"]
+        others = [c for c in sources if c.set == "starter" and c.type != "soul"]
+        faction = [c for c in sources if c.set == "recruit"]
+        rest = [c for c in sources if c.set not in ("starter", "recruit")]  # a Rite, a card of a new set
+        return {"starter": starters, "starter_other": others, "recruit": faction, "other": rest,
+                "recruit_copies": sum(c.copies for c in faction)}
 
     def threshold_example(self) -> dict | None:
         """A real conditional line, for the rulebook's "3 [Black]: Poison 2" example."""

@@ -53,7 +53,7 @@ DIRECTIVES: dict[str, Signature] = {
                        summary="a number in words (strings.yaml `numbers:`)", example="{spell:factions capital}"),
     "traps": Signature(("kind",), ("event",), summary="the names of the traps of a kind (and event), joined",
                        example="{traps:when summon}"),
-    "souls": Signature(summary="the names of the starter Soul cards, joined", example="{souls}"),
+    "souls": Signature(summary="every card that can give soul essence, grouped and named", example="{souls}"),
     "game": Signature(summary="the game's name (strings.yaml `game:`)", example="{game}"),
     "author": Signature(summary="the author (strings.yaml `author:`)", example="{author}"),
     "starter_list": Signature(summary="the starter deck's cards, ending with strings.yaml `starter_more:`",
