@@ -419,6 +419,15 @@ class Book:
                                        count=self.count(sum(c.copies for c in cards), "recruitment_card")))
         return self.join(parts)
 
+    def d_ruling(self, number: str) -> Markup:
+        """A clarification's visible mark: it is a ruling of docs/rulings.md, not a rule of the rulebook."""
+        rulings = self.project.rulings
+        if not number.isdigit() or int(number) not in rulings:
+            self.problem(f"`{{ruling:{number}}}`: no ruling with this number in {self.project.rulings_file}",
+                         "write the number of the ruling (docs/rulings.md) the clarification comes from")
+        label = self.fill(str(self.s.get("clarification", "Clarification, ruling {n}")), n=int(number) if number.isdigit() else 0)
+        return Markup(f'<span class="clarification">{label}</span>')
+
     def d_game(self) -> str:
         return html.escape(str(self.s.get("game", "")), quote=False)
 
@@ -1006,9 +1015,12 @@ class ReferenceBlocks:
                               f"add `::: q {number}` to {self.book.source_rel}, or list it in `faq_skip`",
                               severity=WARNING, where=self.book.block_at(block))
         items = []
-        for number, body in self.faq:
+        for i, (number, body) in enumerate(self.faq, 1):
             head, _, rest = body.partition("</p>")
-            items.append({"n": number, "question": Markup(head.replace("<p>", "", 1)), "answer": Markup(rest)})
+            ruling = f' <span class="ruling-ref">({self.book.fill(str(self.book.s.get("ruling", "ruling {n}")), n=number)})</span>'
+            end = rest.rfind("</p>")  # the ruling closes the answer's last paragraph
+            answer = rest[:end] + ruling + rest[end:] if end >= 0 else rest + ruling
+            items.append({"n": number, "i": i, "question": Markup(head.replace("<p>", "", 1)), "answer": Markup(answer)})
         return str(self.book.render_macro("faq", items)) + inner
 
 

@@ -63,6 +63,9 @@ DIRECTIVES: dict[str, Signature] = {
     "threshold": Signature(("form",), choices=(("form", ("icon", "allegiance")),),
                            summary="a real threshold: `icon` (“3 [[black]]”) or `allegiance` (strings.yaml "
                                    "`threshold_allegiance:`)", example="{threshold:icon}"),
+    "ruling": Signature(("number",), summary="marks a clarification the rules leave open: a label and the number "
+                                             "of its ruling in docs/rulings.md (strings.yaml `clarification:`)",
+                        example="{ruling:18}"),
     "block": Signature(("name",), block=True, summary="a generated table, list or figure, by name",
                        example="{block:factions}"),
 }
