@@ -178,7 +178,7 @@ MADE_UP = [
             "discards 1. Mara draws 5 cards, up to 5 in hand."]),
     ("fr", ["Mara joue Étincelle. Mara gagne 1 essence d'âme. Étincelle inflige 1 ",
             "Rite du Brasier de Mara réagit (« chaque fois que vous jouez une magie ») : Rite du Brasier inflige 1 "
-            "Blessure Imparable à Théo, qui tombe à {theo_after_two} PV.",
+            "dégât de Blessures Imparables à Théo, qui tombe à {theo_after_two} PV.",
             "Le Trépas de Corneille Charognarde fait effet : Théo reçoit 1 marqueur de poison.",
             "À la fin du tour, Archiviste du Néant de Mara fait effet : Mara exile Main Brûlante de la défausse de "
             "Théo. Mara garde 0 carte en main et en défausse 1. Mara pioche 5 cartes pour en avoir 5 en main."])])
