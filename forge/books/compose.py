@@ -59,6 +59,8 @@ COVER_CARD_PX = 420
 FONTS_DIR = Path(__file__).resolve().parent.parent / "assets" / "fonts"
 
 
+#: The verbs that deal Wound damage (the quick reference names the traps that wound you on your own turn).
+WOUND_VERBS = frozenset({"wound", "unblockable_wound"})
 _NAME_REF = re.compile(r"\{(kw|type|n):(\w+)\}")
 _LEFTOVER_TOKEN = re.compile(r"\[\[[a-z_]+\]\]|\{\{|\{%|:::|\*\*")
 #: A placeholder of strings.yaml: a name, a plural choice ``{n|card|cards}``, or a name from the locale or the cards.
@@ -68,7 +70,7 @@ _ANY_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
 #: Every name a strings.yaml phrase may hold; forge fills them, never str.format.
 PLACEHOLDERS = frozenset({"player", "other", "n", "m", "max", "card", "target", "health", "faction_name", "faction",
                           "trigger", "turn", "allegiance", "field", "step", "count", "quote", "icon", "icons", "only",
-                          "needs"})
+                          "needs", "source", "summon", "traps"})
 #: How many times one book may print the same generated block (a table, a figure drawn from the cards).
 MAX_BLOCK_REPEAT = 2
 #: The ``:::`` blocks prose may open besides the reference's (a box, a tip, a block kept on one page...).
@@ -407,7 +409,24 @@ class Book:
         return self.names([c.id for c in self.traps(kind, event)])
 
     def d_souls(self) -> Markup:
-        return self.names([c.id for c in self.soul_cards()["starter"]])
+        """Every source of soul essence, grouped and named (strings.yaml ``souls:``), none left out."""
+        souls, phrases = self.soul_cards(), self.s.get("souls") or {}
+        parts = []
+        for group, cards in (("starter", souls["starter"]), ("starter_other", souls["starter_other"]),
+                             ("recruit", souls["recruit"]), ("other", souls["other"])):
+            if cards:
+                parts.append(self.fill(str(self.words(phrases.get(group, "{card}"))), card=self.names([c.id for c in cards]),
+                                       count=self.count(sum(c.copies for c in cards), "recruitment_card")))
+        return self.join(parts)
+
+    def d_ruling(self, number: str) -> Markup:
+        """A clarification's visible mark: it is a ruling of docs/rulings.md, not a rule of the rulebook."""
+        rulings = self.project.rulings
+        if not number.isdigit() or int(number) not in rulings:
+            self.problem(f"`{{ruling:{number}}}`: no ruling with this number in {self.project.rulings_file}",
+                         "write the number of the ruling (docs/rulings.md) the clarification comes from")
+        label = self.fill(str(self.s.get("clarification", "Clarification, ruling {n}")), n=int(number) if number.isdigit() else 0)
+        return Markup(f'<span class="clarification">{label}</span>')
 
     def d_game(self) -> str:
         return html.escape(str(self.s.get("game", "")), quote=False)
@@ -661,11 +680,16 @@ class Book:
         return next((c for c in self.project.db.rites() if c.faction == fid), None)
 
     def soul_cards(self) -> dict:
-        """The starter Soul cards, and how many recruitment cards also carry Soul icons."""
+        """Every card that can give soul essence (a Soul icon on any of its lines, played or activated), by
+        where a player meets it: the starter Soul cards, the other starter cards, the recruitment cards."""
         db = self.project.db
-        starters = [c for c in db.of_set("starter") if c.type == "soul"]
-        faction = [c for c in db.of_set("recruit") if "soul" in content.card_constructs(c)]
-        return {"starter": starters, "recruit": faction, "recruit_copies": sum(c.copies for c in faction)}
+        sources = [c for c in db.cards if "soul" in content.card_constructs(c)]
+        starters = [c for c in sources if c.set == "starter" and c.type == "soul"]
+        others = [c for c in sources if c.set == "starter" and c.type != "soul"]
+        faction = [c for c in sources if c.set == "recruit"]
+        rest = [c for c in sources if c.set not in ("starter", "recruit")]  # a Rite, a card of a new set
+        return {"starter": starters, "starter_other": others, "recruit": faction, "other": rest,
+                "recruit_copies": sum(c.copies for c in faction)}
 
     def threshold_example(self) -> dict | None:
         """A real conditional line, for the rulebook's "3 [Black]: Poison 2" example."""
@@ -803,9 +827,16 @@ class Book:
         """The back cover's summary: the turn's phases, the six steps and what meets a Wound, in the
         engine's order (``TURN_PHASES``, ``WOUND_PROTECTION``), worded by strings.yaml's ``quick:``."""
         q = self.s.get("quick") or {}
-        phases = [{"title": self.words(q["phases"][p]["title"]), "text": self.words(q["phases"][p]["text"])}
+        db = self.project.db
+        # what depends on the cards is read from them: Rush exists, which traps wound you on your own turn
+        summon = str(self.words(q["summon_rush" if any(c.keywords.rush for c in db.cards) else "summon"]))
+        phases = [{"title": self.words(q["phases"][p]["title"]),
+                   "text": Markup(str(self.words(q["phases"][p]["text"])).replace("{summon}", summon))}
                   for p in TURN_PHASES]
         wound = [self.words(q["wound"][k]) for k in WOUND_PROTECTION] + [self.words(q["wound"]["damage"])]
+        wounding = [c.id for c in self.traps() if any(ln.verb in WOUND_VERBS for ln in c.effects)]
+        own_turn = (Markup(str(self.words(q["own_turn"])).replace("{traps}", str(self.names(wounding))))
+                    if wounding else "")
         glosses = q.get("steps") if isinstance(q.get("steps"), dict) else {}
         for key in glosses:
             if key not in PLAY_STEPS or "{step}" not in str(glosses[key]):
@@ -817,7 +848,7 @@ class Book:
         return self.render_macro("quick_reference", {
             "title": q["title"], "turn": q["turn"], "phases": phases, "steps_title": self.words(q["steps_title"]),
             "steps": steps, "wound_title": self.words(q["wound_title"]),
-            "wound": wound, "waiting": self.words(q["waiting"])})
+            "wound": wound, "own_turn": own_turn, "waiting": self.words(q["waiting"])})
 
     def anatomy(self) -> Markup:
         """The card anatomy figure: real cards, rendered, with numbered callouts and their legend."""
@@ -985,9 +1016,12 @@ class ReferenceBlocks:
                               f"add `::: q {number}` to {self.book.source_rel}, or list it in `faq_skip`",
                               severity=WARNING, where=self.book.block_at(block))
         items = []
-        for number, body in self.faq:
+        for i, (number, body) in enumerate(self.faq, 1):
             head, _, rest = body.partition("</p>")
-            items.append({"n": number, "question": Markup(head.replace("<p>", "", 1)), "answer": Markup(rest)})
+            ruling = f' <span class="ruling-ref">({self.book.fill(str(self.book.s.get("ruling", "ruling {n}")), n=number)})</span>'
+            end = rest.rfind("</p>")  # the ruling closes the answer's last paragraph
+            answer = rest[:end] + ruling + rest[end:] if end >= 0 else rest + ruling
+            items.append({"n": number, "i": i, "question": Markup(head.replace("<p>", "", 1)), "answer": Markup(answer)})
         return str(self.book.render_macro("faq", items)) + inner
 
 

@@ -58,6 +58,10 @@ class Moment:
     field: tuple[tuple[str, ...], tuple[str, ...]]
     hand: tuple[int, int]
     rites: tuple[str | None, str | None]
+    #: Where each card is (``field``, ``hand``, ``discard``, ``deck``, ``exile``…) and which are exhausted:
+    #: what a sentence of the example says of its card is read here, never assumed.
+    zone: dict[int, str] = field(default_factory=dict)
+    exhausted: frozenset[int] = frozenset()
 
 
 @dataclass
@@ -86,12 +90,18 @@ class ExampleError(ValueError):
     """The record cannot be shown: it does not replay, or holds no turn to show."""
 
 
+_ZONES = ("field", "hand", "discard", "deck")
+
+
 def _moment(state) -> Moment:
     defs = state.defs
+    zone = {c: name for name in _ZONES for p in (0, 1) for c in getattr(state, name)[p]}
+    zone.update((c, "exile") for c in state.exile)
     return Moment(tuple(state.health), tuple(tuple(a) for a in state.alleg),
                   tuple(tuple(defs[c].id for c in state.field[p]) for p in (0, 1)),
                   tuple(len(state.hand[p]) for p in (0, 1)),
-                  tuple(r.id if r else None for r in state.rite_of))
+                  tuple(r.id if r else None for r in state.rite_of), zone,
+                  frozenset(c for p in (0, 1) for c in state.field[p] if state.exhausted[c]))
 
 
 def deal(db: CardDatabase, seed: int, factions: tuple[str, str], first: int = 0):

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..engine.state import RAISE_COST, START_ALLEGIANCE
 from ..vocabulary import FACTIONS
 from .anatomy import render_back, render_card
-from .example import ACTIONS, ANSWERED, PICTURED, Example
+from .example import ACTIONS, ANSWERED, PICTURED, Example, Moment
 
 #: Card size in the setup diagram, and its layout (mm): a 120 mm wide figure, three bands.
 CARD_W, CARD_H = 15.0, 21.0
@@ -138,10 +138,36 @@ def _name(book, card_id: str) -> str:
     return f'<span class="card">{html.escape(book.L.name(card) if card else card_id, quote=False)}</span>'
 
 
-def _sentence(book, event: dict, health: list[int], phrases: dict, players: list[str]) -> str | None:
-    """One event as a sentence of the book's language, or None when the phrases have none for it."""
+#: Events whose sentence says where their card went: the phrase ``<event>_<zone>`` is chosen by the
+#: zone the replayed state holds the card in after the event (a phrase that names no zone otherwise).
+_PLACED = frozenset({"destroy", "buy", "rift", "bounce", "recover", "discard"})
+
+
+def phrase_key(event: dict, after: Moment, line) -> str:
+    """The phrase that tells ``event``, chosen by the replayed state after it, never assumed: a summoned
+    creature ready or exhausted, the zone a card went to, a Wound that nothing can block, a keep that
+    discards nothing."""
+    kind = event.get("e", "")
+    cid = event.get("cid")
+    if kind == "summon" and cid is not None and cid in after.zone:
+        return "summon_exhausted" if cid in after.exhausted else "summon_ready"
+    if kind in _PLACED and cid is not None and cid in after.zone:
+        return f"{kind}_{after.zone[cid]}"
+    if kind == "keep" and not event.get("m"):
+        return "keep_none"
+    if kind == "wound" and line is not None and line.verb == "unblockable_wound":
+        return "wound_unblockable"
+    return kind
+
+
+def _sentence(book, event: dict, after: Moment, phrases: dict, players: list[str], line=None,
+              source: str | None = None) -> str | None:
+    """One event as a sentence of the book's language, or None when the phrases have none for it.
+
+    Every fact the sentence states is read from ``after``, the replayed table right after the event:
+    the health a Wound leaves, where the card went, whether a creature came in ready."""
     kind = event.get("e")
-    template = phrases.get(kind)
+    template = phrases.get(phrase_key(event, after, line)) or phrases.get(kind)
     if not template:
         return None
     p = event.get("player", 0)
@@ -153,7 +179,8 @@ def _sentence(book, event: dict, health: list[int], phrases: dict, players: list
         values["card"] = _name(book, event["rite"])
     if "target" in event:
         values["target"] = html.escape(players[event["target"]])
-        values["health"] = max(0, health[event["target"]])
+        values["health"] = max(0, after.health[event["target"]])
+        values["source"] = _name(book, source) if source else html.escape(players[p])
     if "faction" in event:
         values["faction_name"] = str(book.faction(FACTIONS[event["faction"]]))
     return str(book.fill(str(template), **values))
@@ -208,12 +235,11 @@ def example_view(book, example: Example) -> list[dict]:
         paragraphs: list[list[str]] = []
         pictured: list[str] = []
         previous: dict = {}
-        health = list(turn.start.health)
         own: tuple | None = None  # (card, section) of the paragraph's action: its lines need no cause
         cause: dict | None = None  # the line being read (the last ``resolve``)
         told: tuple | None = None  # the cause the text last named
         cleanup = False
-        for event, _ in turn.events:
+        for event, after in turn.events:
             kind = event.get("e")
             if kind == "resolve":
                 if not (cause and (cause["card"], cause["section"]) == (event["card"], event["section"])
@@ -238,11 +264,10 @@ def example_view(book, example: Example) -> list[dict]:
                 own = (event.get("card"), _OWN_SECTION.get(event["e"]))
                 cleanup = cleanup or kind == "end"
             previous = event
-            if kind in ("wound", "poison_damage"):
-                health[event["target" if kind == "wound" else "player"]] -= event.get("n", 0)
             if kind == "raise":
                 event = {**event, "n": RAISE_COST}
-            sentence = _sentence(book, _told(event, cause, line), health, ex["events"], players)
+            sentence = _sentence(book, _told(event, cause, line), after, ex["events"], players, line,
+                                 cause["card"] if cause else None)
             if sentence is None:
                 continue
             if event["e"] in ACTIONS or event["e"] == "trap_window" or not paragraphs:

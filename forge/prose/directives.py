@@ -53,7 +53,7 @@ DIRECTIVES: dict[str, Signature] = {
                        summary="a number in words (strings.yaml `numbers:`)", example="{spell:factions capital}"),
     "traps": Signature(("kind",), ("event",), summary="the names of the traps of a kind (and event), joined",
                        example="{traps:when summon}"),
-    "souls": Signature(summary="the names of the starter Soul cards, joined", example="{souls}"),
+    "souls": Signature(summary="every card that can give soul essence, grouped and named", example="{souls}"),
     "game": Signature(summary="the game's name (strings.yaml `game:`)", example="{game}"),
     "author": Signature(summary="the author (strings.yaml `author:`)", example="{author}"),
     "starter_list": Signature(summary="the starter deck's cards, ending with strings.yaml `starter_more:`",
@@ -63,6 +63,9 @@ DIRECTIVES: dict[str, Signature] = {
     "threshold": Signature(("form",), choices=(("form", ("icon", "allegiance")),),
                            summary="a real threshold: `icon` (“3 [[black]]”) or `allegiance` (strings.yaml "
                                    "`threshold_allegiance:`)", example="{threshold:icon}"),
+    "ruling": Signature(("number",), summary="marks a clarification the rules leave open: a label and the number "
+                                             "of its ruling in docs/rulings.md (strings.yaml `clarification:`)",
+                        example="{ruling:18}"),
     "block": Signature(("name",), block=True, summary="a generated table, list or figure, by name",
                        example="{block:factions}"),
 }

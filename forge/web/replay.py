@@ -26,7 +26,7 @@ from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
 from . import board
 from .icons import Icons
 from .page import PageOutcome, asset, render, write
-from .strings import words
+from .strings import KEYS, words
 
 TEMPLATE = "replay.html.j2"
 #: The most decisions one page steps through: a record far longer (a capped game of a million
@@ -138,6 +138,12 @@ def outcome_text(replay: Replay, w: dict[str, str], names: dict[int, str],
     return ""
 
 
+def _agent(w, name) -> str:
+    """Who played a seat, in the page's language (``web: agent_heuristic``…); a name the locales lack as written."""
+    key = f"agent_{name}"
+    return w[key] if isinstance(name, str) and key in KEYS else name
+
+
 def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, record_name: str) -> str:
     """The replay page's text, in ``lang``."""
     w = words(books, lang)
@@ -148,7 +154,7 @@ def page(db: CardDatabase, books: dict, replay: Replay, lang: str, pictures, rec
     factions = {f.id: f.name.get(lang) or f.id for f in db.factions}
     head = replay.head
     players = [{"n": p, "name": names[p], "faction": factions.get(head["factions"][p], head["factions"][p]),
-                "agent": head["agents"][p]} for p in (0, 1)]
+                "agent": _agent(w, head["agents"][p])} for p in (0, 1)]
     cards = {cid: {"n": by_id[cid].name.get(lang) or cid, "src": pictures.uri(by_id[cid], lang)}
              for cid in sorted(replay.cards)}
     alleg = [{"id": f, "label": books[lang].faction_name(f), "icon": icons.span(f, books[lang].faction_name(f))}

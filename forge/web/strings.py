@@ -25,7 +25,8 @@ KEYS: dict[str, frozenset[str]] = {key: frozenset(names) for key, names in {
     "played": (), "hand": (), "deck": (), "discard": (), "recruitment": (), "recruit_deck": (), "exile": (),
     "empty": (), "exhausted": (), "active": (), "log": (), "decisions": (),
     "result_win": ("player", "turn", "h0", "h1"), "result_capped": ("turn", "reason"), "result_error": ("error",),
-    "failure": (), "record": (), "seed": (),
+    "failure": (), "record": (), "seed": (), "skip": (), "any_faction": (),
+    "agent_heuristic": (), "agent_random": (), "agent_human": (),
 }.items()}
 
 

@@ -72,3 +72,31 @@ def test_card_digest_changes_with_the_effects_not_the_name(db):
 
 def test_sort_key_ignores_accents():
     assert sorted(["Exil", "Égide", "Faille"], key=content.sort_key) == ["Égide", "Exil", "Faille"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_soul_essence_sources_name_every_card_that_gives_essence(lang, tmp_path):
+    """Issue 24 §1: the rulebook's list of soul-essence sources is every card with an `essence` line in any
+    of its sections (played, activated, triggered, Demise), read from the cards; a card given one joins it."""
+    import re as _re
+
+    from forge.books.compose import Book
+    from tests.books.conftest import REPO, copy_project, project_of
+
+    def sources(root):
+        project = project_of(root)
+        book = Book(project, "rulebook", lang)
+        said = _re.sub(r"<[^>]+>", "", str(book.d_souls()))
+        gives = [c for c in project.db.cards
+                 if any(ln.verb == "essence" for ln in (*c.effects, *c.activate, *c.demise, *c.end_of_turn,
+                                                        *(x for t in c.triggers for x in t.lines)))]
+        return said, [book.L.name(c) for c in gives]
+
+    said, names = sources(REPO)
+    assert len(names) >= 11 and all(n in said for n in names), (said, names)
+    root = copy_project(tmp_path / "game")
+    path = root / "cards" / "red.yaml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace("      - wound: 3\n", "      - wound: 3\n      - essence: 1\n", 1), encoding="utf-8")
+    said, names = sources(root)
+    assert all(n in said for n in names), (said, names)

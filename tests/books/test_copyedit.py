@@ -57,9 +57,9 @@ def test_a_count_agrees_with_its_noun_in_both_languages():
 
     project = project_of(REPO)
     en, fr = Book(project, "reference", "en"), Book(project, "reference", "fr")
-    assert en.count(1, "physical") == "1\u00a0physical card" and en.count(0, "physical") == "0\u00a0physical cards"
-    assert fr.count(1, "physical") == "1\u00a0carte physique" and fr.count(0, "card") == "0\u00a0carte"
-    assert en.count(4, "physical") == "4\u00a0physical cards" and fr.count(4, "physical") == "4\u00a0cartes physiques"
+    assert en.count(1, "physical") == "1\u00a0copy" and en.count(0, "physical") == "0\u00a0copies"
+    assert fr.count(1, "physical") == "1\u00a0exemplaire" and fr.count(0, "card") == "0\u00a0carte"
+    assert en.count(4, "physical") == "4\u00a0copies" and fr.count(4, "physical") == "4\u00a0exemplaires"
     assert fr.spell(4, capital=True) == "Quatre" and en.spell(4) == "four" and en.spell(40) == "40"
     en.plural(2, "no-such-noun")
     assert any("no noun `no-such-noun`" in f.message for f in en.findings)
@@ -83,8 +83,8 @@ def test_no_count_is_printed_next_to_a_typed_noun(path):
 
 def test_the_used_by_count_of_one_card_is_singular(composed):
     en, fr = _text(composed[("reference", "en")].html), _text(composed[("reference", "fr")].html)
-    assert "(1 physical card)" in en and "(1 physical cards)" not in en
-    assert "(1 carte physique)" in fr and "(1 cartes physiques)" not in fr
+    assert "(1 copy)" in en and "(1 copies)" not in en
+    assert "(1 exemplaire)" in fr and "(1 exemplaires)" not in fr  # issue 24 §5: « (38 exemplaires) »
 
 
 def test_no_sentence_starts_with_a_digit(composed):

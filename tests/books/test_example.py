@@ -139,8 +139,14 @@ def _told(lang: str, events: list[dict]) -> str:
 
     db = load_database(REPO).db
     game = example.read(db, RECORD.read_text(encoding="utf-8"))
-    start = game.turns[1].start
-    turn = example.Turn(9, 0, start, [(e, start) for e in events])
+    start, moments = game.turns[1].start, []
+    for e in events:  # the table after each made-up event: its Wounds taken off the health, as the engine would
+        if e.get("e") == "wound":
+            health = list(start.health)
+            health[e["target"]] -= e["n"]
+            start = replace(start, health=tuple(health))
+        moments.append(start)
+    turn = example.Turn(9, 0, game.turns[1].start, list(zip(events, moments)))
     view = table.example_view(Book(project_of(REPO), "rulebook", lang), replace(game, turns=[turn]))
     return _text(re.sub(r"<[^>]+>", "", " ".join(str(p) for p in view[0]["paragraphs"])))
 
@@ -163,15 +169,17 @@ MADE_UP = [
 
 
 @pytest.mark.parametrize("lang, says", [
-    ("en", ["Mara plays Kindle. Mara gains 1 soul essence. Mara deals 1 Wound damage to Theo",
-            "Mara's Rite of the Blaze reacts (“each time you cast a spell”): Mara deals 1 Wound damage to Theo, who "
-            "is now at {theo_after_two}. Mara's Rite of the Blaze reacts (“each time you cast a spell”): Mara deals",
+    ("en", ["Mara plays Kindle. Mara gains 1 soul essence. Kindle deals 1 Unblockable Wound damage to Theo",
+            "Mara's Rite of the Blaze reacts (“each time you cast a spell”): Rite of the Blaze deals 1 Unblockable Wound damage to "
+            "Theo, who is now at {theo_after_two} health. Mara's Rite of the Blaze reacts (“each time you cast a "
+            "spell”): Rite of the Blaze deals",
             "The Demise of Carrion Crow takes effect: Theo gets 1 poison counter.",
             "Mara ends the strategy phase, and the cleanup begins. At the end of the turn, Mara's Void Archivist "
             "takes effect: Mara exiles Burning Hand from Theo's discard pile. Mara keeps 0 cards in hand and "
             "discards 1. Mara draws 5 cards, up to 5 in hand."]),
-    ("fr", ["Mara joue Étincelle. Mara gagne 1 essence d'âme. Mara inflige 1 dégât de Blessures à Théo",
-            "Rite du Brasier de Mara réagit (« chaque fois que vous jouez une magie ») : Mara inflige",
+    ("fr", ["Mara joue Étincelle. Mara gagne 1 essence d'âme. Étincelle inflige 1 ",
+            "Rite du Brasier de Mara réagit (« chaque fois que vous jouez une magie ») : Rite du Brasier inflige 1 "
+            "dégât de Blessures Imparables à Théo, qui tombe à {theo_after_two} PV.",
             "Le Trépas de Corneille Charognarde fait effet : Théo reçoit 1 marqueur de poison.",
             "À la fin du tour, Archiviste du Néant de Mara fait effet : Mara exile Main Brûlante de la défausse de "
             "Théo. Mara garde 0 carte en main et en défausse 1. Mara pioche 5 cartes pour en avoir 5 en main."])])
@@ -216,3 +224,114 @@ def test_the_six_steps_are_titled_once_in_the_locale_for_the_rulebook_and_the_ba
     locale.write_text(locale.read_text(encoding="utf-8").replace('  cost: "Pay the cost"\n', ""), encoding="utf-8")
     result = compose(project_of(root), "rulebook", "en")
     assert [f for f in result.findings if "no step `cost`" in f.message]
+
+
+# -- every printed fact is the replayed state's (issue 24 §1) -------------------------------------------
+#: What each language prints for a fact, as patterns over the plain text (a card name is `(.+?)`).
+FACTS = {
+    "en": {"ready": "{card}: thanks to Rush, it enters play ready", "exhausted": "{card}: it enters play exhausted",
+           "health": r"who is now at (\d+) health", "destroyed": "{card} is destroyed and goes to its owner's discard pile",
+           "bought": "buys {card} for \\d+ soul essence; it goes to their discard pile",
+           "rift_discard": "takes {card} from the exile pile and puts it in their discard pile",
+           "rift_hand": "takes {card} from the exile pile into their hand"},
+    "fr": {"ready": "{card} : grâce à Ruée, la créature arrive prête", "exhausted": "{card} : la créature arrive épuisée",
+           "health": r"qui tombe à (\d+) PV", "destroyed": "{card} est détruite et va dans la défausse de son propriétaire",
+           "bought": "achète {card} pour \\d+ essences? d'âme ; la carte va dans sa défausse",
+           "rift_discard": "prend {card} dans la pile d'exil et la met dans sa défausse",
+           "rift_hand": "prend {card} dans la pile d'exil et la met dans sa main"},
+}
+
+
+def _fact(lang: str, key: str, card: str) -> str:
+    return FACTS[lang][key].replace("{card}", re.escape(card).replace("\\ ", " "))
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_no_printed_fact_of_the_example_contradicts_the_replayed_state(lang):
+    """For each event of the shown turns, the state the engine reaches after it decides what the book says:
+    a summoned creature ready (Rush) or exhausted, the health a Wound leaves, the pile a card goes to."""
+    from forge.books import table
+    from forge.books.compose import Book
+
+    db = load_database(REPO).db
+    game = example.read(db, RECORD.read_text(encoding="utf-8"))
+    book = Book(project_of(REPO), "rulebook", lang)
+    text = _text(re.sub(r"<[^>]+>", "", " ".join(str(p) for t in table.example_view(book, game) for p in t["paragraphs"])))
+    name = {c.id: book.L.name(c) for c in db.cards}
+    healths, summons = [], 0
+    for turn in game.turns:
+        for event, after in turn.events:
+            kind, cid = event.get("e"), event.get("cid")
+            card = name.get(event.get("card", ""), "")
+            if kind == "summon":
+                summons += 1
+                ready = cid not in after.exhausted
+                assert ready == db.by_id()[event["card"]].keywords.rush  # the engine's rule: only Rush enters ready
+                assert re.search(_fact(lang, "ready" if ready else "exhausted", card), text), (card, ready)
+                assert not re.search(_fact(lang, "exhausted" if ready else "ready", card), text), (card, ready)
+            elif kind == "wound":
+                healths.append(after.health[event["target"]])
+            elif kind == "buy":
+                assert after.zone[cid] == "discard" and re.search(_fact(lang, "bought", card), text), card
+            elif kind == "rift":
+                assert re.search(_fact(lang, f"rift_{after.zone[cid]}", card), text), (card, after.zone[cid])
+            elif kind == "destroy" and after.zone.get(cid) == "discard":
+                guarded = any(e.get("e") == "guard" and e.get("cid") == cid for t in game.turns for e, _ in t.events)
+                assert guarded or re.search(_fact(lang, "destroyed", card), text), card
+    assert summons and [int(h) for h in re.findall(FACTS[lang]["health"], text)] == healths
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+def test_the_summon_sentence_is_the_creatures_state_not_fixed_text(lang):
+    """The same summon told against two tables: the creature exhausted, then ready; the sentence follows."""
+    from dataclasses import replace
+
+    from forge.books import table
+    from forge.books.compose import Book
+
+    db = load_database(REPO).db
+    game = example.read(db, RECORD.read_text(encoding="utf-8"))
+    start = game.turns[1].start
+    summon = {"e": "summon", "player": 0, "card": "pyre-berserker", "cid": 999}
+    book = Book(project_of(REPO), "rulebook", lang)
+    said = []
+    for exhausted in (frozenset({999}), frozenset()):
+        after = replace(start, zone={999: "field"}, exhausted=exhausted)
+        turn = example.Turn(9, 0, start, [(summon, after)])
+        said.append(_text(re.sub(r"<[^>]+>", "", str(table.example_view(book, replace(game, turns=[turn]))[0]["paragraphs"][0]))))
+    name = book.L.name(db.by_id()["pyre-berserker"])
+    assert re.search(_fact(lang, "exhausted", name), said[0]) and re.search(_fact(lang, "ready", name), said[1]), said
+
+
+def _quick_html(root: Path, lang: str) -> str:
+    from forge.books.compose import Book
+
+    return str(Book(project_of(root), "rulebook", lang).quick_reference())
+
+
+@pytest.mark.parametrize("lang, rush, guard, own", [
+    ("en", "except with Rush: ready at once", "During your opponent's turn only, you may exhaust a ready Guard",
+     "On your own turn, no Guard can help: Backdraft and Burning Hand hit you then."),
+    ("fr", "sauf avec Ruée", "Pendant le tour adverse seulement, vous pouvez épuiser une créature prête dotée de Garde",
+     "aucune Garde ne vous protège : Retour de Flamme et Main Brûlante vous touchent alors.")])
+def test_the_quick_reference_tells_rush_the_guards_turn_and_the_traps_that_wound_you_from_the_cards(
+        lang, rush, guard, own):
+    """The back cover states what the engine does: Rush creatures enter ready, a Guard only answers a Wound
+    during the opponent's turn, and the Wound traps (read from the cards) reach you on your own turn; the
+    last word of a step is never alone on its line."""
+    html = _quick_html(REPO, lang)
+    text = _text(re.sub(r"<[^>]+>", "", html))
+    assert rush in text and guard in text and own in text, text
+    last = html[html.index('<ol class="quick-steps">'):html.index("</ol>", html.index('<ol class="quick-steps">'))]
+    assert all(re.search(r"\xa0\S+</li>", item + "</li>") for item in last.split("</li>")[:-1] if "\xa0" in item)
+    assert "player\xa0first" in last or "actif\xa0d’abord" in last
+
+
+def test_a_game_without_rush_or_wound_traps_prints_neither_on_the_quick_reference(tmp_path):
+    root = copy_project(tmp_path / "game")
+    for path in (root / "cards").glob("*.yaml"):
+        text = path.read_text(encoding="utf-8")
+        text = text.replace("keywords: [rush]", "keywords: [guard]").replace("- wound: 3", "- poison: 3").replace("- wound: 2", "- poison: 2")
+        path.write_text(text, encoding="utf-8")
+    text = _text(re.sub(r"<[^>]+>", "", _quick_html(root, "en")))
+    assert "(they arrive exhausted)" in text and "Rush" not in text and "On your own turn" not in text, text

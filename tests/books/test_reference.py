@@ -81,3 +81,42 @@ def test_the_glossary_is_made_from_the_termbase(tmp_path, lang):
     this, other = ("battlefield", "champ de bataille") if lang == "en" else ("champ de bataille", "battlefield")
     assert f'<td>{this}</td><td lang="{"fr" if lang == "en" else "en"}">{other}</td>' in glossary.replace("\u00a0", " ")
     assert "<td>pile d’exil</td>" in glossary or "<td>exile pile</td>" in glossary
+
+
+# -- clarifications are marked, the FAQ numbered and tied to its rulings (issue 24 §1) ------------------
+@pytest.mark.parametrize("lang, marked", [
+    ("en", ["lasts until the end of your next turn", "does not react to its own summon", "or between two of their actions"]),
+    ("fr", ["dure jusqu'à la fin de votre prochain tour", "ne réagit ni à sa propre invocation",
+            "ou entre deux de ses actions"])])
+def test_every_clarification_is_marked_with_an_existing_ruling(shipped_root, composed, lang, marked):
+    """A sentence the seed rules do not state carries a visible mark naming its ruling of docs/rulings.md."""
+    project = project_of(shipped_root)
+    html = composed[("reference", lang)].html.replace("\u2019", "'")
+    marks = re.findall(r'<span class="clarification">[^<]*?(\d+)</span>', html)
+    assert len(marks) >= 10 and all(int(n) in project.rulings for n in marks), marks
+    for words in marked:
+        after = html[html.index(words):]
+        paragraph = after[:min(after.index("</p>"), after.index("</li>") if "</li>" in after else len(after))]
+        assert '<span class="clarification">' in paragraph, words  # marked in its own paragraph
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_faq_is_numbered_and_each_answer_names_its_ruling(composed, lang):
+    html = composed[("reference", lang)].html
+    items = re.findall(r'<div class="faq-item" id="faq-(\d+)">\s*<p class="question"><span class="q">Q(\d+)</span>'
+                       r'.*?<span class="ruling-ref">\(\D*(\d+)\)</span>', html, re.S)
+    assert items and [int(q) for _, q, _ in items] == list(range(1, len(items) + 1))
+    assert all(n == ruling for n, _, ruling in items)
+    assert len(items) == html.count('class="faq-item"')
+
+
+def test_a_clarification_naming_no_ruling_is_a_finding(tmp_path):
+    from forge.books.compose import compose
+
+    from .conftest import copy_project
+
+    root = copy_project(tmp_path / "game")
+    path = root / "templates/books/reference.en.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("{ruling:28}", "{ruling:99}"), encoding="utf-8")
+    found = [f for f in compose(project_of(root), "reference", "en").findings if "{ruling:99}" in f.message]
+    assert found and found[0].position.file == "templates/books/reference.en.md" and found[0].position.line > 0

@@ -75,7 +75,7 @@ def test_a_font_relative_width_gives_its_place_no_limit_and_no_finding(shipped, 
     rooms = room(shipped)
     assert "strings/kind" not in rooms  # no limit rather than a wrong one
     assert rooms["strings/trap"] == pytest.approx(36 * MM)  # the other places keep theirs
-    replace(shipped, STRINGS, "  kind: Sorte\n", "  kind: Sorte de déclenchement des pièges posés\n")
+    replace(shipped, STRINGS, "  kind: Type\n", "  kind: Type de déclenchement des pièges posés\n")
     assert [f for f in parity(shipped).findings if f.rule == "label-length"] == []
 
 

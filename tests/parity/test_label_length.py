@@ -48,13 +48,13 @@ def test_every_bounded_label_of_the_shipped_books_has_its_room():
 
 
 def test_a_table_header_too_long_for_its_column(shipped):
-    line, col = edit(shipped, STRINGS, "  kind: Sorte\n", "  kind: Sorte de déclenchement\n")
+    line, col = edit(shipped, STRINGS, "  kind: Type\n", "  kind: Type de déclenchement\n")
     assert label_findings(shipped) == [(STRINGS, line, col + len("  kind: "))]
 
 
 def test_the_room_follows_the_stylesheet(shipped):
     """The same header fits once book.css gives its column twice the share: the limit is measured, not typed."""
-    edit(shipped, STRINGS, "  kind: Sorte\n", "  kind: Sorte de déclenchement\n")
+    edit(shipped, STRINGS, "  kind: Type\n", "  kind: Type de déclenchement\n")
     edit(shipped, "templates/books/book.css", "td.kind { width: 15%;", "td.kind { width: 30%;")
     code, found = findings(shipped)
     assert [f for f in found if f["rule"] == "label-length"] == []

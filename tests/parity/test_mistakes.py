@@ -332,7 +332,7 @@ def test_a_frame_may_join_its_effect_with_another_mark(shipped):
 def test_french_typography_in_factions_is_fixed_in_place(shipped):
     path = shipped / "cards/factions.yaml"
     before = path.read_text(encoding="utf-8")
-    line = mistake(shipped, "cards/factions.yaml", "tempo\u00a0: il doit", "tempo: il doit")
+    line = mistake(shipped, "cards/factions.yaml", "élan\u00a0: il doit", "élan: il doit")
     mistake(shipped, "cards/factions.yaml", "L’Ost des Braises gagne", "L'Ost des Braises gagne")
     assert found(shipped, "typography") == {("cards/factions.yaml", line)}
     code, left = report(shipped, "--fix")

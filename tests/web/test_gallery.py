@@ -200,3 +200,13 @@ def test_a_database_validate_refuses_is_not_shown(tmp_path):
     assert re.search(r"cards/starter\.yaml:\d+:\d+: \[duplicate-id\] card id `lost-soul`", res.output), res.output
     assert "forge validate" in res.output and "Traceback" not in res.output
     assert not (tmp_path / "output" / "gallery.html").exists()
+
+
+def test_the_skip_link_and_the_any_choices_speak_each_language(gallery):
+    """Issue 24 §5: the skip link switches language with the page, and “Faction : Toutes” agrees in French."""
+    tree = _tree(gallery[1])
+    skip = tree.xpath('//a[@class="skip"]')[0]
+    assert [s.text for s in skip.xpath('./span[@data-l]')] == ["Skip to the cards", "Aller aux cartes"]
+    labels = {name: tree.xpath(f'//select[@id="f-{name}"]/option[@value=""]')[0].get("data-label-fr")
+              for name in ("faction", "type", "cost", "keyword")}
+    assert labels == {"faction": "Toutes", "type": "Tous", "cost": "Tous", "keyword": "Tous"}

@@ -244,7 +244,7 @@ def test_a_game_still_being_played_shows_to_where_it_stands(shipped_db, tmp_path
             return "data:image/webp;base64,AAAA"
 
     tree = lxml.html.fromstring(replay_mod.page(db, books, got, "fr", Pictures(), record.name))
-    assert not tree.xpath('//*[@id="outcome"]') and "(human)" in tree.xpath('string(//section[@id="p0"]//h2)')
+    assert not tree.xpath('//*[@id="outcome"]') and "(humain)" in tree.xpath('string(//section[@id="p0"]//h2)')  # the seat's agent in French
 
 
 @pytest.mark.parametrize("lang, cap, expected", [
