@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -284,12 +285,18 @@ def block_tokens(body: str) -> list[Token]:
     return _MD.parse(body)
 
 
-def directives_in(text: str) -> list[Directive]:
-    """The directives of a piece of prose (one translation unit), in order; lines are the unit's."""
+@lru_cache(maxsize=4096)
+def directives_in(text: str) -> tuple[Directive, ...]:
+    """The directives of a piece of prose (one translation unit), in order; lines are the unit's.
+
+    Parity asks twice per unit (card references, then the rest) for every unit of both languages:
+    the answer is kept, and a text with no brace holds no directive, so it is not parsed at all."""
+    if "{" not in text:
+        return ()
     found: list[Directive] = []
     for token in _MD.parseInline(text):
         for child in token.children or ():
             if child.type == "directive":
                 line = text.count("\n", 0, child.meta["offset"]) + 1
                 found.append(Directive(child.meta["name"], tuple(child.meta["args"]), line, 0, child.meta["raw"]))
-    return found
+    return tuple(found)

@@ -27,7 +27,7 @@ def run(*args: str, root) -> subprocess.CompletedProcess:
 def test_check_names_each_check_as_it_starts(game):
     steps = []
     report = check(game, games=2, progress=steps.append)
-    assert steps == ["validate", "books", "parity", "schema", "docs", "simulate: 2 games"]  # the books start beside validate
+    assert steps == ["books", "validate", "parity", "schema", "docs", "simulate: 2 games"]  # the longest first
     assert [c.name for c in report.checks] == ["validate", "parity", "schema", "books", "docs", "simulate"] and report.ok
 
 
@@ -36,6 +36,6 @@ def test_verbose_prints_the_steps_and_a_ci_log_gets_none(game):
     verbose = run("-v", "check", root=game)
     assert verbose.returncode == 0, verbose.stderr
     assert [line for line in verbose.stderr.splitlines() if line.startswith("… ")] == [
-        "… validate", "… books", "… parity", "… schema", "… docs", "… simulate: 2 games"]
+        "… books", "… validate", "… parity", "… schema", "… docs", "… simulate: 2 games"]
     plain = run("check", root=game)  # stderr is a pipe here, as in CI: no spinner, no step lines
     assert plain.returncode == 0 and plain.stderr == ""
