@@ -24,11 +24,12 @@ MOST_BLANK = 0.38
 AIM_BLANK = 0.2
 #: Classes of the closing blocks whose leading may change, and by how much at most (a factor).
 FILLABLE = ("art-credits", "credits")
-LOOSEST, TIGHTEST = 1.6, 0.85
+LOOSEST, TIGHTEST = 1.8, 0.85
 #: Classes of paragraphs whose space after may change (the worked example's events), and its most, in CSS px
-#: (2.5 mm: a list spaced out, not a gap a reader takes for a section's end).
+#: (3.5 mm, about one line of the text: a list spaced out, not a gap a reader takes for a section's end;
+#: 2.5 mm left the English rulebook's last page 47 % blank once the soul sources listed every card).
 ELASTIC = ("play-step",)
-GAP_MOST = 2.5 * 96 / 25.4
+GAP_MOST = 3.5 * 96 / 25.4
 
 
 @dataclass

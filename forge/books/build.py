@@ -169,6 +169,7 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
     try:
         load = load_database(root)
         project = load_project(Path(root), load.db, load_phrasebooks(root))
+        project.draft = bool(draft)
         composed = compose(project, kind, lang)
     except (BookIOError, PhraseError) as exc:
         outcome.io_error = str(exc)

@@ -96,6 +96,9 @@ class Project:
     template_dirs: tuple[Path, ...]
     #: What loading the project found (a broken strings.yaml): every composed book reports it.
     findings: list[Finding] = field(default_factory=list)
+    #: A draft (``--force`` on cards validate refuses, stamped DRAFT on every page): a worked example that
+    #: those cards cannot replay is then left out with a warning, since the draft is never the game's book.
+    draft: bool = False
 
     def source(self, name: str) -> Path | None:
         """A template file from the project, else from forge.
@@ -809,7 +812,8 @@ class Book:
                 self.problem(f"{self.project.rel(path)}: the worked example's game does not replay with these "
                              f"cards and rules ({exc}); the setup diagram and the example of play would be left out",
                              "play it again: `forge sync` (or `forge build`) finds a new game and flags its French "
-                             "for review", where=(self.project.rel(path), 0))
+                             "for review", severity=WARNING if self.project.draft else "error",
+                             where=(self.project.rel(path), 0))
                 return None
         return self._example
 
