@@ -15,6 +15,9 @@ def play(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to serve on (loopback unless you say otherwise)."),
     port: int = typer.Option(8766, "--port", min=0, max=65535, help="Port to serve on (0: any free port)."),
     open_browser: bool = typer.Option(False, "--open", help="Open the page in the web browser."),
+    public_url: str = typer.Option(None, "--public-url", help="The address people open, e.g. "
+                                   "https://play.example.org (its host is the only one besides loopback the "
+                                   "server answers to; needed to serve on 0.0.0.0). See docs/play.md."),
 ) -> None:
     """Play Rift Commanders in your web browser, against the AI or hot-seat, with the rules enforced.
 
@@ -22,14 +25,18 @@ def play(
     A database that `forge validate` refuses is not played (exit 1, its errors): a playtest of a duplicate
     id or a card the rulebook forbids would teach the wrong game.
 
+    Two machines play one game with --public-url (the name the other player reaches, often a TLS
+    reverse proxy's: docs/play.md); the game's creator sends the other player the invite link.
+
     Example: forge play --open
     """
     check_root(root)
+    public = _public(public_url, host, format)
     from .. import atomic
     from ..gate import judge
     from ..play import serving
     from ..play.project import PLAY_DIR, make_app, read
-    from ..play.server import LOOPBACK
+    from ..play.guard import LOOPBACK, host_name
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
     atomic.confine(folder)
@@ -42,20 +49,22 @@ def play(
     if project.game is None:
         typer.echo(render_findings(project.findings), err=True)
         raise typer.Exit(2 if project.io_error else 1)
-    app = make_app(project, folder, ("*",) if host in ("0.0.0.0", "::") else (*LOOPBACK, host))
+    loopback = host in LOOPBACK and public is None
+    hosts = (host_name(public.netloc),) if public is not None else (host,)
+    app = make_app(project, folder, hosts, csrf=not loopback, secure=public is not None and public.scheme == "https")
     try:
         sock = serving.bind(host, port)
     except OSError as exc:
         fail(f"cannot serve on {host}:{port} ({exc.strerror or exc})", format,
              "another program uses the port: choose one with --port (0 picks a free one)")
-    url = serving.url(host, sock)
+    url = public.geturl().rstrip("/") + "/" if public is not None else serving.url(host, sock)
     if format is Format.json:
         typer.echo(json.dumps({"event": "serving", "url": url}))
     else:
         typer.echo(f"Play at {url}  (Ctrl-C to stop; games are kept in {PLAY_DIR / 'games'})")
-        if host not in LOOPBACK:
-            typer.echo(f"warning: serving on {host}: anyone who can reach this machine can play and read the games",
-                       err=True)
+        if not loopback:
+            typer.echo(f"serving on {host}: a game opens only by its links (keep them secret); use HTTPS between "
+                       "machines (docs/play.md)", err=True)
     if open_browser:
         import webbrowser
 
@@ -63,3 +72,20 @@ def play(
     serving.run(app, sock)
     if format is not Format.json:
         typer.echo("stopped")
+
+
+def _public(public_url: str | None, host: str, format: Format):
+    """``--public-url`` split, or None; a wildcard address without it is a usage error (the Host check needs a name)."""
+    from urllib.parse import urlsplit
+
+    if public_url is None:
+        if host in ("0.0.0.0", "::", ""):
+            fail(f"--host {host} serves every address: say which one people open", format,
+                 "add --public-url http://<this machine's name or address>:<port> (or https://… behind a proxy)")
+        return None
+    public = urlsplit(public_url)
+    if public.scheme not in ("http", "https") or not public.hostname or public.path not in ("", "/") or \
+            public.query or public.fragment or public.username or public.password:
+        fail(f"--public-url {public_url[:80]!r}: an http(s) address with a host and no path", format,
+             "e.g. --public-url https://play.example.org")
+    return public

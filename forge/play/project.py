@@ -51,8 +51,10 @@ def read(root: Path) -> Playable:
     return Playable(root, loaded.db, books, Game(loaded.db), words=words)
 
 
-def make_app(project: Playable, folder: Path | None = None, hosts: tuple[str, ...] | None = None):
-    """The play server's app over ``folder`` (default ROOT/output/play): games in games/, pictures in cards/."""
+def make_app(project: Playable, folder: Path | None = None, hosts: tuple[str, ...] | None = None,
+             csrf: bool = False, secure: bool = False):
+    """The play server's app over ``folder`` (default ROOT/output/play): games in games/, pictures in cards/
+    (``hosts``, ``csrf``, ``secure``: as ``forge.play.server.create_app`` has them)."""
     from .images import CardImages
     from .server import LOOPBACK, create_app
     from .store import GameStore
@@ -61,4 +63,4 @@ def make_app(project: Playable, folder: Path | None = None, hosts: tuple[str, ..
     folder = Path(folder) if folder is not None else project.root / PLAY_DIR
     store = GameStore(folder / "games", project.game)
     images = CardImages(project.root, project.db, project.books, folder / "cards")
-    return create_app(store, Viewer(project.db, project.books, project.words), images, hosts or LOOPBACK)
+    return create_app(store, Viewer(project.db, project.books, project.words), images, hosts or LOOPBACK, csrf, secure)

@@ -1,35 +1,44 @@
-"""The play server: a Starlette app with the page, the games' API and the cards' pictures.
+"""The play server: a Starlette app with the page, the games' API, their live updates and the cards' pictures.
 
 Every refusal is a 4xx with a JSON body ``{"error": reason}`` that says what was
 wrong and leaves the game as it was; nothing a request sends can reach a
-traceback. The app answers only to its own address (a page on another site
-cannot reach it through DNS rebinding), sends a content security policy that
-allows only its own page, script and pictures (the script also pinned by the hash
-of forge's file, ``integrity``), and serves no file by a path a request names:
-the page and its script are held in memory, a picture is looked
-up by card id (``forge.play.images``), a record by game number
-(``forge.play.store``).
+traceback. A game is opened only with one of its keys (``forge.play.seats``), which
+says the seats it may decide for (none: a spectator); what each answer shows is that
+seat's view (``forge.play.views``). The gate (``forge.play.guard``) answers only to the
+server's own Host names and asks a CSRF token off loopback; the app sends a content
+security policy that allows only its own page, scripts and pictures (the scripts also
+pinned by their hashes, ``integrity``), and serves no file by a path a request names:
+the page and its scripts are held in memory, a picture is looked up by card id
+(``forge.play.images``), a record by game number (``forge.play.store``).
+
+The engine runs off the event loop, in a small pool of threads (``ENGINE_THREADS``): a
+move, the AI's answers, the record's append and fsync, and the view are one job there,
+so the loop only reads requests and writes answers, and a long AI turn of one game
+delays no other game's page.
 """
 from __future__ import annotations
 
 import asyncio
 import json
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 
 from starlette.applications import Starlette
-from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..csp import integrity
 from ..engine import Action
 from ..escape import html_text
 from ..vocabulary import FACTIONS
+from . import live
+from .guard import LOOPBACK, Bucket, Guard, csrf_cookie, csrf_token
 from .images import CardImages
+from .seats import HEADER as KEY_HEADER
 from .session import HUMAN, PlayError
 from .store import GameStore
 from .views import Viewer
@@ -37,53 +46,26 @@ from .words import LANGS
 
 #: The largest request body the API reads (a decision is a few dozen bytes).
 MAX_BODY = 16 * 1024
-SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
-                                 b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-    (b"cache-control", b"no-store"),
-]
-STATIC = {"app.js": "text/javascript; charset=utf-8", "style.css": "text/css; charset=utf-8"}
-LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
+STATIC = {"app.js": "text/javascript; charset=utf-8", "live.js": "text/javascript; charset=utf-8",
+          "style.css": "text/css; charset=utf-8", "live.css": "text/css; charset=utf-8"}
+#: Threads the engine's jobs run in: the engine holds the GIL, so more would only make the loop wait longer.
+ENGINE_THREADS = 4
+#: A key's moves: a person clicks a few times a second at most (a scripted player runs into it).
+MOVES_PER_SECOND, MOVES_BURST = 50.0, 200.0
+#: New games, for the whole server (each is a file on disk).
+GAMES_PER_SECOND, GAMES_BURST = 10.0, 200.0
+#: Games the lobby asks about at once.
+MAX_LOBBY = 100
 
 
 def _static() -> dict[str, bytes]:
-    """The page's files, held in memory; the page names its script's hash (Subresource Integrity), so a
-    browser runs no script but forge's own ``app.js``."""
+    """The page's files, held in memory; the page names its scripts' hashes (Subresource Integrity), so a
+    browser runs no script but forge's own ``live.js`` and ``app.js``."""
     folder = files(__package__) / "static"
     pages = {name: (folder / name).read_bytes() for name in (*STATIC, "index.html")}
-    pages["index.html"] = pages["index.html"].replace(b"{{integrity}}", integrity(pages["app.js"]).encode())
+    pages["index.html"] = (pages["index.html"].replace(b"{{integrity}}", integrity(pages["app.js"]).encode())
+                           .replace(b"{{integrity_live}}", integrity(pages["live.js"]).encode()))
     return pages
-
-class _Guard:
-    """Answers only to the server's own Host names (421 otherwise) and adds the security headers to every
-    response (a plain ASGI middleware: no task per request)."""
-
-    def __init__(self, app, hosts: tuple[str, ...]) -> None:
-        self.app, self.hosts = app, {h.lower() for h in hosts}
-
-    def allowed(self, scope) -> bool:
-        if "*" in self.hosts:
-            return True
-        host = next((v.decode("latin-1") for k, v in scope["headers"] if k == b"host"), "")
-        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-        return name.lower() in self.hosts
-
-    async def __call__(self, scope, receive, send):
-        if scope["type"] != "http":
-            return await self.app(scope, receive, send)
-
-        async def send_with_headers(message):
-            if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + SECURITY_HEADERS
-            await send(message)
-
-        if not self.allowed(scope):
-            response = _error(421, "this server answers only to its own address (127.0.0.1 or localhost); "
-                                   "start it with --host to serve another name")
-            return await response(scope, receive, send_with_headers)
-        await self.app(scope, receive, send_with_headers)
 
 
 def _error(status: int, reason: str, **details) -> JSONResponse:
@@ -93,9 +75,16 @@ def _error(status: int, reason: str, **details) -> JSONResponse:
 class PlayApp:
     """The routes over one store of games, one viewer and one picture cache."""
 
-    def __init__(self, store: GameStore, viewer: Viewer, images: CardImages | None) -> None:
-        self.store, self.viewer, self.images = store, viewer, images
+    def __init__(self, store: GameStore, viewer: Viewer, images: CardImages | None, secure: bool = False) -> None:
+        self.store, self.viewer, self.images, self.secure = store, viewer, images, secure
         self.pages = _static()
+        self.hub = live.Hub()
+        self.engine = ThreadPoolExecutor(ENGINE_THREADS, thread_name_prefix="forge-play")
+        self.moves, self.new_games = Bucket(MOVES_PER_SECOND, MOVES_BURST), Bucket(GAMES_PER_SECOND, GAMES_BURST)
+
+    async def run(self, job, *args):
+        """``job(*args)`` in the engine's threads: the loop goes on serving the other games meanwhile."""
+        return await asyncio.get_running_loop().run_in_executor(self.engine, job, *args)
 
     # -- helpers ------------------------------------------------------------------------------
     @staticmethod
@@ -126,22 +115,35 @@ class PlayApp:
             raise PlayError(400, "the request body is a JSON object")
         return data
 
-    async def session(self, gid: str):
+    async def opened(self, request: Request, gid: str | None = None, key: str | None = None):
+        """The game a request names and the grant its key holds on it (the key checked before the record is read)."""
+        gid = gid if gid is not None else request.path_params["gid"]
+        grant = self.store.authorize(gid, key if key is not None else request.headers.get(KEY_HEADER))
         if gid in self.store.sessions:
-            return self.store.get(gid)  # held in memory: no file is read
-        return await run_in_threadpool(self.store.get, gid)
+            return self.store.get(gid), grant  # held in memory: no file is read
+        return await self.run(self.store.get, gid), grant
 
     @staticmethod
-    def seat(session, raw) -> int:
+    def seat(session, grant, raw) -> int | None:
+        """The seat a request speaks for: one of its key's (None for a spectator, who decides nothing)."""
+        if grant.spectator:
+            return None
         try:
-            seat = int(raw if raw is not None else session.humans()[0])
+            seat = int(raw if raw is not None else _pending_human(session, grant.seats))
         except (TypeError, ValueError):
             raise PlayError(400, f"seat {str(raw)[:20]!r}: a seat is 0 or 1") from None
         if seat not in (0, 1):
             raise PlayError(400, f"seat {seat}: a seat is 0 or 1")
         if session.seats[seat] != HUMAN:
             raise PlayError(403, f"seat {seat} is the AI's: its hand is not shown")
+        if seat not in grant.seats:
+            raise PlayError(403, f"this link plays seat {grant.seats[0]}, not seat {seat}: its hand is not shown")
         return seat
+
+    def view(self, session, grant, lang: str, raw_seat=None) -> dict:
+        """The view a key may see now (in the engine's threads: the view reads the state)."""
+        with session.lock:
+            return self.viewer.view(session, self.seat(session, grant, raw_seat), lang)
 
     # -- the page ---------------------------------------------------------------------------
     async def page(self, request: Request) -> Response:
@@ -149,8 +151,11 @@ class PlayApp:
         if lang not in LANGS:
             lang = "fr" if request.headers.get("accept-language", "").lower().startswith("fr") else "en"
         title = html_text(self.viewer.words.get(lang, "title"))  # a translator's words: text, never markup
-        html = self.pages["index.html"].decode("utf-8").replace("{{lang}}", lang).replace("{{title}}", title)
-        return Response(html, media_type="text/html; charset=utf-8")
+        token = csrf_token(request.headers.get("cookie"))
+        html = (self.pages["index.html"].decode("utf-8").replace("{{lang}}", lang).replace("{{title}}", title)
+                .replace("{{csrf}}", token))
+        return Response(html, media_type="text/html; charset=utf-8",
+                        headers={"set-cookie": csrf_cookie(token, self.secure)})
 
     async def static(self, request: Request) -> Response:
         name = request.path_params["name"]
@@ -162,7 +167,7 @@ class PlayApp:
         lang, name = request.path_params["lang"], request.path_params["name"]
         if not name.endswith(".jpg") or self.images is None:
             raise PlayError(404, f"no picture {name[:60]!r}: a card's picture is /card/<en|fr>/<card id>.jpg")
-        data = await run_in_threadpool(self.images.get, name[:-4], lang)
+        data = await self.run(self.images.get, name[:-4], lang)
         return Response(data, media_type="image/jpeg")
 
     # -- the API ----------------------------------------------------------------------------
@@ -176,34 +181,84 @@ class PlayApp:
     async def create(self, request: Request) -> Response:
         data = await self.body(request)
         mode = data.get("mode", "ai")
-        if mode not in ("ai", "hotseat"):
-            raise PlayError(400, f"mode {str(mode)[:20]!r}: choose ai or hotseat")
+        if mode not in ("ai", "hotseat", "remote"):
+            raise PlayError(400, f"mode {str(mode)[:20]!r}: choose ai, hotseat or remote")
         ai = data.get("ai", "heuristic")
-        seats = (HUMAN, HUMAN) if mode == "hotseat" else (HUMAN, ai)
+        seats = (HUMAN, HUMAN) if mode != "ai" else (HUMAN, ai)
         factions = data.get("factions", ["red", "blue"])
         if not (isinstance(factions, list) and len(factions) == 2 and all(f in FACTIONS for f in factions)):
             raise PlayError(400, f"factions: two of {', '.join(FACTIONS)}")
         first, seed, expert = data.get("first", 0), data.get("seed"), data.get("expert", False)
+        spectate = data.get("spectator", False)
         if first not in (0, 1) or type(first) is not int:
             raise PlayError(400, "first: 0 (you, or player 1) or 1")
         if seed is not None and not (type(seed) is int and 0 <= seed < 1 << 63):
-            raise PlayError(400, "seed: a whole number from 0, or null for the game's number")
-        if type(expert) is not bool:
-            raise PlayError(400, "expert: true or false")
-        session = self.store.create(seed, (factions[0], factions[1]), first, seats, expert)
-        return JSONResponse({"game": session.gid, "seat": session.humans()[0], "url": f"/game/{session.gid}"},
+            raise PlayError(400, "seed: a whole number from 0, or null for a secret deal")
+        if seed is not None and mode == "remote":
+            raise PlayError(400, "seed: a game against a person is dealt in secret (a chosen seed would tell "
+                                 "its creator both decks)")
+        if type(expert) is not bool or type(spectate) is not bool:
+            raise PlayError(400, "expert and spectator: true or false")
+        if not self.new_games.allow("all"):
+            raise PlayError(429, "too many new games at once: try again in a moment")
+        session, made = await self.run(self.store.create, seed, (factions[0], factions[1]), first, seats, expert,
+                                       mode == "remote")
+        url = f"/game/{session.gid}"
+        out = {"game": session.gid, "seat": session.humans()[0], "mode": mode, "url": url, "key": made[0],
+               "link": f"{url}#{made[0]}"}
+        if mode == "remote":
+            out["invite"] = f"{url}#{made[1]}"
+        if spectate:
+            out["spectate"] = f"{url}#{self.store.add_grant(session.gid, ())}"
+        return JSONResponse(out, status_code=201)
+
+    async def spectator(self, request: Request) -> Response:
+        session, grant = await self.opened(request)
+        if grant.spectator:
+            raise PlayError(403, "a spectator's link makes no other link")
+        return JSONResponse({"spectate": f"/game/{session.gid}#{self.store.add_grant(session.gid, ())}"},
                             status_code=201)
 
     async def show(self, request: Request) -> Response:
-        session = await self.session(request.path_params["gid"])
+        session, grant = await self.opened(request)
         lang = self.lang(request)
+        return JSONResponse(await self.run(self.view, session, grant, lang, request.query_params.get("seat")))
+
+    async def events(self, request: Request) -> Response:
+        session, grant = await self.opened(request)
+        lang = self.lang(request)
+        raw = request.query_params.get("seat")
         with session.lock:
-            seat = self.seat(session, request.query_params.get("seat", _pending_human(session)))
-            return JSONResponse(self.viewer.view(session, seat, lang))
+            self.seat(session, grant, raw)  # a seat the key does not hold is refused now, not in the stream
+        refused = self.hub.admit(grant.sha256)
+        if refused:
+            raise PlayError(429, refused)
+
+        async def build():
+            return await self.run(self.view, session, grant, lang, raw)
+
+        return StreamingResponse(live.stream(self.hub, session, grant.sha256, build), media_type="text/event-stream",
+                                 headers={"x-accel-buffering": "no"})
+
+    def _move(self, session, grant, data: dict, action: Action, decision: int, lang: str) -> dict:
+        """One move from the decision to the record on disk and the next view (in the engine's threads)."""
+        with session.lock:
+            seat = self.seat(session, grant, data.get("seat"))
+            if seat is None:
+                raise PlayError(403, "a spectator's link watches the game: it decides nothing")
+            moved = session.decide(seat, decision, action)
+            saved = time.perf_counter()
+            self.store.save(session)
+            saved = time.perf_counter() - saved
+            nxt = _pending_human(session, grant.seats) if not session.over else seat
+            view = self.viewer.view(session, nxt, lang)
+        view["timing"] = {"human_ms": round(moved.human * 1000, 3), "ai_ms": round(moved.ai * 1000, 3),
+                          "ai_decisions": moved.ai_decisions, "save_ms": round(saved * 1000, 3)}
+        return view
 
     async def decide(self, request: Request) -> Response:
         start = time.perf_counter()
-        session = await self.session(request.path_params["gid"])
+        session, grant = await self.opened(request)
         lang = self.lang(request)
         data = await self.body(request)
         action, decision = data.get("action"), data.get("decision")
@@ -212,36 +267,74 @@ class PlayApp:
             raise PlayError(400, "action: [kind, a, b] as the view's options give it")
         if type(decision) is not int:
             raise PlayError(400, "decision: the view's decision_no")
+        if not self.moves.allow(grant.sha256):
+            raise PlayError(429, f"more than {MOVES_PER_SECOND:g} moves a second from one link: slow down")
         async with _serial(session):  # one move of a game at a time, from its decision to its record on disk
-            with session.lock:
-                seat = self.seat(session, data.get("seat", _pending_human(session)))
-                moved = session.decide(seat, decision, Action(action[0][:20], action[1], action[2]))
-                text = session.record_text()
-            saved = time.perf_counter()
-            # the rename waits on the disk: in a thread, so that the other games go on meanwhile
-            await run_in_threadpool(self.store.write, session.gid, text)
-            saved = time.perf_counter() - saved
-            with session.lock:
-                nxt = _pending_human(session) if session.is_hotseat() and not session.over else seat
-                view = self.viewer.view(session, nxt, lang)
+            try:
+                view = await self.run(self._move, session, grant, data, Action(action[0][:20], action[1], action[2]),
+                                      decision, lang)
+            finally:
+                self.hub.notify(session.gid)
         total = time.perf_counter() - start
-        view["timing"] = {"human_ms": round(moved.human * 1000, 3), "ai_ms": round(moved.ai * 1000, 3),
-                          "ai_decisions": moved.ai_decisions, "save_ms": round(saved * 1000, 3),
-                          "server_ms": round(total * 1000, 3)}
-        timing = f"engine;dur={moved.human * 1000:.3f}, ai;dur={moved.ai * 1000:.3f}, save;dur={saved * 1000:.3f}"
+        t = view["timing"]
+        t["server_ms"] = round(total * 1000, 3)
+        timing = f"engine;dur={t['human_ms']:.3f}, ai;dur={t['ai_ms']:.3f}, save;dur={t['save_ms']:.3f}"
         return JSONResponse(view, headers={"server-timing": timing})
 
-    async def log(self, request: Request) -> Response:
-        session = await self.session(request.path_params["gid"])
+    async def abandon(self, request: Request) -> Response:
+        session, grant = await self.opened(request)
+        if grant.spectator:
+            raise PlayError(403, "a spectator's link watches the game: it cannot abandon it")
         lang = self.lang(request)
+        async with _serial(session):
+            await self.run(self.store.abandon, session, grant.seats[0])
+        self.hub.notify(session.gid)
+        return JSONResponse(await self.run(self.view, session, grant, lang, None))
+
+    async def lobby(self, request: Request) -> Response:
+        """The state of the games whose links the page keeps (the server keeps no list of anyone's games)."""
+        data = await self.body(request)
+        games = data.get("games")
+        if not (isinstance(games, list) and len(games) <= MAX_LOBBY and all(
+                isinstance(g, dict) and isinstance(g.get("game"), str) and isinstance(g.get("key"), str)
+                for g in games)):
+            raise PlayError(400, f"games: a list of at most {MAX_LOBBY} {{game, key}} objects")
+        lang, out = self.lang(request), []
+        for g in games:
+            try:
+                session, grant = await self.opened(request, g["game"][:12], g["key"][:64])
+            except PlayError as exc:
+                out.append({"game": g["game"][:12], "status": "gone", "error": exc.reason})
+                continue
+            out.append(await self.run(self._status, session, grant, lang))
+        return JSONResponse({"games": out})
+
+    def _status(self, session, grant, lang: str) -> dict:
         with session.lock:
-            return JSONResponse({"game": session.gid, "lang": lang, "log": list(self.viewer.log(session, lang))})
+            s = session.state
+            seat = None if grant.spectator else grant.seats[0]
+            over = self.viewer.outcome(session, lang, self.viewer.player_names(session, lang, seat))
+            status = ("abandoned" if session.abandoned is not None else "over" if over else
+                      "your_turn" if s.pending in grant.seats else "their_turn")
+            return {"game": session.gid, "mode": session.mode, "role": "spectator" if seat is None else "player",
+                    "seat": seat, "status": status, "turn": s.turn, "factions": list(s.factions),
+                    "text": over["text"] if over else None}
+
+    async def log(self, request: Request) -> Response:
+        session, _ = await self.opened(request)
+        lang = self.lang(request)
+
+        def lines():
+            with session.lock:
+                return list(self.viewer.log(session, lang))
+        return JSONResponse({"game": session.gid, "lang": lang, "log": await self.run(lines)})
 
     async def record(self, request: Request) -> Response:
-        session = await self.session(request.path_params["gid"])
+        session, _ = await self.opened(request)
         with session.lock:
             if not session.over and not session.is_hotseat():
-                raise PlayError(409, "the record shows the AI's hand: it is yours once the game is over")
+                raise PlayError(409, "the record shows the other hand and the decks: it is yours once the game "
+                                     "is over")
             text = session.record_text()
         return Response(text, media_type="application/x-ndjson",
                         headers={"content-disposition": f'attachment; filename="game-{int(session.gid):06d}.jsonl"'})
@@ -254,10 +347,10 @@ def _serial(session) -> asyncio.Lock:
     return session.serial
 
 
-def _pending_human(session) -> int:
-    """The seat the page shows when it names none: the person deciding now, else the first person."""
+def _pending_human(session, seats: tuple[int, ...]) -> int:
+    """The seat a page shows when it names none: of its key's seats, the one deciding now, else the first."""
     p = session.state.pending
-    return p if p in session.humans() else session.humans()[0]
+    return p if p in seats else seats[0]
 
 
 async def _play_error(request: Request, exc: PlayError) -> Response:
@@ -274,19 +367,24 @@ async def _crash(request: Request, exc: Exception) -> Response:
     return _error(500, f"the server failed on this request ({type(exc).__name__}); the game was not changed")
 
 
-def create_app(store: GameStore, viewer: Viewer, images: CardImages | None, hosts: tuple[str, ...] = LOOPBACK
-               ) -> Starlette:
-    """The play server's ASGI app (``hosts``: the Host names it answers to; ``("*",)`` for any)."""
-    play = PlayApp(store, viewer, images)
+def create_app(store: GameStore, viewer: Viewer, images: CardImages | None, hosts: tuple[str, ...] = LOOPBACK,
+               csrf: bool = False, secure: bool = False) -> Starlette:
+    """The play server's ASGI app: ``hosts`` are the Host names it answers to besides loopback's, ``csrf`` asks
+    a CSRF token of every POST (off loopback), ``secure`` marks its cookie for HTTPS only."""
+    play = PlayApp(store, viewer, images, secure)
     routes = [
         Route("/", play.page), Route("/game/{gid}", play.page),
-        Route("/static/{name}", play.static), Route("/favicon.ico", lambda request: Response(status_code=204)), Route("/card/{lang}/{name}", play.card),
+        Route("/static/{name}", play.static), Route("/favicon.ico", lambda request: Response(status_code=204)),
+        Route("/card/{lang}/{name}", play.card),
         Route("/api/cards", play.cards), Route("/api/words", play.words),
-        Route("/api/games", play.create, methods=["POST"]),
+        Route("/api/games", play.create, methods=["POST"]), Route("/api/lobby", play.lobby, methods=["POST"]),
         Route("/api/games/{gid}", play.show), Route("/api/games/{gid}/decide", play.decide, methods=["POST"]),
+        Route("/api/games/{gid}/events", play.events),
+        Route("/api/games/{gid}/spectator", play.spectator, methods=["POST"]),
+        Route("/api/games/{gid}/abandon", play.abandon, methods=["POST"]),
         Route("/api/games/{gid}/log", play.log), Route("/api/games/{gid}/record", play.record),
     ]
-    middleware = [Middleware(_Guard, hosts=hosts)]
+    middleware = [Middleware(Guard, hosts=hosts, csrf=csrf)]
     app = Starlette(routes=routes, middleware=middleware,
                     exception_handlers={PlayError: _play_error, HTTPException: _http_error, Exception: _crash})
     app.state.play = play

@@ -55,15 +55,16 @@ class Moved:
 
 
 class Session:
-    """A game between a person and the AI, or two people on one screen (hot-seat)."""
+    """A game between a person and the AI, two people on one screen (hot-seat) or on two machines (remote)."""
 
     def __init__(self, gid: str, game: Game, seed: int, factions: tuple[str, str], first: int,
-                 seats: tuple[str, str], expert: bool = False) -> None:
+                 seats: tuple[str, str], expert: bool = False, remote: bool = False) -> None:
         if any(s not in SEATS for s in seats):
             raise PlayError(422, f"a seat is played by one of {', '.join(SEATS)}, not {seats!r}")
         if HUMAN not in seats:
             raise PlayError(422, "at least one seat is played by a person")
-        self.gid, self.seats = gid, seats
+        self.gid, self.seats, self.remote = gid, seats, remote
+        self.abandoned: int | None = None  # the seat that left the game (forge.play.seats keeps it)
         try:
             self.state = game.new_state(seed, factions, first=first, expert=expert, log=True)
         except ValueError as exc:
@@ -76,6 +77,11 @@ class Session:
         self.error: str | None = None
         self.worded: dict[str, list[str]] = {}  # lang -> the log's lines worded so far (forge.play.views)
         self.worded_upto: dict[str, int] = {}
+        self.version = 0  # counts the changes a live page is told of (forge.play.live)
+        # the clock: seconds each seat's decisions have waited on it, since this server holds the game
+        self.clock = [0.0, 0.0]
+        self._clock_at = time.monotonic()
+        self.saved: tuple[int, int] | None = None  # (lines, bytes) of self._text on disk before the trailer
         first_line = _line(header(self.state, seats))
         self._text = [first_line]
         self._sha = hashlib.sha256(first_line.encode("utf-8"))
@@ -84,13 +90,37 @@ class Session:
     # -- what the page asks ---------------------------------------------------------------
     @property
     def over(self) -> bool:
-        return self.state.terminal or self.error is not None
+        return self.state.terminal or self.error is not None or self.abandoned is not None
 
     def humans(self) -> tuple[int, ...]:
         return tuple(p for p, s in enumerate(self.seats) if s == HUMAN)
 
     def is_hotseat(self) -> bool:
-        return self.seats == (HUMAN, HUMAN)
+        return self.seats == (HUMAN, HUMAN) and not self.remote
+
+    @property
+    def mode(self) -> str:
+        return "remote" if self.remote else "hotseat" if self.is_hotseat() else "ai"
+
+    def clock_ms(self) -> list[int]:
+        """Each seat's time so far, the running decision's included (milliseconds)."""
+        out = list(self.clock)
+        if not self.over:
+            out[self.state.pending] += time.monotonic() - self._clock_at
+        return [round(t * 1000) for t in out]
+
+    def _tick(self, seat: int) -> None:
+        now = time.monotonic()
+        self.clock[seat] += now - self._clock_at
+        self._clock_at = now
+
+    def abandon(self, seat: int) -> None:
+        """``seat`` leaves the game: no decision is taken any more (the record stays as it was)."""
+        if self.over:
+            raise PlayError(409, "the game is over already")
+        self._tick(self.state.pending)
+        self.abandoned = seat
+        self.version += 1
 
     # -- playing ----------------------------------------------------------------------------
     def decide(self, seat: int, decision: int, action: Action) -> Moved:
@@ -112,10 +142,12 @@ class Session:
         if action not in s.options:
             raise PlayError(422, f"{' '.join(map(str, action))!s} is not a legal option at decision {decision} "
                             f"({s.decision_kind()})", legal=[list(o) for o in s.options])
+        self._tick(seat)
         start = time.perf_counter()
         self._apply(s.options[s.options.index(action)])
         human = time.perf_counter() - start
         ai, count = self.run_agents()
+        self.version += 1
         return Moved(human, ai, count)
 
     def run_agents(self) -> tuple[float, int]:
@@ -125,6 +157,7 @@ class Session:
         while not self.over and self.agents[s.pending] is not None:
             p = s.pending
             self._apply(self.agents[p].act(self.views[p], s.options))
+            self._tick(p)
             count += 1
         return time.perf_counter() - start, count
 
@@ -149,27 +182,37 @@ class Session:
             self._sha.update(text.encode("utf-8"))
         log.clear()
 
-    def record_text(self) -> str:
-        """The record as it stands: its lines, a result line of the state now, and the closing line.
-
-        ``forge replay`` reads it at any moment of the game and reaches the same digest.
-        """
+    def trailer(self) -> str:
+        """The record's last two lines for the state now: a result line and the closing line (its count
+        and checksum)."""
         res = result(self.state)
         if self.error:
             res["error"] = self.error
         last = _line(res)
         sha = self._sha.copy()
         sha.update(last.encode("utf-8"))
-        end = _line({"t": "end", "lines": len(self._text) + 1, "sha256": sha.hexdigest()})
-        return "".join(self._text) + last + end
+        return last + _line({"t": "end", "lines": len(self._text) + 1, "sha256": sha.hexdigest()})
+
+    def record_text(self) -> str:
+        """The record as it stands: its lines, a result line of the state now, and the closing line.
+
+        ``forge replay`` reads it at any moment of the game and reaches the same digest.
+        """
+        return "".join(self._text) + self.trailer()
+
+    def unsaved(self) -> tuple[str, int]:
+        """The lines written since the last save and how many lines the record holds now (forge.play.store
+        appends them, then the trailer)."""
+        done = self.saved[0] if self.saved else 0
+        return "".join(self._text[done:]), len(self._text)
 
 
-def restore(gid: str, game: Game, lines: list[dict]) -> Session:
+def restore(gid: str, game: Game, lines: list[dict], remote: bool = False) -> Session:
     """The session of a checked record (``forge.engine.record.replay`` read it whole): dealt again,
     every decision applied in order, each AI seat's agent asked at its own decisions first."""
     head = lines[0]
     seats = tuple(head["agents"])
-    session = Session(gid, game, head["seed"], tuple(head["factions"]), head["first"], seats, head["expert"])
+    session = Session(gid, game, head["seed"], tuple(head["factions"]), head["first"], seats, head["expert"], remote)
     s = session.state
     for x in lines[1:]:
         if x.get("t") != "decision":

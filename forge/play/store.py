@@ -1,16 +1,21 @@
 """Where the games live: one record per game under the play folder, read back after a restart.
 
 A game's id is its number (``7`` is ``game-000007.jsonl``), the next one after the
-highest on disk: ids are never reused and need no randomness. The record is
-written atomically (``forge.atomic``) after every move, so a killed server
-leaves each game at its last whole move. A record is read only when it is an
-ordinary file inside the folder (``forge.safeio``: no link, no FIFO), then
+highest on disk: ids are never reused, and they open nothing: a game is reached with
+a seat's key (``forge.play.seats``, kept beside the record), checked before the record
+is even read. The record is written whole once (``forge.atomic``), then after each move
+its new lines are appended over the old result and closing lines (one ``pwrite`` that
+covers them, then fsync): a move costs its own bytes, not the whole game's, and a
+killed server leaves each game at its last whole move. A record is read only when it
+is an ordinary file inside the folder (``forge.safeio``: no link, no FIFO), then
 checked and replayed whole before anyone plays it.
 """
 from __future__ import annotations
 
 import json
+import os
 import re
+import secrets
 import threading
 from collections import OrderedDict
 from pathlib import Path
@@ -19,6 +24,8 @@ from .. import atomic, safeio
 from ..engine import Game
 from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from ..engine.record import RecordError, from_jsonl, replay
+from . import seats as keys
+from .seats import Grant, Seats
 from .session import PlayError, Session, restore
 
 #: A game id as the page and the API spell it.
@@ -41,6 +48,7 @@ class GameStore:
     def __init__(self, folder: Path, game: Game) -> None:
         self.folder, self.game = Path(folder), game
         self.sessions: OrderedDict[str, Session] = OrderedDict()
+        self.grants: dict[str, Seats] = {}  # gid -> its keys' digests (small: every game's is kept)
         self.lock = threading.Lock()
         self._last = max((int(m.group(1)) for p in self._names() if (m := _FILE.fullmatch(p))), default=0)
 
@@ -55,18 +63,66 @@ class GameStore:
 
     # -- creating and finding -------------------------------------------------------------
     def create(self, seed: int | None, factions: tuple[str, str], first: int, seats: tuple[str, str],
-               expert: bool = False) -> Session:
-        """A new game, its AI seats played up to the first person's decision, its record written."""
+               expert: bool = False, remote: bool = False) -> tuple[Session, list[str]]:
+        """A new game, its AI seats played up to the first person's decision, its record and keys written;
+        the keys: one per person (hot-seat: one for both seats).
+
+        Without ``seed`` the deal is secret (``secrets``): the game's number would tell anyone the
+        order of both decks.
+        """
         with self.lock:
             number = self._last + 1
             gid = str(number)
-            session = Session(gid, self.game, number if seed is None else seed, factions, first, seats, expert)
+            session = Session(gid, self.game, secrets.randbits(63) if seed is None else seed, factions, first,
+                              seats, expert, remote)
             self._last = number
             self._keep(gid, session)
+        grants = Seats(session.mode)
+        people = [(p,) for p in session.humans()] if remote else [session.humans()]
+        made = [grants.grant(seat) for seat in people]
+        keys.save(keys.keys_path(self.path(gid)), grants)
+        self.grants[gid] = grants
         with session.lock:
             session.run_agents()
             self.save(session)
-        return session
+        return session, made
+
+    def authorize(self, gid: str, key: str | None) -> Grant:
+        """The grant ``key`` holds on game ``gid``: 403 without a key, 404 for a wrong one (as for no game)."""
+        if not GAME_ID.fullmatch(gid):
+            raise PlayError(404, f"no game {gid[:40]!r}: a game id is a number")
+        if key is None:
+            raise PlayError(403, keys.NO_KEY)
+        grants = self.grants.get(gid)
+        if grants is None:
+            grants = keys.load(keys.keys_path(self.path(gid)))
+            if grants is not None:
+                with self.lock:
+                    grants = self.grants.setdefault(gid, grants)
+        grant = grants.find(key) if grants is not None else None
+        if grant is None:
+            raise PlayError(404, f"no game {gid} opens with this key: ask its players for the link")
+        return grant
+
+    def seats(self, gid: str) -> Seats:
+        """The grants of a game ``authorize`` let in."""
+        return self.grants[gid]
+
+    def add_grant(self, gid: str, seats: tuple[int, ...]) -> str:
+        """A new key of game ``gid`` for ``seats`` (none: a spectator's), saved before it is given."""
+        grants = self.seats(gid)
+        with self.lock:
+            key = grants.grant(seats)
+            keys.save(keys.keys_path(self.path(gid)), grants)
+        return key
+
+    def abandon(self, session: Session, seat: int) -> None:
+        grants = self.seats(session.gid)
+        with session.lock:
+            session.abandon(seat)
+        with self.lock:
+            grants.abandoned = seat
+            keys.save(keys.keys_path(self.path(session.gid)), grants)
 
     def get(self, gid: str) -> Session:
         """The game ``gid``, read back from its record when this server has not seen it yet."""
@@ -78,6 +134,9 @@ class GameStore:
                 self.sessions.move_to_end(gid)
                 return session
         loaded = self._load(gid)  # outside the lock: the other games go on meanwhile
+        grants = self.grants.get(gid)
+        if grants is not None:
+            loaded.remote, loaded.abandoned = grants.mode == "remote", grants.abandoned
         with self.lock:
             session = self.sessions.get(gid, loaded)  # another request may have read it first: one copy
             self._keep(gid, session)
@@ -103,7 +162,11 @@ class GameStore:
         try:
             replay(game, data)
             lines = from_jsonl(data)
-            return restore(gid, game, lines)
+            session = restore(gid, game, lines)
+            text = "".join(session._text)
+            if text.encode("utf-8") + session.trailer().encode("utf-8") == data:
+                session.saved = (len(session._text), len(text.encode("utf-8")))  # appended to from here
+            return session
         except (RecordError, PlayError) as exc:
             reason = exc.message if isinstance(exc, RecordError) else exc.reason
             where = f"line {exc.line}: " if isinstance(exc, RecordError) else ""
@@ -123,12 +186,38 @@ class GameStore:
 
     # -- writing ----------------------------------------------------------------------------
     def save(self, session: Session) -> None:
-        """Write the game's record as it stands now."""
-        self.write(session.gid, session.record_text())
-
-    def write(self, gid: str, text: str) -> None:
-        """Write a game's record (atomically); an error is the server's, said as 503 with the path."""
+        """Write the game's record as it stands now: whole the first time, then its new lines appended
+        (call it under the session's lock, or with its moves queued: one save of a game at a time)."""
         try:
-            atomic.write_text(self.path(gid), text)
+            if session.saved is None:
+                text = "".join(session._text)
+                atomic.write_text(self.path(session.gid), text + session.trailer())
+                session.saved = (len(session._text), len(text.encode("utf-8")))
+            else:
+                self._append(session)
         except OSError as exc:
-            raise PlayError(503, f"cannot save game {gid}: {atomic.describe(exc)}") from None
+            raise PlayError(503, f"cannot save game {session.gid}: {atomic.describe(exc)}") from None
+
+    def _append(self, session: Session) -> None:
+        """The lines since the last save and a new trailer, written over the old trailer, then fsync.
+
+        The new bytes are at least as long as the trailer they replace (a move adds a decision line and
+        the trailer's size barely moves), so one write leaves a whole record; the truncation after it
+        only trims what a longer trailer left, and a killed server leaves the last whole move.
+        """
+        new, lines = session.unsaved()
+        data = new.encode("utf-8")
+        offset = session.saved[1]
+        path = self.path(session.gid)
+        atomic._check_within(path)
+        fd = os.open(path, os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:
+            blob = data + session.trailer().encode("utf-8")
+            written = os.pwrite(fd, blob, offset)
+            if written != len(blob):
+                raise OSError(28, "the disk took only part of the move", str(path))
+            os.ftruncate(fd, offset + len(blob))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        session.saved = (lines, offset + len(data))

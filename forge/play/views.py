@@ -1,8 +1,11 @@
 """What the page shows one seat: the board, the decision with its legal options in words, the log.
 
-A view holds only what the seat may see (GP 7): both players' counters, tracks,
-Rites, battlefields, played cards, discard piles and the recruitment zone, its
-own hand, and the other hand and the decks as counts. Each option is one of the
+A view holds only what the seat may see (GP 7), read through the engine's
+``Observation`` of that seat, the agents' own window on a game: both players'
+counters, tracks, Rites, battlefields, played cards, discard piles and the
+recruitment zone, its own hand, and the other hand and the decks as counts. A
+spectator's view is the same public part, with no hand at all. Every card a view
+names is asked of the observation (``defn``), which refuses a hidden one. Each option is one of the
 engine's legal options, sent as its ``[kind, a, b]`` with a label in the page's
 language; the log is the replay's (``forge.narrate.LogPrinter``, in the locales' words).
 """
@@ -46,7 +49,13 @@ class Viewer:
         return out
 
     def card(self, s, cid: int, lang: str) -> dict:
+        """A card of the decision's options (the deciding seat's own view, from the engine's legal options)."""
         d = s.defs[cid]
+        return {"cid": cid, "id": d.id, "name": self.names[lang][d.id], "type": d.type, "cost": d.cost}
+
+    def seen(self, obs: Observation, cid: int, lang: str) -> dict:
+        """A card of the board, as ``obs`` may see it (HiddenCard, never its name, for a hidden one)."""
+        d = obs.defn(cid)
         return {"cid": cid, "id": d.id, "name": self.names[lang][d.id], "type": d.type, "cost": d.cost}
 
     def line_text(self, ln, lang: str) -> str:
@@ -59,16 +68,22 @@ class Viewer:
             return ln.verb
 
     # -- the view ----------------------------------------------------------------------------
-    def view(self, session: Session, seat: int, lang: str) -> dict:
+    def view(self, session: Session, seat: int | None, lang: str) -> dict:
+        """What ``seat`` sees of the game (``None``: a spectator, who sees the public part only, drawn from
+        seat 0's side)."""
         s = session.state
-        names = self.player_names(session, lang)
+        obs = Observation(s, 0 if seat is None else seat)
+        names = self.player_names(session, lang, seat)
         out = {
-            "game": session.gid, "seat": seat, "lang": lang, "mode": "hotseat" if session.is_hotseat() else "ai",
-            "humans": list(session.humans()), "decision_no": s.decisions, "turn": s.turn, "phase": s.phase,
-            "active": s.active, "names": names,
-            "players": [self.player(s, p, seat, lang) for p in (0, 1)],
-            "row": [self.card(s, c, lang) if c >= 0 else None for c in s.row],
-            "recruit_deck": len(s.recruit), "exile": [self.card(s, c, lang) for c in s.exile],
+            "game": session.gid, "seat": 0 if seat is None else seat, "lang": lang, "mode": session.mode,
+            "role": "spectator" if seat is None else "player",
+            "humans": list(session.humans()), "decision_no": s.decisions, "turn": obs.turn, "phase": obs.phase,
+            "active": obs.active, "pending": None if session.over else s.pending, "names": names,
+            "clock_ms": session.clock_ms(),
+            "players": [dict(self.player(obs, p, seat is not None and p == seat, lang),
+                             shield=bool(s.shield[p]), protect=bool(s.protect[p])) for p in (0, 1)],
+            "row": [self.seen(obs, c, lang) if c >= 0 else None for c in obs.recruitment_row()],
+            "recruit_deck": obs.recruit_deck_size(), "exile": [self.seen(obs, c, lang) for c in obs.exile_pile()],
             "rites": self.rites(s, lang, names),
             "over": self.outcome(session, lang, names),
             "decision": None, "waiting": None,
@@ -91,9 +106,12 @@ class Viewer:
         session.worded_upto[lang] = len(session.events)
         return lines
 
-    def player_names(self, session: Session, lang: str) -> list[str]:
+    def player_names(self, session: Session, lang: str, seat: int | None = None) -> list[str]:
         names = [self.words.say(lang, "player", n=p + 1) for p in (0, 1)]
-        if not session.is_hotseat():
+        if session.remote:
+            if seat is not None:
+                names[seat] += f" ({self.words.say(lang, 'you')})"
+        elif not session.is_hotseat():
             for p, seat in enumerate(session.seats):
                 names[p] += f" ({self.words.say(lang, 'you' if seat == HUMAN else 'ai')})"
         return names
@@ -102,21 +120,23 @@ class Viewer:
         """A faction's name in ``lang``: the locale's ``factions:`` (its id when no locale names it)."""
         return self.logs[lang].fnames.get(faction, faction)
 
-    def player(self, s, p: int, seat: int, lang: str) -> dict:
-        rite = s.rite_of[p]
+    def player(self, obs: Observation, p: int, own: bool, lang: str) -> dict:
+        """Player ``p`` as ``obs`` sees them; the hand's cards only when it is the viewer's ``own``."""
+        rite = obs.rite(p)
         fnames = self.logs[lang].fnames
+        faction = obs.faction(p)
+        discard = obs.discard_pile(p)
         return {
-            "faction": s.factions[p], "faction_name": fnames.get(s.factions[p], s.factions[p]),
-            "health": s.health[p], "poison": s.poison[p], "essence": s.essence[p],
-            "allegiance": [{"faction": f, "name": fnames.get(f, f), "n": s.alleg[p][i], "max": MAX_ALLEGIANCE}
-                           for i, f in enumerate(FACTIONS)],
-            "rite": {"id": rite.id, "name": self.names[lang][rite.id]} if rite is not None else None,
-            "hand": [self.card(s, c, lang) for c in s.hand[p]] if p == seat else None,
-            "hand_count": len(s.hand[p]), "deck": len(s.deck[p]), "discard": len(s.discard[p]),
-            "discard_top": [self.card(s, c, lang) for c in s.discard[p][-3:]],
-            "field": [dict(self.card(s, c, lang), exhausted=s.exhausted[c]) for c in s.field[p]],
-            "played": [self.card(s, c, lang) for c in s.played[p]],
-            "shield": bool(s.shield[p]), "protect": bool(s.protect[p]),
+            "faction": faction, "faction_name": fnames.get(faction, faction),
+            "health": obs.health(p), "poison": obs.poison(p), "essence": obs.essence(p),
+            "allegiance": [{"faction": f, "name": fnames.get(f, f), "n": n, "max": MAX_ALLEGIANCE}
+                           for f, n in zip(FACTIONS, obs.allegiance(p))],
+            "rite": {"id": rite, "name": self.names[lang][rite]} if rite is not None else None,
+            "hand": [self.seen(obs, c, lang) for c in obs.hand()] if own else None,
+            "hand_count": obs.hand_size(p), "deck": obs.deck_size(p), "discard": len(discard),
+            "discard_top": [self.seen(obs, c, lang) for c in discard[-3:]],
+            "field": [dict(self.seen(obs, c, lang), exhausted=obs.is_exhausted(c)) for c in obs.battlefield(p)],
+            "played": [self.seen(obs, c, lang) for c in obs.played(p)],
         }
 
     def rites(self, s, lang: str, names: list[str]) -> list[dict]:
@@ -131,6 +151,9 @@ class Viewer:
 
     def outcome(self, session: Session, lang: str, names: list[str]) -> dict | None:
         s = session.state
+        if session.abandoned is not None:
+            return {"winner": None, "abandoned": session.abandoned,
+                    "text": self.words.say(lang, "over_abandoned", player=names[session.abandoned])}
         if session.error:
             return {"winner": None, "text": self.words.say(lang, "over_error", error=session.error[:200])}
         if not s.terminal:

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
+from starlette.testclient import TestClient
 
 from ..conftest import REPO
 
@@ -21,14 +23,33 @@ def playable():
     return project
 
 
+class Keyed(TestClient):
+    """A test client that keeps the key of each game it creates and sends it with that game's requests
+    (as the page does), unless the request names its own ``x-forge-key``."""
+
+    def __init__(self, app, keys: dict | None = None, **kw) -> None:
+        from forge.play.guard import Bucket
+
+        super().__init__(app, base_url="http://127.0.0.1", **kw)
+        self.keys = {} if keys is None else keys
+        app.state.play.moves = Bucket(float("inf"), float("inf"))  # the tests play faster than people (test_remote)
+
+    def request(self, method, url, **kw):
+        m = re.match(r"/api/games/([0-9]+)", str(url))
+        headers = dict(kw.pop("headers", None) or {})
+        if m and m.group(1) in self.keys and "x-forge-key" not in headers:
+            headers["x-forge-key"] = self.keys[m.group(1)]
+        r = super().request(method, url, headers=headers, **kw)
+        if method == "POST" and str(url).startswith("/api/games") and r.status_code == 201 and "key" in r.json():
+            self.keys[r.json()["game"]] = r.json()["key"]
+        return r
+
+
 @pytest.fixture
 def client(playable, tmp_path):
-    from starlette.testclient import TestClient
-
     from forge.play.project import make_app
 
-    with TestClient(make_app(playable, tmp_path / "play"), base_url="http://127.0.0.1",
-                    raise_server_exceptions=False) as c:
+    with Keyed(make_app(playable, tmp_path / "play"), raise_server_exceptions=False) as c:
         c.folder = tmp_path / "play"
         c.store = c.app.state.play.store
         yield c
@@ -52,6 +73,12 @@ def new_game(client, **settings) -> tuple[str, dict]:
     gid = r.json()["game"]
     view = client.get(f"/api/games/{gid}").json()
     return gid, view
+
+
+def same(a: dict, b: dict) -> bool:
+    """Two views of the same moment (their timing and clocks aside: they are the server's, not the game's)."""
+    return {k: v for k, v in a.items() if k not in ("timing", "clock_ms")} == \
+        {k: v for k, v in b.items() if k not in ("timing", "clock_ms")}
 
 
 def decide(client, gid: str, view: dict, option: dict, lang: str = "en") -> dict:

@@ -9,16 +9,14 @@ import subprocess
 import sys
 import urllib.request
 
-from starlette.testclient import TestClient
-
 from forge.engine.record import digest, replay
 from forge.play.project import make_app
 
-from .conftest import choose, decide, new_game, play_out
+from .conftest import Keyed, choose, decide, new_game, play_out, same
 
 
-def _restarted(playable, client) -> TestClient:
-    return TestClient(make_app(playable, client.folder), base_url="http://127.0.0.1", raise_server_exceptions=False)
+def _restarted(playable, client) -> Keyed:
+    return Keyed(make_app(playable, client.folder), client.keys, raise_server_exceptions=False)
 
 
 def test_a_game_goes_on_after_a_restart_exactly_as_without_one(playable, client, tmp_path):
@@ -28,7 +26,7 @@ def test_a_game_goes_on_after_a_restart_exactly_as_without_one(playable, client,
     straight_record = (client.folder / "games" / f"game-{int(gid):06d}.jsonl").read_text("utf-8")
     # ...and the same game (same deal, same choices) with the server restarted twice on the way
     other = tmp_path / "other"
-    first = TestClient(make_app(playable, other), base_url="http://127.0.0.1")
+    first = Keyed(make_app(playable, other))
     gid2, view = new_game(first, seed=21, factions=["blue", "white"])
     rng = random.Random(21)
     for _ in range(40):
@@ -38,8 +36,7 @@ def test_a_game_goes_on_after_a_restart_exactly_as_without_one(playable, client,
         before = view
         with _restarted(playable, first) as again:
             view = again.get(f"/api/games/{gid2}").json()
-            assert {k: v for k, v in view.items() if k != "timing"} == \
-                {k: v for k, v in before.items() if k != "timing"}
+            assert same(view, before)
             assert not view["over"]
             for _ in range(12):
                 view = decide(again, gid2, view, choose(view, rng))
@@ -64,25 +61,27 @@ def test_forge_play_serves_until_stopped_and_keeps_its_games(shipped):
         assert url.startswith("http://127.0.0.1:")
         return proc, url
 
-    def call(url, path, body=None):
+    def call(url, path, body=None, key=""):
         data = json.dumps(body).encode() if body is not None else None
-        req = urllib.request.Request(url + path.lstrip("/"), data=data, headers={"content-type": "application/json"})
+        req = urllib.request.Request(url + path.lstrip("/"), data=data,
+                                     headers={"content-type": "application/json", "x-forge-key": key})
         with urllib.request.urlopen(req, timeout=60) as r:
             return json.loads(r.read())
 
     proc, url = start()
     try:
-        gid = call(url, "/api/games", {"seed": 4})["game"]
-        view = call(url, f"/api/games/{gid}")
+        made = call(url, "/api/games", {"seed": 4})
+        gid, key = made["game"], made["key"]
+        view = call(url, f"/api/games/{gid}", key=key)
         end = next(o for o in view["decision"]["options"] if o["kind"] == "end")
-        view = call(url, f"/api/games/{gid}/decide", {"decision": view["decision_no"], "action": end["action"]})
+        view = call(url, f"/api/games/{gid}/decide", {"decision": view["decision_no"], "action": end["action"]}, key)
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
     assert (shipped / "output" / "play" / "games" / "game-000001.jsonl").is_file()
     proc, url = start()
     try:
-        again = call(url, f"/api/games/{gid}")
+        again = call(url, f"/api/games/{gid}", key=key)
         assert again["decision_no"] == view["decision_no"] and again["log"] == view["log"]
     finally:
         proc.send_signal(signal.SIGTERM)
@@ -110,7 +109,7 @@ def test_a_game_let_go_from_memory_is_read_back_as_it_was(client, monkeypatch):
     new_game(client, seed=5)
     assert gid not in client.store.sessions and len(client.store.sessions) == 2
     again = client.get(f"/api/games/{gid}").json()
-    assert {k: v for k, v in again.items() if k != "timing"} == {k: v for k, v in view.items() if k != "timing"}
+    assert same(again, view)
     assert list(client.store.sessions)[-1] == gid
 
 

@@ -111,6 +111,6 @@ def test_a_game_stopped_by_its_cap_says_which_cap_in_the_page_s_language(playabl
 
     viewer = Viewer(playable.db, playable.books)
     for cap, en, fr in (("turns", "turns", "tours"), ("decisions", "decisions", "décisions")):
-        stopped = SimpleNamespace(error=None, state=SimpleNamespace(terminal=True, winner=None, capped=cap))
+        stopped = SimpleNamespace(error=None, abandoned=None, state=SimpleNamespace(terminal=True, winner=None, capped=cap))
         assert viewer.outcome(stopped, "en", [])["text"] == f"The game stopped: its {en} cap was reached."
         assert viewer.outcome(stopped, "fr", [])["text"] == f"La partie est arrêtée\u00a0: limite de {fr} atteinte."

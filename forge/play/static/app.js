@@ -36,6 +36,7 @@ function say(key, values) {
 async function api(path, body) {
   const sep = path.includes("?") ? "&" : "?";
   const init = body === undefined ? {} : {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)};
+  init.headers = forgeLive.headers(init.headers);  // the game's key and the CSRF token (live.js)
   const r = await fetch(`${path}${sep}lang=${LANG}`, init);
   const data = await r.json().catch(() => ({error: `${r.status}`}));
   if (!r.ok) throw Object.assign(new Error(data.error || `${r.status}`), {status: r.status});
@@ -231,15 +232,17 @@ function showSetup() {
     const data = new FormData(form);
     const seed = data.get("seed");
     const body = {mode: data.get("mode"), factions: [data.get("f0"), data.get("f1")], first: Number(data.get("first")),
-                  expert: data.get("expert") === "on", seed: seed === "" || seed === null ? null : Number(seed)};
+                  expert: data.get("expert") === "on", seed: seed === "" || seed === null ? null : Number(seed),
+                  spectator: data.get("spectator") === "on"};
     try {
       const made = await api("/api/games", body);
-      location.assign(`${made.url}?lang=${LANG}`);
+      location.assign(forgeLive.remember(made, LANG));  // the game's link, kept in the lobby (live.js)
     } catch (err) {
       alertText(say("error", {reason: err.message}));
     }
   });
   $("start").focus();
+  forgeLive.lobby(W);  // this browser's games (live.js)
 }
 
 async function showGame(gid) {
@@ -247,6 +250,7 @@ async function showGame(gid) {
   $("status").textContent = W.loading;
   try {
     render(await api(`/api/games/${gid}`));
+    forgeLive.follow(view, () => view, render, W);  // the other player's moves, the clock (live.js)
   } catch (err) {
     alertText(say("error", {reason: err.message}));
   }
