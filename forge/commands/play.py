@@ -6,7 +6,15 @@ from pathlib import Path
 
 import typer
 
-from .common import Format, FormatOption, RootOption, check_root, fail, inside_project, render_findings
+from .common import (
+    Format,
+    FormatOption,
+    RootOption,
+    check_root,
+    fail,
+    inside_project,
+    render_findings,
+)
 
 
 def play(
@@ -35,8 +43,8 @@ def play(
     from .. import atomic
     from ..gate import judge
     from ..play import serving
-    from ..play.project import PLAY_DIR, make_app, read
     from ..play.guard import LOOPBACK, host_name
+    from ..play.project import PLAY_DIR, make_app, read
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
     atomic.confine(folder)

@@ -19,8 +19,8 @@ import time
 from urllib.parse import urlsplit
 
 SECURITY_HEADERS = [
-    (b"content-security-policy", b"default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
-                                 b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"),
+    (b"content-security-policy", (b"default-src 'self'; img-src 'self'; style-src 'self'; script-src 'self'; "
+                                  b"connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")),
     (b"x-content-type-options", b"nosniff"),
     (b"referrer-policy", b"no-referrer"),
     (b"cache-control", b"no-store"),

@@ -64,11 +64,11 @@ async def stream(hub: Hub, session, who: str, build):
             if session.version != sent:
                 sent = session.version
                 view = await build()
-                yield f"id: {sent}\nevent: view\ndata: {json.dumps(view, ensure_ascii=False)}\n\n".encode("utf-8")
+                yield f"id: {sent}\nevent: view\ndata: {json.dumps(view, ensure_ascii=False)}\n\n".encode()
                 continue
             try:
                 await asyncio.wait_for(waiter.wait(), HEARTBEAT)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 yield b": still here\n\n"
     finally:
         hub.leave(who)

@@ -112,8 +112,8 @@ class Viewer:
             if seat is not None:
                 names[seat] += f" ({self.words.say(lang, 'you')})"
         elif not session.is_hotseat():
-            for p, seat in enumerate(session.seats):
-                names[p] += f" ({self.words.say(lang, 'you' if seat == HUMAN else 'ai')})"
+            for p, who in enumerate(session.seats):
+                names[p] += f" ({self.words.say(lang, 'you' if who == HUMAN else 'ai')})"
         return names
 
     def faction_name(self, faction: str, lang: str) -> str:

@@ -62,7 +62,7 @@ def test_a_play_title_with_markup_is_text(game, tmp_path):
     tree = lxml.html.fromstring(page)
     assert tree.xpath("string(//title)") == TITLE
     assert not tree.xpath("//meta[@http-equiv]") and "evil.example" not in "".join(tree.xpath("//@content"))
-    assert [s.get("src") for s in tree.xpath("//script")] == ["/static/app.js"]
+    assert [s.get("src") for s in tree.xpath("//script")] == ["/static/live.js", "/static/app.js"]
 
 
 class _Pictures:
