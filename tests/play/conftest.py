@@ -95,3 +95,57 @@ def play_out(client, gid: str, view: dict, rng: random.Random, moves: int = 5000
             break
         view = decide(client, gid, view, choose(view, rng), lang)
     return view
+
+
+class Stream:
+    """A page's live stream (``/api/games/<n>/events``) read straight from the ASGI app, as bytes, until closed."""
+
+    def __init__(self, app, gid: str, key: str, lang: str = "en") -> None:
+        import asyncio
+
+        self.app, self.path, self.key, self.lang = app, f"/api/games/{gid}/events", key, lang
+        self.chunks: list[bytes] = []
+        self.status: int | None = None
+        self.closed = asyncio.Event()
+        self.changed = asyncio.Event()
+
+    async def run(self) -> None:
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": "GET", "scheme": "http",
+                 "path": self.path, "raw_path": self.path.encode(), "query_string": f"lang={self.lang}".encode(),
+                 "root_path": "", "client": ("127.0.0.1", 5000), "server": ("127.0.0.1", 80),
+                 "headers": [(b"host", b"127.0.0.1"), (b"x-forge-key", self.key.encode())]}
+
+        async def receive():
+            await self.closed.wait()
+            return {"type": "http.disconnect"}
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                self.status = message["status"]
+            elif message.get("body"):
+                self.chunks.append(message["body"])
+                self.changed.set()
+
+        await self.app(scope, receive, send)
+
+    def views(self) -> list[dict]:
+        import json
+
+        text = b"".join(self.chunks).decode("utf-8")
+        return [json.loads(line[6:]) for block in text.split("\n\n") if "event: view" in block
+                for line in block.split("\n") if line.startswith("data: ")]
+
+    async def until(self, test, seconds: float = 30.0) -> list[dict]:
+        """Wait until ``test(views)`` holds (AssertionError after ``seconds``)."""
+        import asyncio
+
+        deadline = asyncio.get_running_loop().time() + seconds
+        while not test(self.views()):
+            self.changed.clear()
+            left = deadline - asyncio.get_running_loop().time()
+            assert left > 0, f"the stream did not say it: {self.views()[-1:]!r}"
+            try:
+                await asyncio.wait_for(self.changed.wait(), left)
+            except asyncio.TimeoutError:
+                pass
+        return self.views()
