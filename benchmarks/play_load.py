@@ -8,9 +8,14 @@ between its moves (a person looks at the board; 0 makes every client hammer the 
 for at most ``--moves`` of its own decisions or to the end of the game. A move's response
 time is measured by the client, from the request to the last byte of the next view; the
 server says in the response how long the AI's answers after it took (``timing.ai_ms``),
-and that is reported apart: the target is a 95th percentile under 100 ms for the person's
-move itself (the response minus the AI's thinking). Bounded: every game stops after its
-moves, the whole run after ``--seconds``.
+and that is reported apart: the target is a 95th percentile under 50 ms for the person's
+move itself (the response minus the AI's thinking; issue 25 §3). Bounded: every game stops
+after its moves, the whole run after ``--seconds``. ``--think 0 --games 50`` is the stall
+test: every client sends its next move as soon as it has the answer, and the longest
+answer (``max``) says whether any game waited for seconds.
+
+Each game is opened with its key (the ``key`` of the creation's answer, in ``x-forge-key``);
+a server of before keys (today's main) answers without one, so the same file measures both.
 """
 from __future__ import annotations
 
@@ -57,7 +62,8 @@ async def one_game(client, url: str, n: int, args, samples: list, ends: list, de
     rng = random.Random(args.seed * 1000 + n)
     r = await client.post(f"{url}/api/games", json={"seed": args.seed * 1000 + n, "factions": ["red", "blue"]})
     gid = r.json()["game"]
-    view = (await client.get(f"{url}/api/games/{gid}")).json()
+    key = {"x-forge-key": r.json().get("key", "")}
+    view = (await client.get(f"{url}/api/games/{gid}", headers=key)).json()
     for _ in range(args.moves):
         if view["over"] or time.monotonic() > deadline:
             break
@@ -65,7 +71,7 @@ async def one_game(client, url: str, n: int, args, samples: list, ends: list, de
             await asyncio.sleep(rng.uniform(0, 2 * args.think))
         option = choose(view, rng)
         start = time.perf_counter()
-        r = await client.post(f"{url}/api/games/{gid}/decide",
+        r = await client.post(f"{url}/api/games/{gid}/decide", headers=key,
                               json={"decision": view["decision_no"], "action": option["action"]})
         elapsed = (time.perf_counter() - start) * 1000
         if r.status_code != 200:
@@ -106,7 +112,7 @@ async def drive(url: str, args) -> dict:
         "server_ms": {"p50": round(pct([s[3] for s in samples], 50), 2),
                       "p95": round(pct([s[3] for s in samples], 95), 2)},
         "save_ms": {"p50": round(pct([s[4] for s in samples], 50), 2), "p95": round(pct([s[4] for s in samples], 95), 2)},
-        "target": "p95 of human_move_ms < 100",
+        "target": "p95 of human_move_ms < 50",
     }
 
 
@@ -146,7 +152,7 @@ def main() -> None:
           f"({report['server_cpu_ms_per_move']} ms a move), client CPU {report['client_cpu_s']} s, load average "
           f"{report['load_average'][0]} → {report['load_average'][1]} on {report['cores']} cores")
     print(f"a person's move: p50 {h['p50']} ms, p95 {h['p95']} ms, p99 {h['p99']} ms, max {h['max']} ms "
-          f"(target p95 < 100 ms: {'met' if h['p95'] < 100 else 'NOT met'})")
+          f"(target p95 < 50 ms: {'met' if h['p95'] < 50 else 'NOT met'})")
     print(f"the AI's answers after it: p50 {a['p50']} ms, p95 {a['p95']} ms, max {a['max']} ms "
           f"({a['per_decision_mean']} ms a decision); the whole response p95 "
           f"{report['response_ms_with_ai']['p95']} ms; in the server p50 {report['server_ms']['p50']} ms, p95 "

@@ -129,11 +129,17 @@ class Stream:
         await self.app(scope, receive, send)
 
     def views(self) -> list[dict]:
+        """Every view streamed so far (parsed once each, as they come)."""
         import json
 
-        text = b"".join(self.chunks).decode("utf-8")
-        return [json.loads(line[6:]) for block in text.split("\n\n") if "event: view" in block
-                for line in block.split("\n") if line.startswith("data: ")]
+        if not hasattr(self, "_parsed"):
+            self._parsed, self._buffer, self._taken = [], "", 0
+        self._buffer += b"".join(self.chunks[self._taken:]).decode("utf-8")
+        self._taken = len(self.chunks)
+        *blocks, self._buffer = self._buffer.split("\n\n")
+        self._parsed += [json.loads(line[6:]) for block in blocks if "event: view" in block
+                         for line in block.split("\n") if line.startswith("data: ")]
+        return self._parsed
 
     async def until(self, test, seconds: float = 30.0) -> list[dict]:
         """Wait until ``test(views)`` holds (AssertionError after ``seconds``)."""
