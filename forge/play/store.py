@@ -22,8 +22,8 @@ from pathlib import Path
 
 from .. import atomic, safeio
 from ..engine import Game
-from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from ..engine.record import RecordError, from_jsonl, replay
+from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from . import seats as keys
 from .seats import Grant, Seats
 from .session import PlayError, Session, restore

@@ -152,6 +152,6 @@ class Stream:
             assert left > 0, f"the stream did not say it: {self.views()[-1:]!r}"
             try:
                 await asyncio.wait_for(self.changed.wait(), left)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 pass
         return self.views()

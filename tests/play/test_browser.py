@@ -144,7 +144,9 @@ def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
         assert ("wins the game" if lang == "en" else "gagne la partie") in over
         gid = page.evaluate("view.game")
         # the page's log is the replay's, in the page's language; the record replays to the same end
-        with urllib.request.urlopen(f"{url}/api/games/{gid}/log?lang={lang}", timeout=60) as r:
+        key = page.evaluate("location.hash.slice(1)")  # the game's key: the link's fragment
+        asked = urllib.request.Request(f"{url}/api/games/{gid}/log?lang={lang}", headers={"x-forge-key": key})
+        with urllib.request.urlopen(asked, timeout=60) as r:
             whole = json.loads(r.read())["log"]
         log = page.eval_on_selector_all("#log-lines li", "ls => ls.map(l => l.textContent)")
         assert log == whole[-len(log):]

@@ -63,11 +63,12 @@ def test_each_page_sees_the_other_s_move_live_and_an_abandon_ends_it_for_both(pl
                 r = await c.post(f"/api/games/{gid}/decide", json=body, headers={"x-forge-key": keys[p]})
                 assert r.status_code == 200, r.text
                 moves += 1
+                now = r.json()["decision_no"]
                 # the other page is told, without asking: its next view is the one after this move
-                shown = await pages[1 - p].until(lambda vs: vs[-1]["decision_no"] >= r.json()["decision_no"])
+                shown = await pages[1 - p].until(lambda vs, now=now: vs[-1]["decision_no"] >= now)
                 view = shown[-1]
                 if not view["over"] and view["pending"] == p:  # still this seat's turn: its own page says so too
-                    view = (await pages[p].until(lambda vs: vs[-1]["decision_no"] >= r.json()["decision_no"]))[-1]
+                    view = (await pages[p].until(lambda vs, now=now: vs[-1]["decision_no"] >= now))[-1]
             r = await c.post(f"/api/games/{gid}/abandon", json={}, headers={"x-forge-key": keys[1]})
             assert r.status_code == 200 and r.json()["over"]["abandoned"] == 1
             for s in (*pages.values(), watcher):
@@ -75,9 +76,10 @@ def test_each_page_sees_the_other_s_move_live_and_an_abandon_ends_it_for_both(pl
             for s in (*pages.values(), watcher):
                 s.closed.set()
             await asyncio.gather(*tasks)
-            return gid, moves, pages, watcher
+            assert moves == 40
+            return gid, pages, watcher
 
-    gid, moves, pages, watcher = asyncio.run(play())
+    gid, pages, watcher = asyncio.run(play())
     assert all(s.status == 200 for s in (*pages.values(), watcher))
     last = [s.views()[-1] for s in pages.values()]
     assert [v["over"]["text"] for v in last] == ["Player 2 abandoned the game.", "Player 2 (You) abandoned the game."]

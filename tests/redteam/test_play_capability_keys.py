@@ -31,7 +31,7 @@ def _client(playable, tmp_path):
 
 def test_no_key_or_a_wrong_key_opens_nothing(playable, tmp_path):
     with _client(playable, tmp_path) as c:
-        gid, k0, k1, ks = _game(c)
+        gid, k0, _, _ = _game(c)
         for path in ("", "/log", "/record", "/events"):
             assert c.get(f"/api/games/{gid}{path}").status_code == 403
             assert c.get(f"/api/games/{gid}{path}?seat=1").status_code == 403
