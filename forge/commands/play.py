@@ -1,4 +1,4 @@
-"""``forge play``: serve a page where a person plays a game against the AI or hot-seat."""
+"""``forge play``: serve a page where a person plays a game against the AI, hot-seat, or on two machines."""
 from __future__ import annotations
 
 import json
