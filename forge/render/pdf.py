@@ -9,6 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import colour, pdfx
 from .assets import register_fonts
+from .formcache import capture, place, preseed
 
 AUTHOR = "Benoît Morin"
 CREATOR = "forge render (Rift Commanders production pipeline)"
@@ -28,7 +29,7 @@ class FormCanvas(Canvas):
     """
 
     page_groups = False
-    #: A scratch canvas drawing a card into a fragment: forms nested in it come from ``formcache.nested``.
+    #: A scratch canvas drawing a card into a fragment: forms nested in it come from ``texture.nested``.
     nested_fragments = False
 
     def __init__(self, *args, **kwargs):
@@ -116,8 +117,6 @@ class PdfBuffer:
         c.setSubject(subject or title)
         c.setKeywords(["Rift Commanders", "card game"] + ([lang] if lang else []))
         if forms is not None:
-            from .formcache import preseed
-
             preseed(c)
 
     def ask_actual_size_duplex(self) -> None:
@@ -150,8 +149,6 @@ class PdfBuffer:
         if not c.hasForm(name):
             fragment = None
             if self.forms is not None and item is not None:
-                from .formcache import capture, place
-
                 def make():
                     scratch = PdfBuffer(self.pagesize, "", None, cmyk=self.pdfx, trim=self.trim, forms=self.forms)
                     scratch.canvas.nested_fragments = True
