@@ -9,7 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import colour, pdfx
 from .assets import register_fonts
-from .formcache import capture, place, preseed
+from . import formcache  # its functions looked up on the module: tests count the fragments drawn
 
 AUTHOR = "Benoît Morin"
 CREATOR = "forge render (Rift Commanders production pipeline)"
@@ -117,7 +117,7 @@ class PdfBuffer:
         c.setSubject(subject or title)
         c.setKeywords(["Rift Commanders", "card game"] + ([lang] if lang else []))
         if forms is not None:
-            preseed(c)
+            formcache.preseed(c)
 
     def ask_actual_size_duplex(self) -> None:
         """Ask viewers to print at 100 %, two-sided flipping on the long edge, on paper of the page's size.
@@ -152,11 +152,11 @@ class PdfBuffer:
                 def make():
                     scratch = PdfBuffer(self.pagesize, "", None, cmyk=self.pdfx, trim=self.trim, forms=self.forms)
                     scratch.canvas.nested_fragments = True
-                    return capture(scratch, name, width, height, draw, self.pdfx)
+                    return formcache.capture(scratch, name, width, height, draw, self.pdfx)
 
                 fragment = self.forms.get(item, name, make, self.pdfx)
             if fragment is not None:
-                place(c, fragment, self.pdfx)
+                formcache.place(c, fragment, self.pdfx)
             else:
                 c.beginForm(name, 0, 0, width, height)
                 draw(painter)

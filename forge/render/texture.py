@@ -19,7 +19,8 @@ import math
 import random
 from typing import Callable
 
-from .formcache import Fragment, capture, place
+from . import formcache
+from .formcache import Fragment
 from .paint import Painter, mix, shade
 from .pdf import FormCanvas, PdfBuffer
 
@@ -285,11 +286,11 @@ def nested(canvas, name: str, width: float, height: float, draw: Callable, cmyk:
     a fragment drawn once per process: 64 cards wear 5 textures. A fragment is the same whichever way."""
     if name not in _NESTED:
         scratch = PdfBuffer(canvas._pagesize, "", None, cmyk=cmyk, forms=True)
-        _NESTED[name] = capture(scratch, name, width, height, draw, cmyk)
+        _NESTED[name] = formcache.capture(scratch, name, width, height, draw, cmyk)
     fragment = _NESTED[name]
     if fragment is None:
         canvas.beginForm(name, 0, 0, width, height)
         draw(Painter(canvas, cmyk=cmyk))
         canvas.endForm()
     else:
-        place(canvas, fragment, cmyk)
+        formcache.place(canvas, fragment, cmyk)
