@@ -92,22 +92,20 @@ def start_local(cpus: int):
 _CACHE: dict = {}
 
 
-def _ready(holder: list, settings) -> None:
+def _ready(holder: list, settings, init: Callable) -> None:
     """This worker's game and settings for the run (``holder`` wraps the database's object ref so
-    that Ray does not fetch and unpickle it for every task)."""
-    from . import simulate
-
+    that Ray does not fetch and unpickle it for every task); ``init`` is forge.simulate's worker set-up."""
     ray = _ray()
     key = (holder[0].hex(), settings)
     if _CACHE.get("key") != key:
-        simulate._init_worker(ray.get(holder[0]), settings)
+        init(ray.get(holder[0]), settings)
         _CACHE["key"] = key
 
 
-def _batch(holder: list, settings, work, indices: range) -> list:
+def _batch(holder: list, settings, work, indices: range, init: Callable) -> list:
     """A Ray task: ``work`` (forge.simulate.count: the batch's counts; or _work: its outcomes) over the
     games ``indices``, in a list (``ordered`` yields its items)."""
-    _ready(holder, settings)
+    _ready(holder, settings, init)
     return [work(indices)]
 
 
@@ -127,11 +125,11 @@ def connect(address: str | None, cpus: int):
     return ray, True
 
 
-def play_batches(db, settings, work, progress: Callable[[int], None] | None = None) -> Iterator:
+def play_batches(db, settings, work, init: Callable, plan: Callable[[int], Iterable[range]], window: int,
+                 progress: Callable[[object], None] | None = None) -> Iterator:
     """``work`` over every batch of the run, on the cluster, results in game order
-    (forge.simulate.play_batches's contract)."""
-    from .simulate import IN_FLIGHT, batch_size, batches, games_in
-
+    (forge.simulate.play_batches's contract). forge.simulate passes what it decides: ``init`` sets up a
+    worker, ``plan(cpus)`` gives the batches, ``window`` batches are in flight per CPU, ``progress`` sees each result."""
     ray, started = connect(settings.address, settings.jobs)
     try:
         task = ray.remote(_batch).options(num_cpus=1, max_retries=2)
@@ -144,11 +142,10 @@ def play_batches(db, settings, work, progress: Callable[[int], None] | None = No
             except ray.exceptions.RayError as exc:  # a worker or node lost more often than retried
                 raise ClusterError(f"a batch of games failed on the cluster: {exc}") from None
             if progress:
-                progress(games_in(results[0]))
+                progress(results[0])
             return results
 
-        yield from ordered(batches(settings.games, batch_size(settings.games, cpus)),
-                           lambda idx: task.remote(holder, settings, work, idx), fetch, IN_FLIGHT * cpus)
+        yield from ordered(plan(cpus), lambda idx: task.remote(holder, settings, work, idx, init), fetch, window * cpus)
     finally:
         if started:
             ray.shutdown()

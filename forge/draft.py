@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import io
 
+from .render.assets import register_fonts
+
 MARK = "DRAFT"
 COLOR = (0.85, 0.1, 0.1)
 FONT = "Lato-Bold"
@@ -39,8 +41,6 @@ def stamp_pdf(data: bytes, reason: str) -> bytes:
 def _mark_page(size: tuple[float, float], reason: str):
     from pypdf import PdfReader
     from reportlab.pdfgen.canvas import Canvas
-
-    from .render.assets import register_fonts
 
     register_fonts()  # the mark's font is embedded like every other: a draft passes the same font check
     buffer = io.BytesIO()

@@ -62,3 +62,17 @@ def code_fence(lines: list[str], info: str = "") -> tuple[str, str]:
     longest = max((len(run) for line in lines for run in re.findall(r"`+", line)), default=0)
     fence = "`" * max(3, longest + 1)
     return fence + info, fence
+
+
+#: A cell a spreadsheet program would run as a formula (OWASP), after any quotes forge added.
+_FORMULA = re.compile(r"'*[=+\-@\t\r]")
+
+
+def neutralise(cell):
+    """A CSV cell a spreadsheet program will show as text: ``'`` before a would-be formula (OWASP)."""
+    return "'" + cell if isinstance(cell, str) and _FORMULA.match(cell) else cell
+
+
+def restore(cell):
+    """The cell ``neutralise`` was given: the ``'`` it added is taken off (only before a would-be formula)."""
+    return cell[1:] if isinstance(cell, str) and cell.startswith("'") and _FORMULA.match(cell) else cell

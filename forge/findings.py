@@ -8,13 +8,24 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from .escape import one_line
-from .model import Position
 
 ERROR = "error"
 WARNING = "warning"
 
 #: Exit statuses shared by every command.
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    """Where something was written: a file relative to the project root, 1-based line and column."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
 
 
 @dataclass(frozen=True, order=True)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .findings import Position  # re-exported: a finding's place is where a card value was written
 from .vocabulary import FACTIONS, PRINTED_ORDER, EffectLine, Threshold  # re-exported for convenience
 
 __all__ = [
@@ -18,18 +19,6 @@ __all__ = [
 ART_LAYOUTS = ("behind", "flank", "corner")
 #: How an image fills the art window: cover crops around the focus, contain shows all of it.
 ART_FITS = ("cover", "contain")
-
-
-@dataclass(frozen=True, order=True)
-class Position:
-    """Where something was written: a file relative to the project root, 1-based line and column."""
-
-    file: str
-    line: int = 0
-    col: int = 0
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.col}" if self.line else self.file
 
 
 @dataclass(frozen=True)

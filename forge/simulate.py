@@ -200,9 +200,11 @@ def play_batches(db: CardDatabase, settings: Settings, work: Callable,
     with one job, on worker processes (``--jobs``, capped at the games and the cores), or on a Ray
     cluster (forge.cluster, imported only then). The results do not depend on which."""
     if settings.backend == "ray":
-        from . import cluster
+        from . import cluster  # start-up: the Ray backend is an extra, loaded only for --backend ray
 
-        yield from cluster.play_batches(db, settings, work, progress)
+        yield from cluster.play_batches(db, settings, work, _init_worker,
+                                        lambda cpus: batches(settings.games, batch_size(settings.games, cpus)),
+                                        IN_FLIGHT, progress and (lambda result: progress(games_in(result))))
         return
     jobs = workers.cap(settings.jobs, settings.games)
     todo = batches(settings.games, batch_size(settings.games, jobs))

@@ -155,7 +155,7 @@ def replays(db: CardDatabase, text: str | bytes) -> bool:
 
 # -- finding a game worth showing --------------------------------------------------------------
 def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int = SEARCH_TURN_CAP):
-    from ..engine.agents import make_agent
+    from ..agents import make_agent
     from ..engine.game import Game
     from ..engine.play import run
     from ..simulate import splitmix64

@@ -20,11 +20,11 @@ replay; their logs in words are ``forge.narrate``'s), ``invariants``, ``proofs``
 from __future__ import annotations
 
 from .actions import Action, IllegalDecision
-from .agents import HeuristicAgent, RandomAgent, make_agent
+from .agents import HeuristicAgent, RandomAgent
 from .game import Game
 from .observation import HiddenCard, Observation
 from .play import run
 from .state import State
 
 __all__ = ["Action", "Game", "HeuristicAgent", "HiddenCard", "IllegalDecision", "Observation",
-           "RandomAgent", "State", "make_agent", "run"]
+           "RandomAgent", "State", "run"]

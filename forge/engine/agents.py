@@ -795,11 +795,5 @@ class HeuristicAgent:
         return t.power
 
 
+#: The agents that need nothing but the rules; forge.agents.make_agent is the one registry that seats them.
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}
-
-
-def make_agent(name: str, seed: int):
-    try:
-        return AGENTS[name](seed)
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; choose from {sorted(AGENTS)}") from None

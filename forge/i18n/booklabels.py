@@ -29,7 +29,7 @@ from pathlib import Path
 from ..findings import Finding
 from .css import PT_PER_MM, Css
 from .inventory import Inventory, Pair, dotted
-from .limits import Limit, SAMPLE, width
+from .room import _PAGE_SIZES_MM, SAMPLE, Limit, _book_layout, width
 
 TITLE_FONT, TEXT_FONT, BOLD_FONT = "IMFellEnglishSC", "Lato", "Lato-Bold"  # book.css: "IM FELL English SC", Lato
 #: What a number placeholder (``{n:row}``) prints as, at its widest: two digits.
@@ -130,8 +130,6 @@ _PLACES = (
 
 def _back_cover_panel(css: Css) -> float:
     """The quick reference panel's text width: the A5 page less the cover frame, its padding and the panel's."""
-    from .limits import _PAGE_SIZES_MM
-
     page = _PAGE_SIZES_MM["A5"][0] * PT_PER_MM
     frame = css.length(".cover-frame", "left") + css.length(".cover-frame", "right")
     return page - frame - css.padding_x(".cover-frame", ".back-cover .cover-frame") - css.padding_x(".quick")
@@ -142,7 +140,6 @@ def placed(root: Path, inv: Inventory) -> list[tuple[Place, list[Pair]]]:
     """Each bounded place with the labels it prints (none when the stylesheet cannot be read)."""
     from .. import safeio
     from ..render.assets import register_fonts
-    from .limits import _book_layout
 
     register_fonts()
     column, _ = _book_layout(root)

@@ -26,70 +26,18 @@ character count: "iiii" and "MMMM" differ by a factor of three.
 from __future__ import annotations
 
 import math
-import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ..findings import Finding
+from . import booklabels, templatelabels
 from .inventory import Inventory
+from .room import SAMPLE, Limit, _book_layout, _limit, _per_char, _plain, width
 
-#: Average French prose: what "about N characters" means (accents, capitals, spaces and punctuation in
-#: their usual share). A fixed text, so a limit moves only when the layout or its fonts do.
-SAMPLE = ("Quand cette créature est détruite, piochez une carte. Chaque joueur épuise une Âme : "
-          "la zone de recrutement s’ouvre à nouveau.")
 #: Locale tables printed on the type line.
 TYPE_LINE_TABLES = ("types", "trap_kinds", "factions")
 #: Locale tables whose strings are composed into rules text.
 RULES_TABLES = ("phrases", "frames", "events")
-_MARKUP = re.compile(r"\*\*|`|\[\[[a-z_-]+\]\]|\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")  # ` : a code span prints without it
-
-
-@dataclass(frozen=True)
-class Limit:
-    """The room one string has: its width in points, the font and size it prints at, about how many characters."""
-
-    chars: int
-    width: float
-    font: str
-    size: float
-    where: str
-    one_line: bool  # printed on one line: parity measures the string against ``width``
-    #: A type-line word: the type lines too long for their bar that it is the widest word of,
-    #: (language, card, line, its width, the bar's), which parity reports instead of measuring the word alone.
-    overflow: tuple = ()
-    upper: bool = False  # printed upper-cased (the player aid's back label): measured so
-
-    def note(self, text: str = "", which: str = "French") -> str:
-        """For the translator: the room, about how many characters, and how much of it ``text`` fills."""
-        mm = self.width * 25.4 / 72
-        if not self.one_line:
-            return (f"Room: about {self.chars} characters at most ({self.where}, at {self.size:g} pt, the smallest "
-                    "size it prints at; an estimate: the text box is shared, `forge parity` checks the real fit).")
-        fill = ""
-        if text.strip() and self.width > 0:
-            shown = text.upper() if self.upper else text
-            fill = f"; the {which} fills {100 * width(shown, self.font, self.size) / self.width:.0f} % of it"
-        return (f"Room: {self.where} is {mm:.0f} mm wide at {self.size:g} pt, the smallest size it prints at "
-                f"(about {self.chars} characters){fill}.")
-
-
-def _plain(text: str) -> str:
-    return " ".join(_MARKUP.sub("", text).split())
-
-
-def width(text: str, font: str, size: float) -> float:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
-
-    return stringWidth(_plain(text), font, size)
-
-
-def _per_char(font: str, size: float) -> float:
-    return width(SAMPLE, font, size) / len(SAMPLE)
-
-
-def _limit(room: float, font: str, size: float, where: str, one_line: bool = True) -> Limit:
-    room = max(room, 0.0)
-    return Limit(int(room / _per_char(font, size)), room, font, size, where, one_line)
 
 
 def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = None,
@@ -100,8 +48,6 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
     """
     from ..render.assets import register_fonts
     from ..render.template import TemplateError, load_template
-    from . import booklabels, templatelabels
-
     root = Path(root)
     try:
         tpl = load_template(root)
@@ -247,7 +193,6 @@ def _height(lines: list[str], flavour: str, w: float, style) -> float:
 
 
 # -- books ------------------------------------------------------------------------------------
-_PAGE_SIZES_MM = {"A4": (210.0, 297.0), "A5": (148.0, 210.0), "A6": (105.0, 148.0), "LETTER": (215.9, 279.4)}
 _HEADING_FONT = "IMFellEnglishSC"  # book.css: h1, h2, h3, h4 { font-family: "IM FELL English SC" }
 
 
@@ -267,42 +212,6 @@ def _heading_limits(root: Path, inv: Inventory) -> dict[str, Limit]:
         out[pair.id] = _limit(room, _HEADING_FONT, size, f"one line of the page column (a level-{level} heading)",
                               one_line=not code)
     return out
-
-
-def _book_layout(root: Path) -> tuple[float | None, dict[int, float]]:
-    """The page column's width (points) and the heading sizes, read from the books' stylesheet.
-
-    Lengths in any absolute unit (``css.lengths``); a margin or a size in a unit with no
-    absolute size (em, vw, calc()…) gives no column, or no size for that heading level: no limit.
-    """
-    from .. import safeio
-    from .css import PT_PER_MM, LEGIBLE_PT, Unreadable, box, lengths
-
-    try:
-        css = safeio.read_text(root / "templates/books/book.css", root)
-    except (safeio.UnsafeInput, UnicodeDecodeError):
-        return None, {}
-    page = re.search(r"@page\s*\{[^}]*?size:\s*([A-Za-z0-9]+)\s*;[^}]*?margin:\s*([^;}]+)[;}]", css)
-    if not page or page.group(1).upper() not in _PAGE_SIZES_MM:
-        return None, {}
-    paper = _PAGE_SIZES_MM[page.group(1).upper()][0] * PT_PER_MM
-    try:
-        left, right = box(page.group(2), paper)
-    except Unreadable:
-        return None, {}
-    column = paper - left - right
-    if not math.isfinite(column) or column <= 0:
-        return None, {}
-    sizes = {}
-    for level in (2, 3):
-        rule = re.search(rf"(?m)^h{level}\s*\{{[^}}]*?font-size:\s*([^;}}]+)", css)
-        try:
-            size = lengths(rule.group(1))[0] if rule and "%" not in rule.group(1) else 0.0
-        except Unreadable:
-            continue
-        if size >= LEGIBLE_PT:
-            sizes[level] = size
-    return column, sizes
 
 
 def _fits(room: float, limit: Limit) -> int:

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from ..findings import Finding
 from .inventory import Inventory
-from .limits import Limit, _limit, width
+from .room import Limit, _limit, width
 
 LANGS = ("en", "fr")
 #: Aids titled in the title font on one line of the content box.

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from xml.etree import ElementTree as ET
 
+from ..escape import neutralise
 from ..findings import Finding
 from ..model import Position
 from .sources import Doc, Sources
@@ -180,8 +181,6 @@ def to_csv(tb: Termbase) -> str:
 
     A cell that a spreadsheet program would run as a formula gets a ``'`` in front (OWASP).
     """
-    from ..spreadsheet.tables import neutralise
-
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["id", "category", "pos", "en", "fr", "fr_gender", "en_forms", "fr_forms", "definition",

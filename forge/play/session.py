@@ -17,7 +17,8 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..engine import Action, Game, IllegalDecision, Observation, make_agent
+from ..agents import make_agent
+from ..engine import Action, Game, IllegalDecision, Observation
 from ..engine.agents import AGENTS
 from ..engine.record import event_json, header, result
 from ..simulate import splitmix64

@@ -13,7 +13,8 @@ from .aids import (AID_MIN_TEXT, COUNTER_R, MARKER_R, AidSet, allegiance_track, 
                    health_track, plain, token_plan, wrap_words)
 from .counters import COUNTER, MARKER, Grid, cut_grid, icon_name, poison_disc, soul_orb
 from .fit import fit_line
-from .paint import Painter, mix
+from .paint import Painter, mix, text_outside_boxes
+from .pdf import PdfBuffer
 from .template import Template
 
 #: Nothing printed on the mat or the token sheet comes closer to the paper edge (home printers clip ~4 mm).
@@ -155,9 +156,6 @@ def mat_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float
             problems: list[str] | None = None) -> bytes:
     """The player mat on one landscape page: print it once per player. What is drawn out of its box
     is added to ``problems`` (``text_outside_boxes``)."""
-    from .jobs import text_outside_boxes
-    from .pdf import PdfBuffer
-
     page = mat_size(paper_size)
     doc = PdfBuffer(page, f"{a.game} — {a.word('mat')} ({a.lang}, {paper})", a.lang)
     doc.ask_actual_size()  # its card slots are sized for sleeved cards
@@ -209,9 +207,6 @@ def _tokens_content(p: Painter, tpl: Template, a: AidSet, pw: float, ph: float, 
 def tokens_pdf(tpl: Template, a: AidSet, paper: str, paper_size: tuple[float, float],
                problems: list[str] | None = None) -> bytes:
     """The token sheet; what is drawn out of its box is added to ``problems``."""
-    from .jobs import text_outside_boxes
-    from .pdf import PdfBuffer
-
     doc = PdfBuffer(paper_size, f"{a.game} — {a.word('tokens')} ({a.lang}, {paper})", a.lang)
     doc.ask_actual_size()  # the markers are cut to the mat's track cells
     p = Painter(doc.canvas)
@@ -235,8 +230,6 @@ def token_kinds(a: AidSet) -> list[str]:
 
 def _token_page(tpl: Template, a: AidSet, what: str) -> bytes:
     """One token filling a small square page: TTS cuts a round tile out of the square image."""
-    from .pdf import PdfBuffer
-
     side = 20 * mm
     doc = PdfBuffer((side, side), f"{a.game} — {what}", a.lang)
     p = Painter(doc.canvas)

@@ -32,6 +32,7 @@ from typing import Callable
 from reportlab.lib.units import mm
 
 from ..atomic import sweep_orphans, write_bytes
+from ..escape import neutralise
 from ..findings import WARNING, Finding
 from ..model import CardDatabase, ImageArt, Position
 from ..safeio import within
@@ -585,8 +586,6 @@ def _quantities_csv(faces) -> bytes:
     """A print shop's quantity list. The name is quoted as RFC 4180 says (a quote inside is doubled):
     card names come from pull requests, and one holding `",` must not add a column or a row; one
     starting like a formula (`=WEBSERVICE(…)`) gets a ``'`` in front (OWASP)."""
-    from ..spreadsheet.tables import neutralise
-
     rows = ["file,id,name,set,back,quantity"]
     rows += [f'{f.id}.png,{f.id},"{neutralise(f.name).replace(chr(34), chr(34) * 2)}",{getattr(f, "set", "aid")},'
              f'{back_of(f).id}.png,{f.copies}' for f in faces]

@@ -34,7 +34,7 @@ from typing import Callable
 
 from .. import safeio
 from ..atomic import write_bytes
-from .paint import Painter
+from .paint import SHADINGS, Painter
 from .seal import seal_blob, unseal_blob
 
 #: Where fragments are kept, under the output folder.
@@ -132,8 +132,6 @@ def capture(scratch, name: str, width: float, height: float, draw: Callable, cmy
     None when what it drew depends on the document (see the module doc)."""
     from reportlab.pdfbase import pdfdoc
 
-    from .paint import SHADINGS, Painter
-
     c = scratch.canvas
     doc = c._doc
     before, codes = set(doc.idToObject), _font_codes(doc)
@@ -172,8 +170,6 @@ def place(canvas, fragment: Fragment, cmyk: bool) -> None:
     """Define the fragment's forms in ``canvas``'s document (those it does not have yet), gradients first."""
     from reportlab.pdfbase import pdfdoc
 
-    from .paint import Painter
-
     doc = canvas._doc
     painter = Painter(canvas, cmyk=cmyk)
     for part in fragment.parts:
@@ -202,26 +198,6 @@ def place(canvas, fragment: Fragment, cmyk: bool) -> None:
         doc.addForm(part.name, form)
         canvas._transparent_forms[part.name] = part.transparent
     doc._pdfVersion = max(tuple(doc._pdfVersion), fragment.version)
-
-
-_NESTED: dict[str, Fragment | None] = {}
-
-
-def nested(canvas, name: str, width: float, height: float, draw: Callable, cmyk: bool) -> None:
-    """Define form ``name`` (a faction's frame texture, named by what it is) in a card's scratch canvas from
-    a fragment drawn once per process: 64 cards wear 5 textures. A fragment is the same whichever way."""
-    from .pdf import PdfBuffer
-
-    if name not in _NESTED:
-        scratch = PdfBuffer(canvas._pagesize, "", None, cmyk=cmyk, forms=True)
-        _NESTED[name] = capture(scratch, name, width, height, draw, cmyk)
-    fragment = _NESTED[name]
-    if fragment is None:
-        canvas.beginForm(name, 0, 0, width, height)
-        draw(Painter(canvas, cmyk=cmyk))
-        canvas.endForm()
-    else:
-        place(canvas, fragment, cmyk)
 
 
 class FormCache:

@@ -10,16 +10,16 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from reportlab.lib.units import mm
-
 from .. import safeio
 from ..atomic import write_bytes
+from ..draft import stamp_pdf
 from .face import CardFace
 from .formcache import FormCache
-from .paint import Mark, Painter
+from .paint import Mark, Painter, text_outside_boxes
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
 from .seal import seal, unseal
+from . import aiddocs
 from .aids import Aid, AidSet, draw_aid
 from .sheets import PAPERS, Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
 from .template import Template, load_template
@@ -125,23 +125,6 @@ def safe_zone_crossings(marks: list[Mark], tpl: Template) -> list[str]:
         x0, y0, x1, y1 = m.box
         if x0 < x - eps or y0 < y - eps or x1 > x + w + eps or y1 > y + h + eps:
             out.append(f"{m.kind} {m.label!r} at ({x0:.1f}, {y0:.1f})–({x1:.1f}, {y1:.1f}) pt")
-    return sorted(set(out))
-
-
-def text_outside_boxes(marks: list[Mark]) -> list[str]:
-    """The text drawn inside a ``Painter.holds`` box that runs out of it (font ascent to descent, its
-    exact width): a word past its mat zone, a number past its track cell. Cards are fitted to their boxes
-    (``fit``); this measures everything else the same way, from what was drawn."""
-    eps = 0.01
-    out = []
-    for m in marks:
-        if m.kind != "text" or m.within is None:
-            continue
-        label, (bx0, by0, bx1, by1) = m.within
-        x0, y0, x1, y1 = m.box
-        over = max(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
-        if over > eps:
-            out.append(f"text {m.text!r} runs {over / mm:.1f} mm out of {label}")
     return sorted(set(out))
 
 
@@ -308,8 +291,6 @@ def _run_faces(job: FaceJob) -> JobResult:
     result = JobResult()
     pdf, checks = cards_pdf(list(job.items), root, tpl)
     if job.draft and job.products:
-        from ..draft import stamp_pdf
-
         pdf = stamp_pdf(pdf, job.draft)
     images = render_pages(pdf, GAMECRAFTER_SIZE) if job.products else [None] * len(job.items)
     bleed_px = round(tpl.bleed / 72 * 300)
@@ -349,14 +330,10 @@ def _run_doc(job: DocJob) -> JobResult:
     elif job.kind == "proof":
         data = proof_sheet(tpl, faces, job.lang, root, {k: list(v) for k, v in job.flagged}, forms=forms)
     elif job.kind in ("mat", "tokens", "tts-mat", "tts-token"):
-        from . import aiddocs
-
         data = aiddocs.render_document(tpl, job.aids, job.kind, job.paper, PAPERS.get(job.paper), job.what, problems)
     else:
         raise ValueError(f"unknown document kind {job.kind!r}")
     if job.draft and data[:5] == b"%PDF-":
-        from ..draft import stamp_pdf
-
         data = stamp_pdf(data, job.draft)
     write_bytes(Path(job.path), data)
     return JobResult([job.path], problems=problems)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from reportlab.lib.colors import CMYKColor, Color
+from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 from reportlab.pdfgen.pathobject import PDFPathObject
@@ -332,3 +333,20 @@ class Painter:
         it is painted in (``reversed_small_text`` reads what lies under each text)."""
         self.record("plate", label, box)
         self.marks[-1].colours = tuple(colours)
+
+
+def text_outside_boxes(marks: list[Mark]) -> list[str]:
+    """The text drawn inside a ``Painter.holds`` box that runs out of it (font ascent to descent, its
+    exact width): a word past its mat zone, a number past its track cell. Cards are fitted to their boxes
+    (``fit``); this measures everything else the same way, from what was drawn."""
+    eps = 0.01
+    out = []
+    for m in marks:
+        if m.kind != "text" or m.within is None:
+            continue
+        label, (bx0, by0, bx1, by1) = m.within
+        x0, y0, x1, y1 = m.box
+        over = max(bx0 - x0, by0 - y0, x1 - bx1, y1 - by1)
+        if over > eps:
+            out.append(f"text {m.text!r} runs {over / mm:.1f} mm out of {label}")
+    return sorted(set(out))

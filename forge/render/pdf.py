@@ -9,6 +9,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from . import colour, pdfx
 from .assets import register_fonts
+from . import formcache  # its functions looked up on the module: tests count the fragments drawn
 
 AUTHOR = "Benoît Morin"
 CREATOR = "forge render (Rift Commanders production pipeline)"
@@ -28,7 +29,7 @@ class FormCanvas(Canvas):
     """
 
     page_groups = False
-    #: A scratch canvas drawing a card into a fragment: forms nested in it come from ``formcache.nested``.
+    #: A scratch canvas drawing a card into a fragment: forms nested in it come from ``texture.nested``.
     nested_fragments = False
 
     def __init__(self, *args, **kwargs):
@@ -116,9 +117,7 @@ class PdfBuffer:
         c.setSubject(subject or title)
         c.setKeywords(["Rift Commanders", "card game"] + ([lang] if lang else []))
         if forms is not None:
-            from .formcache import preseed
-
-            preseed(c)
+            formcache.preseed(c)
 
     def ask_actual_size_duplex(self) -> None:
         """Ask viewers to print at 100 %, two-sided flipping on the long edge, on paper of the page's size.
@@ -150,16 +149,14 @@ class PdfBuffer:
         if not c.hasForm(name):
             fragment = None
             if self.forms is not None and item is not None:
-                from .formcache import capture, place
-
                 def make():
                     scratch = PdfBuffer(self.pagesize, "", None, cmyk=self.pdfx, trim=self.trim, forms=self.forms)
                     scratch.canvas.nested_fragments = True
-                    return capture(scratch, name, width, height, draw, self.pdfx)
+                    return formcache.capture(scratch, name, width, height, draw, self.pdfx)
 
                 fragment = self.forms.get(item, name, make, self.pdfx)
             if fragment is not None:
-                place(c, fragment, self.pdfx)
+                formcache.place(c, fragment, self.pdfx)
             else:
                 c.beginForm(name, 0, 0, width, height)
                 draw(painter)

@@ -17,8 +17,12 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from typing import Callable
 
+from . import formcache
+from .formcache import Fragment
 from .paint import Painter, mix, shade
+from .pdf import FormCanvas, PdfBuffer
 
 Rect = tuple[float, float, float, float]  # x, y, w, h (points)
 
@@ -255,8 +259,6 @@ def draw_frame_texture(p: Painter, theme: str, base: str, w: float, h: float, co
     same frame, so in a forge document it is drawn once, as a form each card places: a
     document of 64 cards then carries (and a press or viewer reads) a few textures, not 64.
     """
-    from .pdf import FormCanvas
-
     def draw(painter: Painter = p) -> None:
         TEXTURES[theme](painter, random.Random(frame_seed(theme)), base, w, h, covered)
 
@@ -268,11 +270,27 @@ def draw_frame_texture(p: Painter, theme: str, base: str, w: float, h: float, co
     name = "FrameTexture" + hashlib.sha256(key.encode()).hexdigest()[:12]
     if not c.hasForm(name):
         if c.nested_fragments:  # a card being kept as a fragment: its texture, drawn once per process
-            from .formcache import nested
-
             nested(c, name, w, h, draw, p.cmyk)
         else:
             c.beginForm(name, 0, 0, w, h)
             draw()
             c.endForm()
     c.doForm(name)
+
+
+_NESTED: dict[str, Fragment | None] = {}
+
+
+def nested(canvas, name: str, width: float, height: float, draw: Callable, cmyk: bool) -> None:
+    """Define form ``name`` (a faction's frame texture, named by what it is) in a card's scratch canvas from
+    a fragment drawn once per process: 64 cards wear 5 textures. A fragment is the same whichever way."""
+    if name not in _NESTED:
+        scratch = PdfBuffer(canvas._pagesize, "", None, cmyk=cmyk, forms=True)
+        _NESTED[name] = formcache.capture(scratch, name, width, height, draw, cmyk)
+    fragment = _NESTED[name]
+    if fragment is None:
+        canvas.beginForm(name, 0, 0, width, height)
+        draw(Painter(canvas, cmyk=cmyk))
+        canvas.endForm()
+    else:
+        formcache.place(canvas, fragment, cmyk)

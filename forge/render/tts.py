@@ -17,6 +17,7 @@ import hashlib
 import math
 from dataclasses import dataclass
 
+from .aiddocs import token_kinds
 from .face import BACK_OF_SET, CardFace
 from .raster import TTS_CELL
 
@@ -183,8 +184,6 @@ def table_objects(aids, sides: dict, lang: str, url, first_deck: int = 1000) -> 
 
     ``aids`` is the language's ``AidSet``; ``sides`` maps each aid front to its back (both ``Aid``).
     """
-    from .aiddocs import token_kinds
-
     out = []
     tokens = token_kinds(aids)
     for player in range(aids.numbers.players):

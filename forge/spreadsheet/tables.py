@@ -23,12 +23,11 @@ import io
 import re
 import zipfile
 
+from ..escape import neutralise, restore
 from ..limits import (MAX_SHEET_CHARS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_ENTRIES, MAX_XLSX_RATIO,
                       MAX_XLSX_UNPACKED)
 
 FIXED_DATE = (2020, 1, 1, 0, 0, 0)
-#: A cell a spreadsheet program would run as a formula (OWASP), after any quotes forge added.
-_FORMULA = re.compile(r"'*[=+\-@\t\r]")
 
 
 class SheetError(Exception):
@@ -37,17 +36,6 @@ class SheetError(Exception):
     def __init__(self, message: str, hint: str = ""):
         super().__init__(message)
         self.message, self.hint = message, hint
-
-
-# -- formulas ---------------------------------------------------------------------------
-def neutralise(cell):
-    """A CSV cell a spreadsheet program will show as text: ``'`` before a would-be formula (OWASP)."""
-    return "'" + cell if isinstance(cell, str) and _FORMULA.match(cell) else cell
-
-
-def restore(cell):
-    """The cell ``neutralise`` was given: the ``'`` it added is taken off (only before a would-be formula)."""
-    return cell[1:] if isinstance(cell, str) and cell.startswith("'") and _FORMULA.match(cell) else cell
 
 
 # -- CSV -------------------------------------------------------------------------------
