@@ -36,7 +36,7 @@ def main() -> None:
             raise
         print(f"forge: error: {atomic.describe(exc)}", file=sys.stderr)
         sys.exit(2)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+    except Exception as exc:  # the last line of defence for users
         if os.environ.get("FORGE_DEBUG"):
             raise
         print(f"forge: internal error: {type(exc).__name__}: {exc}\n"

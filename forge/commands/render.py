@@ -133,7 +133,7 @@ def cards(
         books = load_phrasebooks(root)
     except PhraseError as exc:
         typer.echo(f"forge: error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_USAGE) from None
     options = RenderOptions(
         langs=("en", "fr") if lang is Lang.all else (lang.value,),
         papers=("a4", "letter") if paper is Paper.all else (paper.value,),

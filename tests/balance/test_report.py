@@ -19,10 +19,16 @@ from forge.balance.report import build, render_html
 from forge.cli import app
 from forge.database import load_database
 
-from ..books.test_web_browser import browser  # noqa: F401 - the module's Chromium (skipped without it)
+from ..browser import launch
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = 24
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The module's Chromium (skipped without it)."""
+    yield from launch()
 
 
 @pytest.fixture(scope="module")

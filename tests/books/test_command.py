@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from forge import atomic
 from forge.cli import app
 
-from .conftest import REPO, copy_project
+from .conftest import copy_project
 
 
 def run(*args):

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
 import pytest
@@ -10,16 +9,8 @@ from typer.testing import CliRunner
 
 from forge.cli import app
 
-from ..conftest import REPO
 
 runner = CliRunner()
-
-
-@pytest.fixture
-def gated(shipped: Path) -> Path:
-    """The shipped project with its design notes, as CI checks it."""
-    shutil.copytree(REPO / "docs", shipped / "docs")
-    return shipped
 
 
 def run(root: Path, *args: str):

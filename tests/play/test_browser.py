@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from ..books.test_web_browser import browser  # noqa: F401 - the module's Chromium, shared with the web edition
 from forge.engine.record import replay
 
+from ..browser import launch
 from ..conftest import REPO
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
@@ -31,6 +31,12 @@ PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
 CLICK_ORDER = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
                "end", "pass", "stop", "no")
 MAX_CLICKS = 1500
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The module's Chromium (skipped without it)."""
+    yield from launch()
 
 
 @pytest.fixture(scope="module")

@@ -121,7 +121,6 @@ def _mean(image, box) -> list[float]:
 def test_every_card_bleeds_its_own_colour_past_every_cut(sheets, tpl, paper):
     """1.2–2.2 mm outside each cut, where a miscut lands, the card's own colour: never white nor the neighbour's."""
     dpi = 150
-    sheet = sheet_layout(tpl, paper, "gutter")
     path = sheets[(paper, "gutter", (0.0, 0.0))]
     ph = PAPERS[paper][1]
     reader = PdfReader(path)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
-from pathlib import Path
 
 import lxml.html
 import pytest
