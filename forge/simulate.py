@@ -440,7 +440,7 @@ def render_text(data: dict) -> str:
     s = data["settings"]
     budget = f", budget {s['budget']}" if "budget" in s else ""
     out.append(f"simulated {data['games']} games ({s['agents']} agents{budget}, seed {s['seed']}, "
-               f"{s['jobs']} jobs{', expert variant' if s['expert'] else ''})")
+               f"{s['jobs']} job{'' if s['jobs'] == 1 else 's'}{', expert variant' if s['expert'] else ''})")
     out.append(f"errors: {len(data['errors'])}")
     for e in data["errors"]:
         kind = "invariant broken" if e["invariant"] else "error"

@@ -97,6 +97,7 @@ def cards(
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
     format: FormatOption = Format.text,
     workers: int = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",
+                                show_default="2, or 1 on one core",
                                 help="Processes to render with (--workers: the former name)."),
     force: bool = typer.Option(False, "--force", help="Render even when forge validate refuses the cards: "
                                                       "every card and page is then marked DRAFT, not for print."),
