@@ -31,6 +31,7 @@ def test_the_commands_are_registered():
     assert all(name in result.output for name in ("rulebook", "reference", "books"))
 
 
+@pytest.mark.slow
 def test_renders_one_language_and_reports_json(project):
     result = run("rulebook", "--root", str(project), "--lang", "en", "--format", "json")
     assert result.exit_code == 0, result.output
@@ -42,6 +43,7 @@ def test_renders_one_language_and_reports_json(project):
     assert not (project / "output/books/rulebook-fr.pdf").exists()
 
 
+@pytest.mark.slow
 def test_print_writes_the_print_files_and_says_where(project):
     result = run("rulebook", "--root", str(project), "--lang", "fr", "--print", "--format", "json")
     assert result.exit_code == 0, result.output

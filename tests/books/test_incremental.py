@@ -75,6 +75,7 @@ def test_the_preload_imports_the_layout_and_starts_nothing():
     assert seen == "['jinja2', 'pypdf', 'reportlab.pdfgen.canvas', 'weasyprint'] 1"
 
 
+@pytest.mark.slow
 def test_a_prose_change_lays_out_only_its_own_book(game):
     prose = game / "templates" / "books" / "rulebook.fr.md"
     prose.write_text(prose.read_text(encoding="utf-8") + "\nUne phrase de plus.\n", encoding="utf-8")
@@ -89,6 +90,7 @@ def _rename(root: Path, file: str, name: str) -> None:
     cards.write_text(text.replace(f'name: {{en: "{name}"', f'name: {{en: "{name} Prime"', 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_card_change_lays_out_the_books_that_show_it(game):
     before = _state(game, "en")[0]
     _rename(game, "black.yaml", "Carrion Crow")  # the rulebook's anatomy shows its card image
@@ -132,6 +134,7 @@ def test_a_book_edited_behind_forge_s_back_is_laid_out_again(game):
     assert again["en"].sha256 and again["en"].size == path.stat().st_size
 
 
+@pytest.mark.slow
 def test_a_deleted_book_is_laid_out_again(game):
     output_path(game / "output", "rulebook", "fr").unlink()
     assert _again(game)["fr"].written
@@ -166,6 +169,7 @@ def _print_state(root: Path) -> dict:
             for name in PRINT_FILES for path in [print_path(root / "output", "rulebook", "en", name)]}
 
 
+@pytest.mark.slow
 def test_print_files_are_made_once_then_left_alone_until_an_input_changes(game):
     first = _print_again(game)["en"]
     assert first.written and set(first.files) == set(PRINT_FILES)  # the record had no print files: laid out

@@ -18,6 +18,7 @@ def run(root: Path, *args: str):
     return result.exit_code, result.stdout
 
 
+@pytest.mark.slow
 def test_the_shipped_project_passes(gated):
     code, out = run(gated)
     lines = [line.rsplit(" (", 1)[0] for line in out.splitlines() if line[:1] in "✓✗–"]
@@ -27,6 +28,7 @@ def test_the_shipped_project_passes(gated):
                      "✓ all checks passed"]
 
 
+@pytest.mark.slow
 def test_a_stale_schema_fails_the_gate(gated):
     (gated / "schema/cards.schema.json").write_text("{}\n", encoding="utf-8")
     code, out = run(gated)
@@ -37,6 +39,7 @@ def test_a_stale_schema_fails_the_gate(gated):
     assert out.splitlines()[-1] == "✗ check failed: schema"
 
 
+@pytest.mark.slow
 def test_a_stale_design_doc_fails_the_gate(gated):
     design = gated / "docs/design.md"
     text = design.read_text(encoding="utf-8")
@@ -57,6 +60,7 @@ def test_warnings_fail_only_with_strict(gated):
     assert out.splitlines()[-1] == "✗ check failed: validate"
 
 
+@pytest.mark.slow
 def test_an_invalid_database_skips_the_simulation(gated):
     red = gated / "cards/red.yaml"
     red.write_text(red.read_text(encoding="utf-8").replace("cost: 1\n", "cost: -1\n", 1), encoding="utf-8")

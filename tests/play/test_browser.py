@@ -164,6 +164,7 @@ def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
         tab.close()
 
 
+@pytest.mark.slow
 def test_keyboard_only_play(browser, server):
     """Tab to an option, Enter to choose it, and the number keys: the focus always lands on the options."""
     url, _ = server
@@ -221,6 +222,7 @@ def test_the_page_fits_a_phone_and_a_desktop(browser, server, name, viewport):
         tab.close()
 
 
+@pytest.mark.slow
 def test_hot_seat_hides_each_hand_until_its_player_shows_it(browser, server):
     url, _ = server
     tab = Tab(browser, url)

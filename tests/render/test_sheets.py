@@ -205,6 +205,7 @@ def test_backs_cover_their_faces_pixel_for_pixel_after_a_long_edge_flip(sheets, 
         assert worst <= 2, (paper, layout, n, worst)
 
 
+@pytest.mark.slow
 def test_every_glyph_on_the_sheets_is_in_its_font(sheets):
     from .pdfread import missing_glyphs
 
