@@ -28,6 +28,8 @@ SLOW_FIXTURES = {
     ("tests/books/conftest.py", "rendered"),
     ("tests/books/conftest.py", "web_edition"),
     ("tests/books/test_security.py", "hostile"),
+    ("tests/books/test_incremental.py", "built"),
+    ("tests/balance/test_report.py", "written"),
     ("tests/render/test_outputs.py", "rendered"),
     ("tests/render/test_tts.py", "two_folders"),
     ("tests/balance/test_cluster.py", "ray_cluster"),

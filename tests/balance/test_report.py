@@ -52,6 +52,7 @@ def again(written, db):
     return build({k: v for k, v in written[1].items() if k != "report"}, db, REPO, proofs=False)
 
 
+@pytest.mark.slow
 def test_the_report_files_are_written(written):
     folder, data = written
     names = sorted(p.name for p in folder.iterdir())

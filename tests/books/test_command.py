@@ -58,6 +58,7 @@ def test_print_writes_the_print_files_and_says_where(project):
     assert text.exit_code == 0 and "unchanged" in text.output and "press/rulebook-fr.pdf" in text.output
 
 
+@pytest.mark.slow
 def test_without_print_no_print_file_is_written(project):
     assert run("rulebook", "--root", str(project), "--lang", "en").exit_code == 0
     assert not (project / "output" / "books" / "press").exists()
@@ -139,6 +140,7 @@ def test_a_project_without_book_templates_uses_forges_own(project):
     assert result.ok and "Rules of play" in result.html
 
 
+@pytest.mark.slow
 def test_an_unwritable_output_folder_is_an_io_error(project):
     blocker = project / "blocker"
     blocker.write_text("a file, not a folder")

@@ -41,6 +41,7 @@ def _state(root: Path, lang: str) -> tuple[bytes, int]:
     return path.read_bytes(), path.stat().st_mtime_ns
 
 
+@pytest.mark.slow
 def test_nothing_changed_nothing_is_laid_out_or_written(game):
     before = {lang: _state(game, lang) for lang in LANGS}
     again = _again(game)
@@ -119,12 +120,14 @@ def _not_shown(root: Path) -> str:
                 and not any(c.name[lang] in page for lang, page in zip(("en", "fr"), pages)))
 
 
+@pytest.mark.slow
 def test_a_card_the_rulebook_does_not_show_changes_nothing_in_it(game):
     _rename(game, "red.yaml", _not_shown(game))  # listed in the reference booklet only, not in the example game
     again = _again(game)
     assert again["en"].unchanged and again["fr"].unchanged
 
 
+@pytest.mark.slow
 def test_a_book_edited_behind_forge_s_back_is_laid_out_again(game):
     path = output_path(game / "output", "rulebook", "en")
     path.write_bytes(path.read_bytes()[:-10] + b"0123456789")  # same size, other bytes
@@ -140,6 +143,7 @@ def test_a_deleted_book_is_laid_out_again(game):
     assert _again(game)["fr"].written
 
 
+@pytest.mark.slow
 def test_a_record_not_sealed_here_is_no_record(game):
     """A pull request that commits output/ with its own record cannot make forge skip a book."""
     record = game / "output" / BOOK_RECORD
@@ -150,6 +154,7 @@ def test_a_record_not_sealed_here_is_no_record(game):
     assert all(o.written for o in again.values())
 
 
+@pytest.mark.slow
 def test_a_template_asset_change_counts_too(game):
     """A stylesheet is fetched by the layout, not composed into the HTML: it is in the key all the same."""
     css = sorted((game / "templates" / "books").glob("*.css"))
