@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from forge.books.build import build_books  # noqa: E402
-from forge.books.compose import compose, load_project  # noqa: E402
-from forge.books.pdf import check_pdf, render_book  # noqa: E402
-from forge.books.printing import press_problems  # noqa: E402
-from forge.database import load_database  # noqa: E402
-from forge.text import load_phrasebooks  # noqa: E402
+from forge.books.build import build_books
+from forge.books.compose import compose, load_project
+from forge.books.pdf import check_pdf, render_book
+from forge.books.printing import press_problems
+from forge.database import load_database
+from forge.text import load_phrasebooks
 
 KINDS = ("rulebook", "reference")
 LANGS = ("en", "fr")

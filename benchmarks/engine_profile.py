@@ -18,10 +18,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from forge.engine import Game, HeuristicAgent, RandomAgent, run  # noqa: E402
-from forge.engine.sample import sample_database  # noqa: E402
-from forge.simulate import PAIRINGS, Settings  # noqa: E402
-from forge.simulate import run as simulate_run  # noqa: E402
+from forge.engine import Game, HeuristicAgent, RandomAgent, run
+from forge.engine.sample import sample_database
+from forge.simulate import PAIRINGS, Settings
+from forge.simulate import run as simulate_run
 
 
 def play(db, games: int, cls) -> None:

@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from forge.engine import Game, HeuristicAgent, RandomAgent, run  # noqa: E402
-from forge.engine.sample import sample_database  # noqa: E402
-from forge.simulate import PAIRINGS, Settings  # noqa: E402
-from forge.simulate import run as simulate_run  # noqa: E402
+from forge.engine import Game, HeuristicAgent, RandomAgent, run
+from forge.engine.sample import sample_database
+from forge.simulate import PAIRINGS, Settings
+from forge.simulate import run as simulate_run
 
 
 def load(real: bool):
@@ -81,8 +81,8 @@ def main() -> None:
     print(f"database: {'cards/' if args.real else 'sample'}; {args.games} games per figure; {load_average()}")
     simulate_cpu(db, "heuristic", min(args.games, 24))  # warm up: the agent's tables, the imports
     for name, cls in (("heuristic", HeuristicAgent), ("random", RandomAgent)):
-        repeated(f"engine only   {name:<9}", lambda: engine_only(db, cls, args.games, time.process_time)[0], args.repeat)
-        repeated(f"simulate      {name:<9}", lambda: simulate_cpu(db, name, args.games), args.repeat)
+        repeated(f"engine only   {name:<9}", lambda cls=cls: engine_only(db, cls, args.games, time.process_time)[0], args.repeat)
+        repeated(f"simulate      {name:<9}", lambda name=name: simulate_cpu(db, name, args.games), args.repeat)
     print("(simulate: one process, invariants checked after every step, coverage counted)")
     if args.cpu_only:
         print(load_average())

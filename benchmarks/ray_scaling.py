@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from forge.simulate import Settings, run, to_json  # noqa: E402
+from forge.simulate import Settings, run, to_json
 
 
 def measure(db, cpus: int, games: int, agents: str) -> tuple[float, float, dict, float]:

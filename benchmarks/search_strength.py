@@ -19,11 +19,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from forge import workers  # noqa: E402
-from forge.balance.stats import wilson  # noqa: E402
-from forge.engine import Game, HeuristicAgent, Observation  # noqa: E402
-from forge.agents.search import SearchAgent  # noqa: E402
-from forge.simulate import PAIRINGS, game_seed, splitmix64  # noqa: E402
+from forge import workers
+from forge.balance.stats import wilson
+from forge.engine import Game, HeuristicAgent, Observation
+from forge.agents.search import SearchAgent
+from forge.simulate import PAIRINGS, game_seed, splitmix64
 
 _W: dict = {}
 

@@ -41,7 +41,7 @@ def main() -> None:
         record.write_text(to_jsonl(make_record(state, ("heuristic", "heuristic"))), encoding="utf-8")
         fresh = Path(tmp) / "fresh"
         for run_name, cache in (("cold", fresh), ("warm", fresh)):
-            o, wall, cpu = _timed(lambda: build_replay(root, lambda: record.open("rb"), record.name,
+            o, wall, cpu = _timed(lambda run_name=run_name, cache=cache: build_replay(root, lambda: record.open("rb"), record.name,
                                                        Path(tmp) / f"{run_name}.html", "en", cache))
             print(f"replay page, {run_name}: {wall:.2f} s wall, {cpu:.2f} s CPU; {o.steps} steps, {o.cards} cards, "
                   f"{o.size / 1024:.0f} KB (record {record.stat().st_size / 1024:.0f} KB)")

@@ -125,7 +125,7 @@ def read_svg(data: bytes):
             drawing = svg2rlg(io.BytesIO(safe))  # a stream, not a path: svglib then resolves no file reference
     except (RecursionError, MemoryError):
         raise ArtError("the SVG nests too deep for svglib to draw") from None
-    except Exception as exc:  # noqa: BLE001 - svglib and reportlab raise many kinds on a drawing they cannot take
+    except Exception as exc:  # svglib and reportlab raise many kinds on a drawing they cannot take
         raise ArtError(f"svglib cannot draw the SVG ({type(exc).__name__}: {exc})") from None
     if drawing is None or not drawing.width or not drawing.height:
         raise ArtError("the SVG draws nothing forge can read (no width or height?)")

@@ -195,7 +195,7 @@ def _child(parent: int, fn: Callable, args: tuple, limits: Limits, out: int, mar
         data = pickle.dumps(_run(fn, args), pickle.HIGHEST_PROTOCOL)
     except MemoryError:
         data = _OUT_OF_MEMORY
-    except Exception as exc:  # noqa: BLE001 - a value that cannot be pickled is a failure to report, not a traceback
+    except Exception as exc:  # a value that cannot be pickled is a failure to report, not a traceback
         data = pickle.dumps(("error", _error_text(exc)))
     view = memoryview(data)
     try:
@@ -210,7 +210,7 @@ def _run(fn: Callable, args: tuple) -> tuple[str, Any]:
         return "done", fn(*args)
     except MemoryError:
         return "memory", None
-    except Exception as exc:  # noqa: BLE001 - a stage's unexpected error is a finding at its stage, never a traceback
+    except Exception as exc:  # a stage's unexpected error is a finding at its stage, never a traceback
         return "error", _error_text(exc)
 
 
@@ -222,7 +222,7 @@ def _decode(data: bytes) -> tuple[Any, str, str]:
     """(value, exceeded, failure) from what a child sent."""
     try:
         status, value = pickle.loads(data)
-    except Exception:  # noqa: BLE001 - a child cut off while sending: its result is not there
+    except Exception:  # a child cut off while sending: its result is not there
         return None, "", "it ended without sending its result"
     if status == "memory":
         return None, "memory", ""
@@ -241,7 +241,7 @@ def _silence() -> None:
     for fd in (1, 2):
         os.dup2(null, fd)
     os.close(null)
-    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - lives as long as the child
+    sys.stdout = sys.stderr = open(os.devnull, "w", encoding="utf-8")  # lives as long as the child
 
 
 def _set_limits(limits: Limits) -> None:

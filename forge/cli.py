@@ -36,7 +36,7 @@ def main() -> None:
             raise
         print(f"forge: error: {atomic.describe(exc)}", file=sys.stderr)
         sys.exit(2)
-    except Exception as exc:  # noqa: BLE001 - the last line of defence for users
+    except Exception as exc:  # the last line of defence for users
         if os.environ.get("FORGE_DEBUG"):
             raise
         print(f"forge: internal error: {type(exc).__name__}: {exc}\n"
@@ -59,7 +59,9 @@ def _run(app) -> int:
         ctx = getattr(exc, "ctx", None)
         lists = "commands" if ctx and hasattr(ctx.command, "list_commands") else "options, with an example"
         hint = f"\n    hint: `{ctx.command_path} --help` lists the {lists}" if ctx else ""
-        print(f"forge: error: {exc.format_message()}{hint}", file=sys.stderr)
+        # Typer's adapter words a bad choice "Value error, 'de' is not one of …": the pydantic prefix is noise.
+        message = exc.format_message().replace(": Value error, ", ": ")
+        print(f"forge: error: {message}{hint}", file=sys.stderr)
         return exc.exit_code
     except Abort:
         print("forge: aborted", file=sys.stderr)

@@ -89,7 +89,7 @@ def play_one(game: Game, settings: Settings, index: int) -> GameOutcome:
     try:
         track: list = []
         state = _play(game, settings, seed, factions, log=settings.record, track=track)
-    except Exception as exc:  # noqa: BLE001 - every failure becomes a reported outcome
+    except Exception as exc:  # every failure becomes a reported outcome
         msg = _describe(exc)
         state = None
         record = _failure_record(game, settings, seed, factions, msg)
@@ -136,7 +136,7 @@ def _failure_record(game: Game, settings: Settings, seed: int, factions, msg: st
     out: list = []
     try:
         _play(game, settings, seed, factions, log=True, out=out)
-    except Exception:  # noqa: BLE001 - the failure we are recording
+    except Exception:  # the failure we are recording
         pass
     if not out:
         return [{"t": "header", "seed": seed, "factions": list(factions), "error": msg}]
@@ -442,7 +442,7 @@ def render_text(data: dict) -> str:
     s = data["settings"]
     budget = f", budget {s['budget']}" if "budget" in s else ""
     out.append(f"simulated {data['games']} games ({s['agents']} agents{budget}, seed {s['seed']}, "
-               f"{s['jobs']} jobs{', expert variant' if s['expert'] else ''})")
+               f"{s['jobs']} job{'' if s['jobs'] == 1 else 's'}{', expert variant' if s['expert'] else ''})")
     out.append(f"errors: {len(data['errors'])}")
     for e in data["errors"]:
         kind = "invariant broken" if e["invariant"] else "error"
@@ -454,7 +454,6 @@ def render_text(data: dict) -> str:
                    f"{c['reason']} cap after {c['turns']} turns")
     t = data["turns"]
     out.append(f"game length (turns): mean {t['mean']}, median {t['median']}, min {t['min']}, max {t['max']}")
-    wr = data["win_rate"]
 
     def pct(x):
         return "-" if x is None else f"{100 * x:.1f}%"

@@ -286,7 +286,7 @@ def check_card_forms(load: LoadResult, books: dict) -> Iterable[Finding]:
 
 
 def _card_form(load: LoadResult, card: Card) -> Iterable[Finding]:
-    at = lambda *p, key=False: _at(load, card, *p, key=key)  # noqa: E731
+    at = lambda *p, key=False: _at(load, card, *p, key=key)
     for section, types in SECTIONS.items():
         if getattr(card, section) and card.type not in types:
             yield Finding(at(section), "section", f"a {card.type} cannot have `{section}` lines",

@@ -21,6 +21,20 @@ settings.register_profile("soak", max_examples=20_000, derandomize=False, databa
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 REPO = Path(__file__).resolve().parents[1]
+#: Fixtures that lay out the books, render the whole kit, or start Chromium or a Ray cluster, each
+#: where it is defined: every test that uses one is ``slow`` (the first pays 10-40 s for it, and all
+#: of them are skipped together by ``pytest -m "not slow"``, so that none pays it alone).
+SLOW_FIXTURES = {
+    ("tests/books/conftest.py", "rendered"),
+    ("tests/books/conftest.py", "web_edition"),
+    ("tests/books/test_security.py", "hostile"),
+    ("tests/books/test_incremental.py", "built"),
+    ("tests/balance/test_report.py", "written"),
+    ("tests/render/test_outputs.py", "rendered"),
+    ("tests/render/test_tts.py", "two_folders"),
+    ("tests/balance/test_cluster.py", "ray_cluster"),
+    ("tests/browser.py", "launch"),
+}
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/cards.schema.json\n"
 
 
@@ -51,6 +65,38 @@ def shipped(tmp_path: Path) -> Path:
     for part in ("cards", "locales", "schema", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)
     return tmp_path
+
+
+def pytest_collection_modifyitems(config, items):
+    """Mark ``slow`` every test that uses one of ``SLOW_FIXTURES``, however indirectly."""
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None or item.get_closest_marker("slow"):
+            continue
+        for name in item.fixturenames:
+            for definition in info.name2fixturedefs.get(name, ()):
+                if _where(definition.func) in SLOW_FIXTURES or _launches(definition.func):
+                    item.add_marker(pytest.mark.slow)
+                    break
+            else:
+                continue
+            break
+
+
+def _where(func) -> tuple[str, str]:
+    code = getattr(func, "__code__", None)
+    if code is None:
+        return "", ""
+    try:
+        return Path(code.co_filename).resolve().relative_to(REPO).as_posix(), func.__name__
+    except ValueError:
+        return "", ""
+
+
+def _launches(func) -> bool:
+    """A fixture that starts Chromium (``yield from launch()``)."""
+    code = getattr(func, "__code__", None)
+    return code is not None and "launch" in code.co_names
 
 
 class Hung(BaseException):
@@ -110,6 +156,28 @@ def wound_fails_after_turn_4(monkeypatch):
 
     monkeypatch.setattr(state_mod.State, "_v_wound", broken)
     monkeypatch.setitem(state_mod._VERBS, "wound", broken)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_inside_the_session(tmp_path_factory):
+    """Every temporary file of the run (the tests', forge's, Ray's session folder, Chromium's profile) is made
+    under pytest's own folder for the session, which is removed when every test passes
+    (``tmp_path_retention_policy``): a run once left a Ray session folder in /tmp."""
+    import tempfile
+
+    folder = str(tmp_path_factory.mktemp("tmp"))
+    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR")}
+    os.environ["TMPDIR"] = os.environ["RAY_TMPDIR"] = folder
+    tempfile.tempdir = None  # read TMPDIR again
+    try:
+        yield folder
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        tempfile.tempdir = None
 
 
 @pytest.fixture(autouse=True)

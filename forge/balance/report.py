@@ -112,14 +112,14 @@ def _proof_images(db: CardDatabase, root: Path, lang: str) -> tuple[dict[str, by
     try:
         books = load_phrasebooks(root)
         faces = {f.id: f for f in build_faces(db, books, [lang], root)[lang]}
-    except Exception as exc:  # noqa: BLE001 - no locales or template: a sheet of numbers, said so
+    except Exception as exc:  # no locales or template: a sheet of numbers, said so
         return {}, [f"no card faces: {type(exc).__name__}: {exc}"]
     out, problems = {}, []
     for card in db.cards:
         try:
             out[card.id], _, _ = render_card(card, db, books[lang], lang, root, PROOF_WIDTH, face=faces.get(card.id),
                                              quality=85)
-        except Exception as exc:  # noqa: BLE001 - one card the renderer cannot draw is named, not fatal
+        except Exception as exc:  # one card the renderer cannot draw is named, not fatal
             problems.append(f"{card.id}: {type(exc).__name__}: {exc}")
     return out, problems
 

@@ -25,7 +25,7 @@ class Rate:
     high: float | None
 
     def to_json(self) -> dict:
-        r = lambda x: None if x is None else round(x, 4)  # noqa: E731
+        r = lambda x: None if x is None else round(x, 4)
         return {"k": self.k, "n": self.n, "value": r(self.value), "low": r(self.low), "high": r(self.high)}
 
     def text(self) -> str:
@@ -58,7 +58,7 @@ class Difference:
     significant: bool = False  # set after the multiple-comparison correction
 
     def to_json(self) -> dict:
-        r = lambda x: None if x is None else round(x, 4)  # noqa: E731
+        r = lambda x: None if x is None else round(x, 4)
         return {"a": self.a.to_json(), "b": self.b.to_json(), "value": r(self.value), "low": r(self.low),
                 "high": r(self.high), "p_value": r(self.p_value), "significant": self.significant}
 
@@ -126,7 +126,7 @@ class PairedDifference:
     significant: bool = False
 
     def to_json(self) -> dict:
-        r = lambda x: None if x is None else round(x, 4)  # noqa: E731
+        r = lambda x: None if x is None else round(x, 4)
         return {"before": self.before.to_json(), "after": self.after.to_json(),
                 "pairs": {"both": self.both, "before_only": self.lost, "after_only": self.gained,
                           "neither": self.neither},

@@ -49,7 +49,7 @@ def choose_cards(db: CardDatabase) -> list[tuple[Card, set[str]]]:
     missing = set(PARTS)
     chosen: list[tuple[Card, set[str]]] = []
     while missing and candidates:
-        def score(c: Card) -> tuple:
+        def score(c: Card, missing: set = missing) -> tuple:
             return (-len(card_parts(c) & missing), c.set != "recruit", len(c.all_lines()), order[c.id])
 
         best = min(candidates, key=score)

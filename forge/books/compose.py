@@ -201,7 +201,7 @@ def _palette(root: Path) -> Palette:
 
         tpl = load_template(root)
         return Palette(**{k: tpl.color(k) for k in ("ink", "gold", "soul", "soul_light", "soul_dark", "neutral")})
-    except Exception:  # noqa: BLE001 - a broken card template is the card renderer's finding, not ours
+    except Exception:  # a broken card template is the card renderer's finding, not ours
         return Palette()
 
 
@@ -865,7 +865,7 @@ class Book:
             try:
                 fig = render_figure(card, parts, self.project.db, self.L.book, self.lang, self.project.root,
                                     self.project.books)
-            except Exception as exc:  # noqa: BLE001 - a card the renderer cannot draw is reported, not fatal
+            except Exception as exc:  # a card the renderer cannot draw is reported, not fatal
                 self.problem(f"cannot draw `{card.id}` for the card anatomy: {exc}", severity=WARNING)
                 continue
             callouts = []
@@ -1229,7 +1229,7 @@ def _page_context(book: Book, meta: dict, main_html: str) -> dict:
         try:
             image = render_card(card, book.project.db, book.L.book, book.lang, book.project.root, COVER_CARD_PX,
                                 books=book.project.books)[0]
-        except Exception:  # noqa: BLE001 - a card the renderer cannot draw just stays off the cover
+        except Exception:  # a card the renderer cannot draw just stays off the cover
             continue
         fan.append({"uri": "data:image/jpeg;base64," + base64.b64encode(image).decode("ascii"),
                     "name": book.L.name(card)})

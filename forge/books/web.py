@@ -333,7 +333,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
         except BookIOError as exc:
             o.io_error = str(exc)
             continue
-        except Exception as exc:  # noqa: BLE001 - a web layout that fails is a finding at its line
+        except Exception as exc:  # a web layout that fails is a finding at its line
             o.findings.append(layout_finding(exc, PAGE))
             continue
         o.findings += _unstyled(project, edition.bodies[(o.kind, o.lang)].html)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import typer
 
 from .. import atomic
-from . import plainparams
+from . import helptext, plainparams
 from . import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from . import cards, render
 from . import web  # noqa: F401 - registers `forge render gallery`
@@ -22,6 +22,7 @@ from .validate import validate
 from .watch import watch
 
 plainparams.install()  # plain option values coerced without importing pydantic (issue 9, Fast to start)
+helptext.install()  # no <bool> after a flag, long choices broken at their bars
 
 app = typer.Typer(
     name="forge",

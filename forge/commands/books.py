@@ -14,7 +14,7 @@ from .render import Lang, app
 
 OutOption = typer.Option(None, "--out", help="Output folder (default: ROOT/output); books go to OUT/books/.")
 WorkersOption = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",
-                             help="Processes to render with (--workers: the former name).")
+                             show_default="2, or 1 on one core", help="Processes to render with (--workers: the former name).")
 ForceOption = typer.Option(False, "--force", help="Render even when forge validate refuses the cards: every page is "
                                                   "then marked DRAFT, not for print.")
 LangOption = typer.Option(Lang.all, "--lang", help="Language to render: en, fr or all.")

@@ -57,7 +57,7 @@ DESCRIBE = {
     "render": lambda s: (f"{s['written']} files written, {s['unchanged']} unchanged, {s['removed']} removed"
                          + (f", {s['changed_outside']} changed outside forge (rendered again)" if s.get("changed_outside")
                             else "") + "; "
-                         f"preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
+                         "preflight: " + ", ".join(f"{k} {'ok' if ok else 'FAILED'}" for k, ok in s["profiles"].items())),
     "books": lambda s: (f"{', '.join(s['books']) or 'nothing'} written"
                         + (f", {', '.join(s['unchanged'])} unchanged" if s.get("unchanged") else "")
                         + f", {s['pages']} pages"

@@ -46,7 +46,7 @@ def diff(
         report = run_diff(root, rev, rev2)
     except DiffError as exc:
         typer.echo(f"forge: error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_USAGE) from None
     moved = _simulate(report, simulate, seed, jobs, agents.value) if simulate else None
     if format is DiffFormat.json:
         emit_json({**report.to_json(), "simulation": moved} if moved else report.to_json())

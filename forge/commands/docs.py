@@ -33,8 +33,8 @@ def docs(
         current = safeio.read_text(path, root)
     except safeio.UnsafeInput as exc:  # missing, unreadable, not an ordinary file, a link leaving the project
         typer.echo(f"forge: error: {DESIGN_DOC}: {exc.message}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_USAGE) from None
     except UnicodeDecodeError:
         typer.echo(f"forge: error: {DESIGN_DOC}: the file is not UTF-8; save it as UTF-8", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_USAGE) from None
     publish_generated(root, DESIGN_DOC, fill(current, report.load.db, report.books), check, format, "docs")

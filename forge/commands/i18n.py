@@ -163,6 +163,6 @@ def reviewed(
         emit_json({"ok": status == 0, "marked": marked if not found else [], "findings": [f.to_json() for f in found]})
     else:
         lines = [render_findings(found)] if found else []
-        lines.append(f"✗ nothing marked" if found else f"✓ {plural(len(marked), 'string')} marked reviewed")
+        lines.append("✗ nothing marked" if found else f"✓ {plural(len(marked), 'string')} marked reviewed")
         echo_report("\n".join(lines))
     raise typer.Exit(status)

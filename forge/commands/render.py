@@ -97,6 +97,7 @@ def cards(
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder (default: ROOT/output)."),
     format: FormatOption = Format.text,
     workers: int = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",
+                                show_default="2, or 1 on one core",
                                 help="Processes to render with (--workers: the former name)."),
     force: bool = typer.Option(False, "--force", help="Render even when forge validate refuses the cards: "
                                                       "every card and page is then marked DRAFT, not for print."),
@@ -133,7 +134,7 @@ def cards(
         books = load_phrasebooks(root)
     except PhraseError as exc:
         typer.echo(f"forge: error: {exc}", err=True)
-        raise typer.Exit(EXIT_USAGE)
+        raise typer.Exit(EXIT_USAGE) from None
     options = RenderOptions(
         langs=("en", "fr") if lang is Lang.all else (lang.value,),
         papers=("a4", "letter") if paper is Paper.all else (paper.value,),

@@ -118,7 +118,7 @@ class _Design:
         else:
             self.hand = self.power + (3.0 if d.is_trap else 0.0)
         self.demise = sum(lp[ln] for ln in d.demise)  # what its Demise lines are worth
-        # A creature's worth on the battlefield (HeuristicAgent._keep_value): a Demise makes it
+        # A creature's worth on the battlefield: a Demise makes it
         # cheaper to lose, one that recovers a creature (itself included) a free sacrifice.
         keep = self.power - 1.5 * self.demise
         if any(ln.verb == "recover" and ln.a in ("creature", "any") for ln in d.demise):
@@ -180,7 +180,6 @@ class HeuristicAgent:
         self._trap_turn = -1
         self._traps = 0
         self._mine: dict[int, CardDef] = {}  # every card instance seen as ours, with its design
-        self._mine_version = 0  # changes whenever _mine does
         self._owned: dict = {}  # what follows from _mine (and the keys' other inputs): _needs, plans, creatures
         self._last: Action | None = None
         self._aegis_turn, self._aegis = -1, 0
@@ -242,7 +241,6 @@ class HeuristicAgent:
             del mine[cid]
         if lost or len(mine) != before:
             # What _owned remembers was worked out from the cards we owned until now.
-            self._mine_version += 1
             self._owned.clear()
 
     def _home(self, obs: Observation) -> int:
@@ -315,7 +313,7 @@ class HeuristicAgent:
         lean = [0.0] * len(al)
         designs = self._t.designs
         for d in self._mine.values():
-            for f, n in d.reqs:
+            for f, _n in d.reqs:
                 if f != home:
                     lean[f] += 0.3 * designs[d.i].power
         # The other faction with the most allegiance and lean (the first of equals).
@@ -469,10 +467,6 @@ class HeuristicAgent:
             best = min(best, self._info(obs, cid).keep)
         return best
 
-    def _keep_value(self, d: CardDef) -> float:
-        """A creature's worth on the battlefield; a Demise makes it cheaper to lose."""
-        return self._t.designs[d.i].keep  # _Design.keep
-
     def _spell_score(self, obs: Observation, t: _Design, opp_field: tuple, mine: tuple) -> float:
         d = t.d
         lp = self._t.line
@@ -592,7 +586,7 @@ class HeuristicAgent:
         if not chosen:
             return self._refresh(obs, buys, plan, creatures, al)
         picks = [item for j, item in enumerate(items) if chosen >> j & 1]
-        for c, v, a in picks:
+        for _c, _v, a in picks:
             if a.kind == "raise":
                 return a
         return max(picks, key=lambda t: (t[0], t[1]))[2]
@@ -705,7 +699,7 @@ class HeuristicAgent:
             return legal[0]
         if not picks:
             return legal[-1]
-        val = lambda a: self._info(obs, a.a).power  # noqa: E731
+        val = lambda a: self._info(obs, a.a).power
         if purpose == "sacrifice":
             src = self._last_card(obs)
             if src is not None and _has(src.activate + src.effects, "recover"):

@@ -61,7 +61,7 @@ def _params(ln: EffectLine) -> tuple:
 class CardDef:
     """A card design as the engine reads it."""
 
-    __slots__ = ("i", "card", "id", "type", "is_soul", "is_creature", "is_spell", "is_trap",
+    __slots__ = ("i", "card", "id", "type", "is_soul", "is_creature", "is_trap",
                  "is_rite", "cost", "reqs", "faction", "effects", "activate", "demise",
                  "end_of_turn", "triggers", "trigger_events", "sacrifice", "sacrifice_lines",
                  "trap_kind", "trap_event", "guard", "rush", "aegis", "value", "has_activate",
@@ -72,7 +72,6 @@ class CardDef:
         self.i, self.card, self.id, self.type = i, card, card.id, card.type
         self.is_soul = card.type == "soul"
         self.is_creature = card.type == "creature"
-        self.is_spell = card.type == "spell"
         self.is_trap = card.type == "trap"
         self.is_rite = card.type == "rite"
         self.cost = card.cost or 0

@@ -24,7 +24,7 @@ from .state import State
 
 def determinize(obs: Observation, rng: random.Random) -> State:
     """A copy of the observed state with every hidden thing redrawn from ``rng``."""
-    real: State = obs._s  # noqa: SLF001 - read only through the sorted hidden sets below
+    real: State = obs._s  # read only through the sorted hidden sets below
     s = real.clone()
     me, opp = obs.player, obs.opponent
     pool = real.hand[opp] + real.deck[opp]

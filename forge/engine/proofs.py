@@ -78,7 +78,7 @@ def prove_card(game: Game, card: Card) -> CardProof:
             except _Stuck as exc:
                 proof.failures.append(ProofFailure(card.id, section, exc.index, str(exc)))
                 continue
-            except Exception as exc:  # noqa: BLE001 - every failure is reported, not raised
+            except Exception as exc:  # every failure is reported, not raised
                 index = _current_line()
                 proof.failures.append(ProofFailure(card.id, section, index,
                                                    f"{type(exc).__name__}: {exc} (thresholds {'met' if met else 'missed'})"))

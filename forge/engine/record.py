@@ -40,7 +40,7 @@ VERSION = 2
 #: A record line is at most a few hundred bytes; a longer one is refused before it is held.
 MAX_LINE_BYTES = 1 << 20
 #: Caps a header may ask for: far above any real game, far below a record nobody can replay.
-from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP  # noqa: F401 - part of this module's API
+from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP  # part of this module's API
 #: Why a game was stopped short (``capped``'s reason): the cap it reached.
 CAP_REASONS = ("turns", "decisions")
 #: Bound of every count in an event (cards drawn, damage, essence...).
@@ -405,7 +405,7 @@ class Replayer:
         game = self.game or Game(self.db, turn_cap=x["turn_cap"], decision_cap=x["decision_cap"])
         try:
             self.state = game.new_state(x["seed"], (f[0], f[1]), first=x["first"], expert=x["expert"], log=True)
-        except Exception as exc:  # noqa: BLE001 - an engine bug while dealing is reported, not raised
+        except Exception as exc:  # an engine bug while dealing is reported, not raised
             raise RecordError(n, f"the rules engine fails dealing this game: {type(exc).__name__}: {exc}",
                               HINT_ENGINE, "replay") from None
         self.head = x
@@ -513,7 +513,7 @@ class Replayer:
         s.log.clear()  # every logged event so far was matched: memory stays bounded
         try:
             s.apply(s.options[s.options.index(action)])  # the engine's own object: the history holds no copies
-        except Exception as exc:  # noqa: BLE001 - the failing game a record keeps replays up to its failure
+        except Exception as exc:  # the failing game a record keeps replays up to its failure
             self.failure = RecordError(n, f"the replay stops: the rules engine fails on this decision: "
                                        f"{type(exc).__name__}: {exc}", HINT_ENGINE, "replay")
             return

@@ -611,7 +611,7 @@ class State:
                         if d.sacrifice > sac:
                             continue
                     opts.append(self.game.act_trap[cid])
-        for j, (cid, stamp, ref) in enumerate(cands):
+        for j, (cid, stamp, _ref) in enumerate(cands):
             # A card that left the hand and came back is a new card: not against this event.
             if cid in hand and self.stamp[cid] == stamp and self._meets(al, defs[cid]) and \
                     (not defs[cid].sacrifice or defs[cid].sacrifice <= self._sacrificable(h)):

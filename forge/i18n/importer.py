@@ -118,7 +118,7 @@ def _read_xliff(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding],
         rule = {"doctype": "xliff-doctype"}.get(exc.kind, "xliff-syntax")
         hint = exc.hint if exc.kind == "doctype" else "open it in your CAT tool and export it again"
         return [], [Finding(Position(shown, exc.line, 1), rule, exc.message, hint)], False
-    q = lambda tag: f"{{{XLIFF_NS}}}{tag}"  # noqa: E731
+    q = lambda tag: f"{{{XLIFF_NS}}}{tag}"
     if root.tag != q("xliff") or not str(root.get("version", "")).startswith("2."):
         return [], [Finding(Position(shown, root.sourceline or 1, 1), "xliff-version",
                             "not an XLIFF 2 document (the root must be <xliff version=\"2.x\"> in the 2.0 "

@@ -128,7 +128,7 @@ def _type_words(load, books: dict, specs: dict) -> dict[str, Limit]:
             try:
                 line = book.type_line(card)
                 words = [(f"locales/{table}.{key}", book.label(table, key)) for table, key in parts]
-            except Exception:  # noqa: BLE001 - a locale problem is the text compiler's finding
+            except Exception:  # a locale problem is the text compiler's finding
                 continue
             whole = width(line, font, size)
             sizes = [(width(word, font, size), pid) for pid, word in words]
@@ -160,7 +160,7 @@ def _rules_room(inv: Inventory, load, books: dict, boxes: dict) -> dict[str, Lim
         if card.id not in used:
             try:
                 lines = [book.plain(ln) for ln in book.card_text(card)]
-            except Exception:  # noqa: BLE001 - the text compiler reports it
+            except Exception:  # the text compiler reports it
                 continue
             used[card.id] = (h - _height(lines, card.flavor.get("fr", ""), w, style), w, h)
         free, w, _ = used[card.id]

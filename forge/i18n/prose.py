@@ -121,7 +121,7 @@ def _slide(before: list, gap: list, after: list, a: list[Unit], b: list[Unit]) -
     longer, shorter = (a, b) if deleting else (b, a)
     lo_l, lo_s = (before[1], before[3]) if deleting else (before[3], before[1])
     hi_s = after[4] if deleting else after[2]
-    kinds = lambda seq, i, j: [u.signature for u in seq[i:j]]  # noqa: E731
+    kinds = lambda seq, i, j: [u.signature for u in seq[i:j]]
 
     def cost(g: int) -> float:
         """Pairs when the gap starts at ``lo_l + g`` in the longer side."""

@@ -43,7 +43,7 @@ def aid_sets(tpl, books: dict | None, factions) -> dict:
     for lang in LANGS:
         try:
             out[lang] = aid_set(tpl, (books or {})[lang], lang, factions)
-        except Exception:  # noqa: BLE001 - a broken label is the presence, placeholder or render check's finding
+        except Exception:  # a broken label is the presence, placeholder or render check's finding
             continue
     return out
 

@@ -131,7 +131,7 @@ def consistency(tb: Termbase, doc: Doc) -> list[Finding]:
     by_en: dict[str, Term] = {}
     by_fr: dict[str, Term] = {}
     ids: dict[str, Term] = {}
-    for i, term in enumerate(tb.terms):
+    for term in tb.terms:
         fr_at = Position(doc.rel, *doc.source.at(("terms", _index(doc, term), "fr")))
         if term.id in ids:
             found.append(Finding(Position(doc.rel, term.line, 1), "termbase",
@@ -208,7 +208,7 @@ def to_tbx(tb: Termbase) -> str:
     """The termbase as TBX-Basic (ISO 30042:2019, DCA style): one conceptEntry per term, forbidden variants
     as deprecated terms."""
     ET.register_namespace("", _TBX_NS)
-    q = lambda tag: f"{{{_TBX_NS}}}{tag}"  # noqa: E731 - a qualified tag name
+    q = lambda tag: f"{{{_TBX_NS}}}{tag}"  # a qualified tag name
     root = ET.Element(q("tbx"), {"type": "TBX-Basic", "style": "dca", _XML_LANG: "en"})
     header = ET.SubElement(ET.SubElement(root, q("tbxHeader")), q("fileDesc"))
     ET.SubElement(ET.SubElement(header, q("sourceDesc")), q("p")).text = "Rift Commanders termbase (locales/termbase.yaml)"

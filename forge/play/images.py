@@ -59,7 +59,7 @@ class CardImages:
         with self.lock:  # one drawing at a time: the renderer's caches are not shared between threads
             try:
                 path = self.path(card_id, lang)
-            except Exception as exc:  # noqa: BLE001 - a card that cannot be laid out has no picture, the page says why
+            except Exception as exc:  # a card that cannot be laid out has no picture, the page says why
                 raise PlayError(404, f"cannot draw {card_id}: {type(exc).__name__}: {exc}") from None
             if not safeio.within(path.parent, self.base):
                 raise PlayError(403, f"{self.folder} leads outside the play folder {self.base}: forge serves and "
@@ -101,5 +101,5 @@ class CardImages:
             face = classed_face(card, self.db, self.books, lang, self.root)
             return render_card(card, self.db, self.books[lang], lang, self.root, WIDTH, books=self.books,
                                face=face, quality=QUALITY)[0]
-        except Exception as exc:  # noqa: BLE001 - the page shows the card's name and text instead
+        except Exception as exc:  # the page shows the card's name and text instead
             raise PlayError(404, f"cannot draw {card_id}: {type(exc).__name__}: {exc}") from None

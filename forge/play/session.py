@@ -167,7 +167,7 @@ class Session:
             self.state.apply(action)
         except IllegalDecision as exc:  # an agent's mistake: the game cannot go on, its record says why
             self.error = f"IllegalDecision: {exc}"
-        except Exception as exc:  # noqa: BLE001 - an engine failure ends this game, not the server
+        except Exception as exc:  # an engine failure ends this game, not the server
             self.error = f"{type(exc).__name__}: {exc}"
         self._take_log()
 

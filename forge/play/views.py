@@ -43,7 +43,7 @@ class Viewer:
                 try:
                     entry["type_line"] = book.plain(book.type_line(c))
                     entry["text"] = [book.plain(t) for t in book.card_text(c)]
-                except Exception:  # noqa: BLE001 - a card the phrasebook cannot word still plays, by name
+                except Exception:  # a card the phrasebook cannot word still plays, by name
                     entry["text"] = []
             out[c.id] = entry
         return out
@@ -64,7 +64,7 @@ class Viewer:
             return ln.verb if ln is not None else ""
         try:
             return book.plain(book.line_text(ln.src))
-        except Exception:  # noqa: BLE001 - wording is a courtesy: the verb says enough
+        except Exception:  # wording is a courtesy: the verb says enough
             return ln.verb
 
     # -- the view ----------------------------------------------------------------------------

@@ -63,7 +63,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: PreviewServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format, *args):  # noqa: A002 - the page's requests are not the designer's business
+    def log_message(self, format, *args):  # the page's requests are not the designer's business
         pass
 
     def _send(self, status: int, body: bytes, kind: str = "text/plain; charset=utf-8", head: bool = False) -> None:
@@ -79,7 +79,7 @@ class _Handler(BaseHTTPRequestHandler):
     def _refuse(self, status: HTTPStatus, reason: str) -> None:
         self._send(status, f"{status.value} {status.phrase}: {reason}\n".encode())
 
-    def do_GET(self, head: bool = False) -> None:  # noqa: N802 - http.server's naming
+    def do_GET(self, head: bool = False) -> None:  # http.server's naming
         if self.headers.get("Host", "") not in self.server.hosts:
             return self._refuse(HTTPStatus.MISDIRECTED_REQUEST, "this preview answers only to its own address")
         path = self.path.split("?", 1)[0]
@@ -99,13 +99,13 @@ class _Handler(BaseHTTPRequestHandler):
             return self._events()
         return self._refuse(HTTPStatus.NOT_FOUND, "no such page")
 
-    def do_HEAD(self) -> None:  # noqa: N802
+    def do_HEAD(self) -> None:
         self.do_GET(head=True)
 
     def _not_allowed(self) -> None:
         self._refuse(HTTPStatus.METHOD_NOT_ALLOWED, "the preview is read-only")
 
-    do_POST = do_PUT = do_DELETE = do_PATCH = _not_allowed  # noqa: N815
+    do_POST = do_PUT = do_DELETE = do_PATCH = _not_allowed
 
     def _events(self) -> None:
         """Server-sent events: the state's version each time it changes, a comment as a heartbeat."""

@@ -156,7 +156,7 @@ class PreviewState:
             return {}
         try:
             every = build_faces(load.db, books, list(self.langs), self.root)
-        except Exception:  # noqa: BLE001 - a face that cannot be built is drawn from the card alone, and reported
+        except Exception:  # a face that cannot be built is drawn from the card alone, and reported
             return {}
         return {(f.id, f.lang): f for fs in every.values() for f in fs}
 
@@ -210,7 +210,7 @@ class PreviewState:
             return
         try:
             data, _, _ = render_card(card, load.db, books[lang], lang, self.root, self.width, face=face)
-        except Exception as exc:  # noqa: BLE001 - a card the renderer cannot draw is a finding, not a crash
+        except Exception as exc:  # a card the renderer cannot draw is a finding, not a crash
             with self.changed:
                 view.findings.append({"at": view.file, "rule": "render", "severity": "error",
                                       "message": f"cannot draw the card: {type(exc).__name__}: {exc}", "hint": ""})

@@ -705,7 +705,6 @@ def shop_marker_cell(tpl: Template, a: AidSet) -> float:
 
 
 def _token_header(p: Painter, tpl: Template, title: str, note: str) -> None:
-    from .fit import fit_line
 
     x, y, w, h = _token_box(tpl)
     with p.holds("the token card's header", (x, y + h - _header_height(), x + w, y + h)):

@@ -6,7 +6,6 @@ renders without downloading anything (see ``forge/assets/ATTRIBUTION.md``).
 from __future__ import annotations
 
 import hashlib
-import json
 from functools import lru_cache
 from pathlib import Path
 

@@ -347,10 +347,6 @@ def text_area(tpl, card_type: str) -> tuple[float, float, float, float]:
     return (x + pad, y + pad, w - 2 * pad, h - 2 * pad)
 
 
-def name_width(tpl, face: CardFace) -> float:
-    return _line_specs(tpl, face.type)["name_width"]
-
-
 _MEASURES: dict[tuple[CardFace, str], FaceMeasure] = {}
 
 

@@ -98,7 +98,7 @@ def load(path: Path) -> pyphen.HyphDict:
 class _Pyphen(pyphen.Pyphen):
     """``pyphen.Pyphen`` over given patterns (pyphen's own cache, which WeasyPrint shares, is left alone)."""
 
-    def __init__(self, hd: pyphen.HyphDict, left: int, right: int):  # noqa: no super(): it would parse
+    def __init__(self, hd: pyphen.HyphDict, left: int, right: int):  # no super(): it would parse
         self.left, self.right, self.hd = left, right, hd
 
 

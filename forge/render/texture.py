@@ -160,7 +160,7 @@ def _thorns(p: Painter, rng: random.Random, base: str, w: float, h: float, cover
     c = p.canvas
     c.saveState()
     c.setLineCap(1)
-    for i in range(16):  # smoke: wide, faint curls, lighter than the frame
+    for _ in range(16):  # smoke: wide, faint curls, lighter than the frame
         x = rng.uniform(-0.1, 1.1) * w
         y = rng.uniform(-0.1, 0.9) * h
         rise = rng.uniform(0.25, 0.5) * h

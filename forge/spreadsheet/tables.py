@@ -169,7 +169,7 @@ def read_xlsx(data: bytes) -> tuple[list[list], str]:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # openpyxl warns about styles and extensions it does not read
             book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
-    except Exception as exc:  # noqa: BLE001 - openpyxl raises many kinds on a broken workbook
+    except Exception as exc:  # openpyxl raises many kinds on a broken workbook
         raise SheetError(f"the workbook cannot be read: {type(exc).__name__}: {exc}", broken) from None
     try:
         if not book.worksheets:
@@ -180,7 +180,7 @@ def read_xlsx(data: bytes) -> tuple[list[list], str]:
         return rows, sheet.title
     except SheetError:
         raise
-    except Exception as exc:  # noqa: BLE001 - the sheet's XML is parsed only now, row by row
+    except Exception as exc:  # the sheet's XML is parsed only now, row by row
         raise SheetError(f"the worksheet cannot be read: {type(exc).__name__}: {exc}", broken) from None
     finally:
         book.close()
@@ -219,7 +219,7 @@ def _check_parts(data: bytes) -> None:
         for info in infos:
             try:
                 body = archive.read(info)
-            except Exception as exc:  # noqa: BLE001 - zipfile raises many kinds on a damaged entry
+            except Exception as exc:  # zipfile raises many kinds on a damaged entry
                 raise SheetError(f"the workbook's part {info.filename} cannot be unpacked ({type(exc).__name__})",
                                  "open it in a spreadsheet program and save it again") from None
             if not body.lstrip(b" \t\r\n").startswith(_BOMS_AND_SIGNATURES):

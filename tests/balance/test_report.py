@@ -19,10 +19,16 @@ from forge.balance.report import build, render_html
 from forge.cli import app
 from forge.database import load_database
 
-from ..books.test_web_browser import browser  # noqa: F401 - the module's Chromium (skipped without it)
+from ..browser import launch
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = 24
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The module's Chromium (skipped without it)."""
+    yield from launch()
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +52,7 @@ def again(written, db):
     return build({k: v for k, v in written[1].items() if k != "report"}, db, REPO, proofs=False)
 
 
+@pytest.mark.slow
 def test_the_report_files_are_written(written):
     folder, data = written
     names = sorted(p.name for p in folder.iterdir())

@@ -179,6 +179,7 @@ def _binomial_tail(k: int, n: int) -> float:
     return sum(math.comb(n, j) for j in range(k, n + 1)) / 2 ** n
 
 
+@pytest.mark.slow
 def test_search_over_random_imagined_games_beats_a_random_player(db):
     """Strength that does not come from the heuristic agent: the search's only guide is a random
     player, yet it wins so many of 40 games against one (from both seats, two pairings) that a player

@@ -96,6 +96,7 @@ def test_the_french_books_use_french_typography(composed, pdf_of, kind):
     assert "«" in pdf_of(kind, "fr").text      # a font maps the space and the no-break space alike)
 
 
+@pytest.mark.slow
 def test_same_inputs_give_byte_identical_pdfs(rendered, shipped_root, tmp_path):
     outcomes, out = rendered
     again = build_books(shipped_root, ("rulebook",), ("en",), tmp_path, workers=1)[0]

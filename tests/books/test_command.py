@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from forge import atomic
 from forge.cli import app
 
-from .conftest import REPO, copy_project
+from .conftest import copy_project
 
 
 def run(*args):
@@ -31,6 +31,7 @@ def test_the_commands_are_registered():
     assert all(name in result.output for name in ("rulebook", "reference", "books"))
 
 
+@pytest.mark.slow
 def test_renders_one_language_and_reports_json(project):
     result = run("rulebook", "--root", str(project), "--lang", "en", "--format", "json")
     assert result.exit_code == 0, result.output
@@ -42,6 +43,7 @@ def test_renders_one_language_and_reports_json(project):
     assert not (project / "output/books/rulebook-fr.pdf").exists()
 
 
+@pytest.mark.slow
 def test_print_writes_the_print_files_and_says_where(project):
     result = run("rulebook", "--root", str(project), "--lang", "fr", "--print", "--format", "json")
     assert result.exit_code == 0, result.output
@@ -56,6 +58,7 @@ def test_print_writes_the_print_files_and_says_where(project):
     assert text.exit_code == 0 and "unchanged" in text.output and "press/rulebook-fr.pdf" in text.output
 
 
+@pytest.mark.slow
 def test_without_print_no_print_file_is_written(project):
     assert run("rulebook", "--root", str(project), "--lang", "en").exit_code == 0
     assert not (project / "output" / "books" / "press").exists()
@@ -137,6 +140,7 @@ def test_a_project_without_book_templates_uses_forges_own(project):
     assert result.ok and "Rules of play" in result.html
 
 
+@pytest.mark.slow
 def test_an_unwritable_output_folder_is_an_io_error(project):
     blocker = project / "blocker"
     blocker.write_text("a file, not a folder")

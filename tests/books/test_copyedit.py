@@ -24,13 +24,12 @@ def test_the_anatomy_does_not_say_names_are_the_same_in_every_language(composed)
 
 
 # -- plurals and numbers -------------------------------------------------------------------------
-from pathlib import Path  # noqa: E402
 
-import pytest  # noqa: E402
+import pytest
 
-from forge.vocabulary import plural_category  # noqa: E402
+from forge.vocabulary import plural_category
 
-from .conftest import REPO, project_of  # noqa: E402
+from .conftest import REPO, project_of
 
 
 def test_plural_rules_are_the_languages():

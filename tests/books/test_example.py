@@ -107,6 +107,7 @@ def test_a_record_that_no_longer_replays_is_a_finding_not_a_wrong_example(tmp_pa
     assert 'class="worked-example"' not in result.html and 'class="setup-table"' not in result.html
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ("en", "fr"))
 def test_the_back_cover_is_a_quick_reference_in_the_engines_order(rendered, lang):
     """The last page, read back from the PDF: the turn's phases in the engine's order, the six steps,

@@ -1,6 +1,8 @@
 """Issue 24 §2: the worked example survives a card change: played again, deterministically, its French flagged."""
 from __future__ import annotations
 
+import pytest
+
 from forge.books import example
 from forge.database import load_database
 from forge.i18n import fingerprints, inventory
@@ -24,6 +26,7 @@ def test_a_record_that_replays_is_left_as_it_is(tmp_path):
     assert (root / example.RECORD_PATH).read_bytes() == RECORD.read_bytes()
 
 
+@pytest.mark.slow
 def test_a_record_that_no_longer_replays_is_played_again_the_same_way_each_time(tmp_path):
     root = copy_project(tmp_path / "game")
     db = _rename_ash_runner(root)
@@ -61,6 +64,7 @@ def test_no_game_in_the_bounded_search_is_an_error_not_a_search_without_end(tmp_
     assert (root / example.RECORD_PATH).read_bytes() == RECORD.read_bytes()
 
 
+@pytest.mark.slow
 def test_build_plays_it_again_and_flags_the_example_french_for_review(tmp_path):
     root = copy_project(tmp_path / "game")
     db = _rename_ash_runner(root)
@@ -74,6 +78,7 @@ def test_build_plays_it_again_and_flags_the_example_french_for_review(tmp_path):
     assert all(p.meta.get("section") == "example-of-play" for p in inv.pairs if p.id in wanted)
 
 
+@pytest.mark.slow
 def test_build_writes_the_example_though_its_writes_are_confined_to_the_output_folder(tmp_path):
     from forge import atomic
 

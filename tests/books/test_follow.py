@@ -45,6 +45,7 @@ def project(tmp_path):
     return copy_project(tmp_path)
 
 
+@pytest.mark.slow
 def test_a_renamed_trap_is_renamed_everywhere_in_both_books(project):
     edit_card(project, "burning-hand", '{en: "Burning Hand", fr: "Main Brûlante"}',
               '{en: "Searing Grasp", fr: "Poigne Ardente"}')
@@ -87,6 +88,7 @@ def test_a_changed_trap_makes_its_clarification_stale(project):
     assert all(f.severity == "warning" for f in findings)
 
 
+@pytest.mark.slow
 def test_the_pdf_follows_too(project, tmp_path):
     edit_card(project, "burning-hand", '{en: "Burning Hand", fr: "Main Brûlante"}',
               '{en: "Searing Grasp", fr: "Poigne Ardente"}')

@@ -32,6 +32,7 @@ def test_a_database_validate_refuses_renders_no_book(duplicated):
     assert not (duplicated / "output" / "books" / "rulebook-en.pdf").exists()
 
 
+@pytest.mark.slow
 def test_force_renders_a_draft_marked_on_every_page(duplicated):
     result = _render(duplicated, "--force")
     assert result.exit_code == 1  # the findings still fail CI: a draft is not a pass
@@ -42,6 +43,7 @@ def test_force_renders_a_draft_marked_on_every_page(duplicated):
         assert "DRAFT, not for print:" in page.extract_text() and "in the card database" in page.extract_text()
 
 
+@pytest.mark.slow
 def test_the_fixed_database_renders_the_book_without_the_mark(duplicated):
     assert _render(duplicated, "--force").exit_code == 1
     red = duplicated / "cards" / "red.yaml"
@@ -77,6 +79,7 @@ def test_the_books_show_cards_at_their_printed_text_size():
         assert classed_face(card, load.db, books, "fr", root).text_size == printed[card.id].text_size
 
 
+@pytest.mark.slow
 def test_a_draft_s_print_files_say_draft_too(duplicated):
     """A forced render's press file and booklets carry the mark: none goes to a printer as the game."""
     result = _render(duplicated, "--force", "--print")

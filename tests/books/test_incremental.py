@@ -41,6 +41,7 @@ def _state(root: Path, lang: str) -> tuple[bytes, int]:
     return path.read_bytes(), path.stat().st_mtime_ns
 
 
+@pytest.mark.slow
 def test_nothing_changed_nothing_is_laid_out_or_written(game):
     before = {lang: _state(game, lang) for lang in LANGS}
     again = _again(game)
@@ -75,6 +76,7 @@ def test_the_preload_imports_the_layout_and_starts_nothing():
     assert seen == "['jinja2', 'pypdf', 'reportlab.pdfgen.canvas', 'weasyprint'] 1"
 
 
+@pytest.mark.slow
 def test_a_prose_change_lays_out_only_its_own_book(game):
     prose = game / "templates" / "books" / "rulebook.fr.md"
     prose.write_text(prose.read_text(encoding="utf-8") + "\nUne phrase de plus.\n", encoding="utf-8")
@@ -89,6 +91,7 @@ def _rename(root: Path, file: str, name: str) -> None:
     cards.write_text(text.replace(f'name: {{en: "{name}"', f'name: {{en: "{name} Prime"', 1), encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_card_change_lays_out_the_books_that_show_it(game):
     before = _state(game, "en")[0]
     _rename(game, "black.yaml", "Carrion Crow")  # the rulebook's anatomy shows its card image
@@ -117,12 +120,14 @@ def _not_shown(root: Path) -> str:
                 and not any(c.name[lang] in page for lang, page in zip(("en", "fr"), pages)))
 
 
+@pytest.mark.slow
 def test_a_card_the_rulebook_does_not_show_changes_nothing_in_it(game):
     _rename(game, "red.yaml", _not_shown(game))  # listed in the reference booklet only, not in the example game
     again = _again(game)
     assert again["en"].unchanged and again["fr"].unchanged
 
 
+@pytest.mark.slow
 def test_a_book_edited_behind_forge_s_back_is_laid_out_again(game):
     path = output_path(game / "output", "rulebook", "en")
     path.write_bytes(path.read_bytes()[:-10] + b"0123456789")  # same size, other bytes
@@ -132,11 +137,13 @@ def test_a_book_edited_behind_forge_s_back_is_laid_out_again(game):
     assert again["en"].sha256 and again["en"].size == path.stat().st_size
 
 
+@pytest.mark.slow
 def test_a_deleted_book_is_laid_out_again(game):
     output_path(game / "output", "rulebook", "fr").unlink()
     assert _again(game)["fr"].written
 
 
+@pytest.mark.slow
 def test_a_record_not_sealed_here_is_no_record(game):
     """A pull request that commits output/ with its own record cannot make forge skip a book."""
     record = game / "output" / BOOK_RECORD
@@ -147,6 +154,7 @@ def test_a_record_not_sealed_here_is_no_record(game):
     assert all(o.written for o in again.values())
 
 
+@pytest.mark.slow
 def test_a_template_asset_change_counts_too(game):
     """A stylesheet is fetched by the layout, not composed into the HTML: it is in the key all the same."""
     css = sorted((game / "templates" / "books").glob("*.css"))
@@ -166,6 +174,7 @@ def _print_state(root: Path) -> dict:
             for name in PRINT_FILES for path in [print_path(root / "output", "rulebook", "en", name)]}
 
 
+@pytest.mark.slow
 def test_print_files_are_made_once_then_left_alone_until_an_input_changes(game):
     first = _print_again(game)["en"]
     assert first.written and set(first.files) == set(PRINT_FILES)  # the record had no print files: laid out

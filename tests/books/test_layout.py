@@ -14,7 +14,7 @@ from forge.database import load_database
 from forge.text import load_phrasebooks
 
 from .conftest import KINDS, LANGS, REPO
-from .pages import blank_below, last_line_sizes, page_texts
+from .pages import blank_below, page_texts
 
 BOOKS = [(k, lang) for k in KINDS for lang in LANGS]
 #: A page of text may end this much blank (a section's end, a figure kept whole), not more; a book's

@@ -214,6 +214,7 @@ def test_a_local_image_of_the_prose_is_inlined(tmp_path):
     assert 'src="data:image/png;base64,' in out.html
 
 
+@pytest.mark.slow
 def test_the_same_project_gives_the_same_bytes_from_any_folder(web_edition, tmp_path, monkeypatch):
     outcomes, folder = web_edition
     monkeypatch.chdir(tmp_path)
@@ -227,6 +228,7 @@ def game(tmp_path):
     return copy_project(tmp_path / "game")
 
 
+@pytest.mark.slow
 def test_a_project_s_own_web_layout_is_never_run(game):
     out = game / "output"
     assert build_web(game, ("rulebook",), ("en",), out)[0].written
@@ -240,6 +242,7 @@ def test_a_project_s_own_web_layout_is_never_run(game):
     assert finding.severity == "warning" and "forge's layout" in finding.message
 
 
+@pytest.mark.slow
 def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s(game):
     css = game / "templates/books/book.css"
     css.write_text(css.read_text(encoding="utf-8").replace("--accent: #7a2e1c;", "--accent: #123456;"), encoding="utf-8")
@@ -281,6 +284,7 @@ def test_the_fonts_and_pictures_are_made_once_and_an_unchanged_page_is_not_writt
     assert not tampered.ready and "made again" in tampered.findings[-1].message
 
 
+@pytest.mark.slow
 def test_render_html_writes_the_pages_beside_the_pdfs(game):
     result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(game), "--lang", "en", "--html",
                                       "--format", "json"])

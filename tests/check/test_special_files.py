@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from ..validate.special_files import KINDS, fifo
-from .test_check import gated, run  # noqa: F401 - gated is a fixture
+from .test_check import run
 
 FRESHNESS = ["fifo", "dev-zero", "dev-urandom", "folder", "huge", "link-out"]
 

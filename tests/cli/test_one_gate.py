@@ -41,6 +41,7 @@ def test_simulate_refuses_a_database_validate_refuses(tmp_path):
     assert not (root / "output").exists()  # no report, no replay: nothing made from a refused database
 
 
+@pytest.mark.slow
 def test_simulate_force_marks_every_output_draft(tmp_path):
     root = project(tmp_path)
     res = run("simulate", "--root", str(root), "-n", "2", "--force")

@@ -5,7 +5,6 @@ import json
 import subprocess
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
@@ -50,18 +49,6 @@ WARD = """\
 def git(root: Path, *args: str) -> None:
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
                    capture_output=True)
-
-
-@pytest.fixture
-def repo(project):
-    """Two commits: ember-imp and spark, then ember-imp changed, spark removed, ward added."""
-    project("red.yaml", "cards:\n" + IMP.format(cost=2, wound=2) + SPARK)
-    git(project.root, "init", "-q")
-    git(project.root, "add", "cards", "locales")
-    git(project.root, "commit", "-qm", "first")
-    project("red.yaml", "cards:\n" + IMP.format(cost=3, wound=3) + WARD)
-    git(project.root, "commit", "-qam", "second")
-    return project.root
 
 
 def run(root: Path, *args: str):

@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from ..validate.special_files import KINDS
-from .test_diff import IMP, git, repo, run  # noqa: F401 - repo is a fixture
+from .test_diff import IMP, git, run
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))

@@ -153,10 +153,12 @@ def test_prove_cards_passes_the_sample_game_and_names_a_broken_line():
     assert (f.card_id, f.section, f.index) == ("broken", "effects", 1) and "teleport" in f.message
 
 
-def test_prove_cards_reports_a_threshold_never_reached():
+def test_prove_cards_proves_a_line_behind_a_threshold_both_met_and_missed():
+    """A line under ``when: {red: 3}`` is read with the threshold met and left unread with it missed: no failure."""
     db = sample_database()
     db.cards.append(card("odd", "creature", ["red"], activate=[line("wound", 1, when=("red", 3))]))
-    assert prove_cards(db)[-1].ok
+    proof = prove_cards(db)[-1]
+    assert proof.card_id == "odd" and proof.positions >= 2 and proof.ok
 
 
 def _cli_app():

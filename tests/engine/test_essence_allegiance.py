@@ -66,7 +66,7 @@ def test_soul_essence_gain_is_mandatory_and_lost_at_end_of_turn():
 @pytest.mark.rule("essence", "buying")
 def test_soul_essence_never_below_zero_buying_needs_enough():
     s = scenario(KINDLE, players=[dict(essence=1), {}], row=["kindle"] + [""] * 7)
-    s.defs[cid(s, "kindle", "row")].cost  # cost 1 by default
+    assert s.defs[cid(s, "kindle", "row")].cost == 1  # the default cost
     act(s, "buy", 0)
     assert s.essence[0] == 0
     assert not any(o.kind == "buy" for o in s.options)

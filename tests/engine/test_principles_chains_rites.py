@@ -276,7 +276,7 @@ def test_chains_3_active_player_first_new_effects_join_their_owner_then_the_oppo
     s = scenario(a1, a2, a3, o1, o2, hush,
                  players=[dict(hand=["hush"], field=["a1", "a2", "a3"], deck=["gold"]), dict(field=["o1", "o2"])])
     act(s, "play", cid(s, "hush"))
-    src = lambda: sorted(s.pools[-1][o.a][4].id for o in s.options)  # noqa: E731
+    src = lambda: sorted(s.pools[-1][o.a][4].id for o in s.options)
     # Waiting: a1, a2 (active player), o1 (opponent). The active player chooses among theirs.
     assert s.decision_kind() == "order" and s.current_player() == 0 and src() == ["a1", "a2"]
     s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "a1"))

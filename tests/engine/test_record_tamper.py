@@ -358,6 +358,7 @@ def test_a_failing_games_record_replays_up_to_its_failure(tmp_path, wound_fails_
 
 # -- bounded memory ------------------------------------------------------------------------
 
+@pytest.mark.slow
 def test_replay_streams_a_long_record_in_bounded_memory(tmp_path):
     """A 44 000-line record (2 MB) replays and renders with a peak far below the file's own size."""
     db = sample_database()
@@ -403,6 +404,7 @@ def test_the_writer_refuses_a_second_closing_line():
         to_jsonl(lines)
 
 
+@pytest.mark.slow
 def test_any_edit_is_a_record_error_or_changes_nothing():
     """Random edits of a real record (values, fields, lines moved or copied, bytes): only RecordError."""
     import random

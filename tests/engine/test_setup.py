@@ -5,7 +5,7 @@ from collections import Counter
 
 import pytest
 
-from forge.engine import Game, RandomAgent, run
+from forge.engine import RandomAgent, run
 from forge.engine.cards import FACTION_INDEX
 
 from .conftest import act, ids

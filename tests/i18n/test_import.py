@@ -10,7 +10,7 @@ from lxml import etree
 from forge import yamlsrc
 from forge.i18n import inventory
 
-from .helpers import changed, export, forge, prose_id, run_import, snapshot
+from .helpers import changed, export, prose_id, run_import, snapshot
 
 NS = {"x": "urn:oasis:names:tc:xliff:document:2.0"}
 

@@ -6,6 +6,7 @@ import subprocess
 from pathlib import Path
 
 import polib
+import pytest
 from lxml import etree
 
 from forge.i18n import fingerprints, inventory
@@ -159,6 +160,7 @@ GOAL_EN = "**Goal:** reduce your opponent's health to 0."
 GOAL_FR = "**But du jeu :**"
 
 
+@pytest.mark.slow
 def test_inserting_a_paragraph_marks_only_it(shipped):
     before = {p.id for p in inventory.build(shipped).pairs}
     edit(shipped, "templates/books/rulebook.en.md", GOAL_EN, "A new first paragraph.\n\n" + GOAL_EN)

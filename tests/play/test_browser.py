@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
-from ..books.test_web_browser import browser  # noqa: F401 - the module's Chromium, shared with the web edition
 from forge.engine.record import replay
 
+from ..browser import launch
 from ..conftest import REPO
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
@@ -31,6 +31,12 @@ PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
 CLICK_ORDER = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
                "end", "pass", "stop", "no")
 MAX_CLICKS = 1500
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """The module's Chromium (skipped without it)."""
+    yield from launch()
 
 
 @pytest.fixture(scope="module")
@@ -160,6 +166,7 @@ def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
         tab.close()
 
 
+@pytest.mark.slow
 def test_keyboard_only_play(browser, server):
     """Tab to an option, Enter to choose it, and the number keys: the focus always lands on the options."""
     url, _ = server
@@ -217,6 +224,7 @@ def test_the_page_fits_a_phone_and_a_desktop(browser, server, name, viewport):
         tab.close()
 
 
+@pytest.mark.slow
 def test_hot_seat_hides_each_hand_until_its_player_shows_it(browser, server):
     url, _ = server
     tab = Tab(browser, url)

@@ -1,7 +1,6 @@
 """Every decision the rules give a player is put into words, in both languages, from the engine's options only."""
 from __future__ import annotations
 
-import random
 
 from forge.engine import Observation, RandomAgent
 from forge.engine.builder import build, cid

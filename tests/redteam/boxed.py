@@ -65,5 +65,5 @@ def _run(pipe, function, args) -> None:
     _limits()
     try:
         pipe.send(("returned", function(*args)))
-    except BaseException as exc:  # noqa: BLE001 - handed back to the test, MemoryError included
+    except BaseException as exc:  # handed back to the test, MemoryError included
         pipe.send(("raised", exc))

@@ -106,6 +106,7 @@ def test_a_check_that_waits_past_its_time_is_a_budget_finding(gated, monkeypatch
             "cards/red.yaml") in out
 
 
+@pytest.mark.slow
 def test_a_check_whose_result_floods_is_a_budget_finding(gated, monkeypatch, no_hang):
     def flood(db, games, seed, jobs):
         where = Position("cards/red.yaml", 1, 1)
@@ -124,6 +125,7 @@ def test_a_check_whose_result_floods_is_a_budget_finding(gated, monkeypatch, no_
     ("json", '"file": "cards/red.yaml",'),
     ("sarif", '"ruleId": "budget"'),
 ])
+@pytest.mark.slow
 def test_a_budget_finding_shows_in_the_ci_formats(gated, monkeypatch, no_hang, fmt, expected):
     costly(monkeypatch, gated, lambda: bytearray(64 << 30))
     code, out = run(gated, "--format", fmt, "--budget", "2")  # --budget scales every limit
@@ -131,6 +133,7 @@ def test_a_budget_finding_shows_in_the_ci_formats(gated, monkeypatch, no_hang, f
     assert expected in out and "memory budget (2 GiB) while reading cards/red.yaml" in out
 
 
+@pytest.mark.slow
 def test_a_book_that_does_not_compose_fails_the_gate(gated):
     for lang in ("en", "fr"):  # the same change in both languages: parity has nothing to say
         prose = gated / "templates" / "books" / f"rulebook.{lang}.md"

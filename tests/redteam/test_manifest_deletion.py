@@ -50,6 +50,7 @@ def test_an_absolute_manifest_path_is_not_deleted(shipped: Path, precious: Path)
     assert precious.exists()
 
 
+@pytest.mark.slow
 def test_a_manifest_path_through_a_link_is_not_deleted(shipped: Path, precious: Path):
     (shipped / "output").mkdir()
     (shipped / "output" / "old").symlink_to(precious.parent, target_is_directory=True)
@@ -58,6 +59,7 @@ def test_a_manifest_path_through_a_link_is_not_deleted(shipped: Path, precious: 
     assert precious.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("scope", [["tts", "en"], "tts", [1, 2, 3], {"a": 1}])
 def test_a_malformed_scope_is_no_internal_error(shipped: Path, scope):
     (shipped / "output" / "tts" / "en").mkdir(parents=True)

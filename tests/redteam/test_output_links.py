@@ -84,6 +84,7 @@ def test_a_link_inside_the_output_folder_is_not_followed_out(shipped: Path, else
     assert not any(elsewhere.rglob("*")), sorted(elsewhere.rglob("*"))
 
 
+@pytest.mark.slow
 def test_the_write_rule_ends_with_the_command(shipped: Path, elsewhere: Path):
     from forge import atomic
 

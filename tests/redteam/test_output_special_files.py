@@ -30,6 +30,7 @@ def test_a_small_output_linked_to_dev_zero_is_replaced_not_read(shipped: Path, n
     assert not target.is_symlink() and target.read_text(encoding="utf-8").startswith("file,id,name")
 
 
+@pytest.mark.slow
 def test_cache_records_linked_to_dev_zero_are_rendered_again(shipped: Path, no_hang):
     assert render(shipped, "tts").exit_code == 0
     out = shipped / "output"

@@ -37,6 +37,7 @@ def test_html_in_strings_yaml_is_text(tmp_path, key, old):
     assert "<script>alert(1)" not in result.html and "&lt;script&gt;alert(1)" in result.html
 
 
+@pytest.mark.slow
 def test_an_imported_french_script_paragraph_is_text_in_the_web_edition(tmp_path):
     from forge.books.web import build_web, web_path
 

@@ -9,6 +9,7 @@ import csv
 import io
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
@@ -16,6 +17,7 @@ from forge.cli import app
 NAME = 'Kin"dle, x'
 
 
+@pytest.mark.slow
 def test_a_name_with_a_quote_and_a_comma_stays_one_field(shipped: Path):
     path = shipped / "cards" / "red.yaml"
     text = path.read_text(encoding="utf-8")

@@ -67,7 +67,7 @@ def refused(root: Path, tmp_path: Path, data: bytes, words: str) -> str:
     before = {p.name: p.read_bytes() for p in (root / "cards").iterdir()}
     code, output = forge("cards", "import", str(sheet), "--root", str(root))
     assert code == 1, output
-    assert f"attack.xlsx:1:1: [sheet]" in output and words in output, output
+    assert "attack.xlsx:1:1: [sheet]" in output and words in output, output
     assert "internal error" not in output and "Traceback" not in output
     assert {p.name: p.read_bytes() for p in (root / "cards").iterdir()} == before
     return output

@@ -177,7 +177,7 @@ def test_text_in_the_design_ink_prints_in_black_ink_only(pod):
         page = reader(out, lang).pages[0]
         fill, stack, shown = [None], [], []
 
-        def before(op, args, cm, tm):
+        def before(op, args, cm, tm, fill=fill, stack=stack):
             if op == b"q":
                 stack.append(fill[0])
             elif op == b"Q":
@@ -185,7 +185,7 @@ def test_text_in_the_design_ink_prints_in_black_ink_only(pod):
             elif op == b"k":
                 fill[0] = tuple(float(a) for a in args)
 
-        def text(t, cm, tm, font, size):
+        def text(t, cm, tm, font, size, fill=fill, shown=shown):
             if t.strip():
                 shown.append((t.strip(), fill[0], size))
 
@@ -335,7 +335,7 @@ def test_every_pod_page_that_uses_alpha_has_its_group(pod):
     r = reader(out)
     for page in r.pages:
         uses_alpha = False
-        for _, data, res in _page_streams(r, page):
+        for _, _data, res in _page_streams(r, page):
             states = (res.get_object() if res is not None else {}).get("/ExtGState") or {}
             uses_alpha |= any(float(s.get_object().get("/ca", 1)) < 1 or float(s.get_object().get("/CA", 1)) < 1
                               for s in states.values())

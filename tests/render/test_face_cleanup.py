@@ -6,10 +6,8 @@ the Demise glyph is a tombstone with a cross, not a plain slab that reads as a b
 from __future__ import annotations
 
 import io
-from dataclasses import replace
 from pathlib import Path
 
-import pytest
 from pypdf import PdfReader
 
 from forge.database import load_database

@@ -57,6 +57,7 @@ def _text(pdf: bytes) -> str:
     return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("document", ["pnp", "pod"])
 def test_a_kept_card_prints_as_the_card_drawn_in_place(tpl, tmp_path, document):
     """The same pages, pixel for pixel within anti-aliasing, and the same text (accents included),
@@ -84,6 +85,7 @@ def test_a_kept_card_prints_as_the_card_drawn_in_place(tpl, tmp_path, document):
         assert sum(ImageStat.Stat(diff).mean) / 3 < 0.2
 
 
+@pytest.mark.slow
 def test_after_one_card_changed_only_its_forms_are_drawn(tmp_path, monkeypatch):
     out = tmp_path / "output"
     opts = RenderOptions(out=out, workers=1, profiles=("pnp", "pod", "proof"))

@@ -137,6 +137,7 @@ def test_tts_sheets_and_saved_object(rendered):
     assert len(starters) == 2 and all(len(o["DeckIDs"]) == 2 for o in starters)  # 8 neutral wisps, 2 per faction
 
 
+@pytest.mark.slow
 def test_same_inputs_give_byte_identical_files(rendered, tmp_path):
     out, _ = rendered
     again = tmp_path / "output"
@@ -224,6 +225,7 @@ def test_a_card_that_overflows_is_reported_and_framed_on_the_proof(tmp_path):
     assert b".752941 .223529 .168627 RG" in proof  # the red frame (#c0392b) around the flagged card
 
 
+@pytest.mark.slow
 def test_outputs_of_a_deleted_card_are_removed(tmp_path):
     out = tmp_path / "output"
     render(out, profiles=("gamecrafter", "pnp"))

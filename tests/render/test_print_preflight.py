@@ -82,6 +82,7 @@ def test_the_measured_ink_is_the_highest_colour_of_the_file(rendered):
     assert measure_pdf(r)["tac_max_percent"] == pytest.approx(worst * 100, abs=0.05)
 
 
+@pytest.mark.slow
 def test_the_cli_prints_the_figures(tmp_path):
     from typer.testing import CliRunner
 

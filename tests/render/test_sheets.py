@@ -121,7 +121,6 @@ def _mean(image, box) -> list[float]:
 def test_every_card_bleeds_its_own_colour_past_every_cut(sheets, tpl, paper):
     """1.2–2.2 mm outside each cut, where a miscut lands, the card's own colour: never white nor the neighbour's."""
     dpi = 150
-    sheet = sheet_layout(tpl, paper, "gutter")
     path = sheets[(paper, "gutter", (0.0, 0.0))]
     ph = PAPERS[paper][1]
     reader = PdfReader(path)
@@ -206,6 +205,7 @@ def test_backs_cover_their_faces_pixel_for_pixel_after_a_long_edge_flip(sheets, 
         assert worst <= 2, (paper, layout, n, worst)
 
 
+@pytest.mark.slow
 def test_every_glyph_on_the_sheets_is_in_its_font(sheets):
     from .pdfread import missing_glyphs
 

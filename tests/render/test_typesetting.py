@@ -181,7 +181,7 @@ def test_the_classes_and_their_alignment_come_from_the_template():
     tpl = parse_template(text.replace("short: {up_to: 0.7, align: center}", "short: {up_to: 0.7, align: left}")
                          .replace("medium: {up_to: 1.0, align: left}", "medium: {up_to: 1.0, align: center}"))
     faces = with_text_classes({lang: [replace(f, text_size=0.0) for f in fs] for lang, fs in FACES.items()}, tpl)
-    for lang, fs in faces.items():
+    for fs in faces.values():
         for face in fs:
             if face.type != "soul":  # a Soul card's layout centres every class
                 assert face.text_align == {"short": "left", "medium": "center"}.get(face.text_class, "left")

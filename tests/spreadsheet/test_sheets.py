@@ -5,7 +5,6 @@ import csv
 import io
 import json
 import os
-import shutil
 import zipfile
 from pathlib import Path
 

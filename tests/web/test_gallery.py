@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import re
-from pathlib import Path
 
 import lxml.html
 import pytest
@@ -158,6 +156,7 @@ def test_a_card_name_or_flavour_with_markup_shows_as_text(shipped_db):
     assert set(data) == {"ui", "langs"}
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_page_and_reports_it(tmp_path):
     """`forge render gallery --lang fr`: one language, the report in JSON."""
     import shutil

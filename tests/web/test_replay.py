@@ -100,6 +100,7 @@ def test_the_same_record_gives_the_same_page_from_any_folder(viewer_pages, playe
     assert again.sha256 == hashlib.sha256((folder / "game-fr.html").read_bytes()).hexdigest()
 
 
+@pytest.mark.slow
 def test_the_command_writes_the_page_beside_the_replays_and_reports(played, tmp_path):
     for part in ("cards", "locales", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)

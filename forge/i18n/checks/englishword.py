@@ -130,6 +130,6 @@ def _names(inv: Inventory, termbase: Termbase) -> re.Pattern | None:
 
 def _unquoted(text: str, names: re.Pattern | None) -> str:
     """``text`` with names and dotted names blanked (same length: findings keep their columns)."""
-    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    blank = lambda m: " " * len(m.group(0))
     text = _DOTTED.sub(blank, text)
     return names.sub(blank, text) if names is not None else text

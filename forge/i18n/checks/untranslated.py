@@ -47,7 +47,7 @@ def findings_of(pair: Pair, termbase: Termbase) -> list[Finding]:
     if same and _words(pair.en.text) and not termbase.is_identical(_plain(pair.fr.text)):
         return [at(pair.fr, "untranslated", f"{label(pair)} is the same in English and French: "
                    f"\"{_plain(pair.fr.text)[:60]}\"",
-                   f"translate it, or list it under `identical:` in locales/termbase.yaml if it is "
+                   "translate it, or list it under `identical:` in locales/termbase.yaml if it is "
                    "the same on purpose")]
     if same:
         return []
