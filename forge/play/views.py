@@ -28,6 +28,8 @@ class Viewer:
         self.words = words if words is not None else from_books(self.books)[0]
         self.names = {lang: {c.id: c.name.get(lang) or c.id for c in db.cards} for lang in LANGS}
         self.logs = {lang: LogPrinter(db, self.books, lang) for lang in LANGS}
+        # a faction is named as the replay, the gallery and the balance report name it (cards/factions.yaml)
+        self.fnames = {lang: {f.id: f.name.get(lang) or f.name.get("en") or f.id for f in db.factions} for lang in LANGS}
 
     # -- cards and their words ------------------------------------------------------------
     def catalogue(self, lang: str) -> dict:
@@ -99,14 +101,14 @@ class Viewer:
         return names
 
     def faction_name(self, faction: str, lang: str) -> str:
-        """A faction's name in ``lang``: the locale's ``factions:`` (its id when no locale names it)."""
-        return self.logs[lang].fnames.get(faction, faction)
+        """A faction's name in ``lang`` as every other page says it: cards/factions.yaml's (its id when unnamed)."""
+        return self.fnames[lang].get(faction) or self.logs[lang].fnames.get(faction, faction)
 
     def player(self, s, p: int, seat: int, lang: str) -> dict:
         rite = s.rite_of[p]
         fnames = self.logs[lang].fnames
         return {
-            "faction": s.factions[p], "faction_name": fnames.get(s.factions[p], s.factions[p]),
+            "faction": s.factions[p], "faction_name": self.faction_name(s.factions[p], lang),
             "health": s.health[p], "poison": s.poison[p], "essence": s.essence[p],
             "allegiance": [{"faction": f, "name": fnames.get(f, f), "n": s.alleg[p][i], "max": MAX_ALLEGIANCE}
                            for i, f in enumerate(FACTIONS)],
@@ -153,7 +155,10 @@ class Viewer:
             cid = Observation(s, s.pending).announced()
             return self.words.say(lang, kind, card=self.card(s, cid, lang)["name"]) if cid >= 0 else self.words.say(lang, "window:step3_summon")
         if kind == "guard":
-            return self.words.say(lang, "guard", n=s.stack[-1][2])
+            d, _ = _resolving(s)
+            if d is None:
+                return self.words.say(lang, "guard", n=s.stack[-1][2])
+            return self.words.say(lang, "guard_from", n=s.stack[-1][2], card=self.names[lang][d.id])
         if kind == "may":
             d, _ = _resolving(s)
             return self.words.say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1][2], lang))
@@ -167,8 +172,8 @@ class Viewer:
         card = self.names[lang][d.id] if d is not None else ""
         if kind == "pick:allegiance":
             return self.words.say(lang, kind, card=card, k=left)
-        return self.words.say(lang, "pick_optional" if optional else "pick", card=card,
-                              text=self.line_text(ln, lang), k=left)
+        key = ("pick_optional" if optional else "pick") + ("" if picked else "_first")
+        return self.words.say(lang, key, card=card, text=self.line_text(ln, lang), k=left)
 
     def option(self, s, i: int, a, kind: str, lang: str) -> dict:
         out = {"i": i, "action": list(a), "kind": a.kind, "card": None}
