@@ -69,9 +69,9 @@ def test_a_decision_s_words_name_its_card_and_line(playable):
             if s.decision_kind() == "pick:destroy":
                 prompt = viewer.view(session, s.pending, "en")["decision"]["prompt"]
                 card = next(t for t in reversed(s.stack) if t[0] == OP_LINES)[6].card  # whose lines are read
-                assert prompt.startswith(f"{card.name['en']}: Destroy") and " — choose 1 more" in prompt, prompt
+                assert prompt.startswith(f"{card.name['en']}: Destroy") and prompt.endswith(" — choose 1."), prompt
                 fr = viewer.view(session, s.pending, "fr")["decision"]["prompt"]
-                assert fr.startswith(f"{card.name['fr']}\u00a0: Destruction") and "choisissez-en encore 1" in fr, fr
+                assert fr.startswith(f"{card.name['fr']}\u00a0: Destruction") and fr.endswith("choisissez-en 1."), fr
                 return
             session.decide(s.pending, s.decisions, chooser.act(session.views[s.pending], s.options))
     raise AssertionError("no destroy target in 40 random games")

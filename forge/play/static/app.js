@@ -66,13 +66,14 @@ function cardNode(card, extra) {
   const img = el("img", {src: `/card/${LANG}/${card.id}.jpg`, alt: "", width: 300, height: 419});
   img.addEventListener("error", () => img.closest(".card").classList.add("noimg"));
   const acts = extra.acts || [];
-  const state = extra.exhausted ? `, ${W.exhausted}` : "";
+  // the name, as the caption shows it and then the badge: the spoken name holds the visible words in order
+  const state = extra.exhausted ? ` ${W.exhausted}` : "";
   const cls = `card t-${card.type}` + (extra.exhausted ? " exhausted" : "") + (acts.length ? " can" : "");
   return el("button", {type: "button", class: cls, "data-cid": card.cid ?? null, "data-id": card.id,
                        "aria-haspopup": "dialog", "aria-label": say("inspect", {card: (card.name || info.name) + state}),
                        onclick: () => inspect(card, acts)},
-            img, extra.exhausted ? el("span", {class: "badge", "aria-hidden": "true", text: W.exhausted}) : null,
-            el("span", {class: "name", "aria-hidden": "true", text: card.name}));
+            img, el("span", {class: "name", "aria-hidden": "true", text: card.name}),
+            extra.exhausted ? el("span", {class: "badge", "aria-hidden": "true", text: W.exhausted}) : null);
 }
 
 function zone(label, cards, actsOf, cls) {
