@@ -84,6 +84,6 @@ def serious_violations(page, exclude: tuple[str, ...] = ()) -> list[str]:
     found = page.evaluate("""async (exclude) => {
         const r = await axe.run({exclude: exclude.map((s) => [s])}, {resultTypes: ["violations"]});
         return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
-            .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")})`);
+            .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}; ${v.nodes[0].html.slice(0, 300)})`);
     }""", list(exclude))
     return found

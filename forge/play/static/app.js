@@ -73,6 +73,7 @@ function cardNode(card, extra) {
                        "aria-haspopup": "dialog", "aria-label": say("inspect", {card: (card.name || info.name) + state}),
                        onclick: () => inspect(card, acts)},
             img, el("span", {class: "name", "aria-hidden": "true", text: card.name}),
+            extra.exhausted ? " " : null,
             extra.exhausted ? el("span", {class: "badge", "aria-hidden": "true", text: W.exhausted}) : null);
 }
 
