@@ -16,8 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..engine import Game
-from ..engine.record import RecordError, Replayer
+from ..engine.record import HINT_CUT, RecordError, Replayer
 from ..findings import Finding
+from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from ..model import CardDatabase, Position
 from ..safeio import UnsafeInput, open_regular
 from .analysis import CardTally, HealthTrack, card_effects, ending, length_summary
@@ -25,8 +26,9 @@ from .stats import difference, holm, wilson
 
 #: A seat a person played (forge.play.session.HUMAN): the record's header names it in ``agents``.
 HUMAN = "human"
-#: The largest record read (a game of 20,000 decisions is well under it).
+#: The largest record read (a game of 20,000 decisions is well under it), and its header line.
 MAX_RECORD_BYTES = 64 * 1024 * 1024
+MAX_HEADER_BYTES = 4096
 
 
 @dataclass
@@ -65,7 +67,7 @@ def read_played(folder: Path, db: CardDatabase, rel: str) -> Played:
             continue
         outcome = _replay(data, db, games, index)
         if isinstance(outcome, RecordError):
-            if outcome.rule == "record" and b'"t":"end"' not in data:
+            if outcome.hint == HINT_CUT and outcome.line > 1:
                 played.unfinished.append(path.name)  # a game still being played: no closing line yet
             else:
                 played.findings.append(Finding(Position(where, outcome.line, 1), outcome.rule, outcome.message,
@@ -87,11 +89,16 @@ def _replay(data: bytes, db: CardDatabase, games: dict, index: int):
     import io
     import json
 
-    try:
-        head = json.loads(data.split(b"\n", 1)[0])
-        caps = (int(head["turn_cap"]), int(head["decision_cap"]))
-    except (ValueError, KeyError, TypeError):
-        return RecordError(1, "the first line is not a record's header", rule="record")
+    first = data.split(b"\n", 1)[0]
+    try:  # the header is read first for its caps (the game to replay it with): small, flat, caps in range
+        head = json.loads(first) if len(first) <= MAX_HEADER_BYTES else None
+        caps = (head["turn_cap"], head["decision_cap"])
+        if not (type(caps[0]) is int and 1 <= caps[0] <= MAX_TURN_CAP
+                and type(caps[1]) is int and 1 <= caps[1] <= MAX_DECISION_CAP):
+            raise ValueError(caps)
+    except (ValueError, KeyError, TypeError, RecursionError):
+        return RecordError(1, "the first line is not a record's header (with its turn and decision caps)",
+                           rule="record")
     if caps not in games:
         games[caps] = _CoveredGame(db, turn_cap=caps[0], decision_cap=caps[1])
     rep, track = Replayer(games[caps]), None
