@@ -188,7 +188,8 @@ class Viewer:
         elif k in ("raise", "faction"):
             f = FACTIONS[a.a]
             out["faction"] = f
-            out["label"] = self.words.say(lang, "opt:" + k, faction=self.faction_name(f, lang))
+            # an allegiance is a colour, as the tracks (and the replay's) name it
+            out["label"] = self.words.say(lang, "opt:" + k, faction=self.logs[lang].fnames.get(f, f))
         elif k == "pass":
             out["label"] = self.words.say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else self.words.say(lang, "opt:pass")
         elif k == "stop":
