@@ -3,7 +3,7 @@
 ``launch()`` yields one browser (skipped on a workstation without Chromium, a failure in CI);
 ``Visit`` opens a page in a fresh context that records every console message and every request,
 and lets nothing leave the machine; ``shoot`` saves a screenshot to ``FORGE_SCREENSHOTS`` (a folder)
-when it is set, to be looked at.
+when it is set, to be looked at; ``serious_violations`` runs axe-core (tests/data/axe, test-only) on a page.
 """
 from __future__ import annotations
 
@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
+#: axe-core, vendored for the tests only (tests/data/README.md says where from, MPL-2.0).
+AXE = Path(__file__).parent / "data" / "axe" / "axe.min.js"
 
 
 def chromium() -> str | None:
@@ -42,10 +44,10 @@ def launch():
 class Visit:
     """A page opened in a fresh context, recording console messages and requests."""
 
-    def __init__(self, browser, folder: Path, viewport=DESKTOP, touch: bool = False):
+    def __init__(self, browser, folder: Path, viewport=DESKTOP, touch: bool = False, bypass_csp: bool = False):
         self.folder = folder
         self.context = browser.new_context(viewport=viewport, reduced_motion="reduce", has_touch=touch,
-                                           is_mobile=touch)
+                                           is_mobile=touch, bypass_csp=bypass_csp)
         self.page = self.context.new_page()
         self.messages: list[str] = []
         self.requests: list[str] = []
@@ -70,3 +72,18 @@ def shoot(page, name: str, full_page: bool = False) -> None:
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full_page)
+
+
+def serious_violations(page, exclude: tuple[str, ...] = ()) -> list[str]:
+    """axe-core's serious and critical violations on the page as it stands, one line each (none: ``[]``).
+
+    The page's context must be made with ``bypass_csp=True``: axe is injected as a script the page's
+    Content-Security-Policy would refuse (it is the test's tool, not the page's).
+    """
+    page.add_script_tag(path=str(AXE))
+    found = page.evaluate("""async (exclude) => {
+        const r = await axe.run({exclude: exclude.map((s) => [s])}, {resultTypes: ["violations"]});
+        return r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+            .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}; ${v.nodes[0].html.slice(0, 300)})`);
+    }""", list(exclude))
+    return found

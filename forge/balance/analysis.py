@@ -31,13 +31,15 @@ class CardTally:
     used: dict[str, Counter] = field(default_factory=lambda: {u: Counter() for u in USES})
     won: dict[str, Counter] = field(default_factory=lambda: {u: Counter() for u in USES})
 
-    def add_game(self, coverage: dict, winner: int) -> None:
-        """One decided game: ``coverage`` holds ("by", player, use, card) keys (forge.engine.state)."""
+    def add_game(self, coverage: dict, winner: int, players: tuple[int, ...] = (0, 1)) -> None:
+        """One decided game: ``coverage`` holds ("by", player, use, card) keys (forge.engine.state).
+
+        ``players``: the seats counted (a people's game counts its human and its AI seats apart)."""
         seen: set[tuple[int, str, str]] = set()
         for key in coverage:
-            if len(key) == 4 and key[0] == "by" and key[2] in USES:
+            if len(key) == 4 and key[0] == "by" and key[2] in USES and key[1] in players:
                 seen.add((key[1], key[2], key[3]))
-        for player in (0, 1):
+        for player in players:
             won = int(player == winner)
             self.player_games += 1
             self.player_wins += won

@@ -93,7 +93,17 @@ def context(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str,
                             "src": _data_uri(c.svg, "image/svg+xml")} for c in charts},
         "sheet": sheet, "flagged": [c for c in sheet if c["significant"] or c["never_used"]],
         "uses": [USE_LABELS[u] for u in USES],
+        "humans": _humans(data.get("humans"), db, lang),
     }
+
+
+def _humans(humans: dict | None, db: CardDatabase, lang: str) -> dict | None:
+    """The people's games (forge.balance.humans): each recruitment card's purchase rates by side, named."""
+    if humans is None:
+        return None
+    names = {c.id: c.name.get(lang, c.id) for c in db.cards}
+    return {**humans, "cards": [{**c, "name": names.get(c["card"], c["card"])} for c in humans["cards"]],
+            "humans_only": [names.get(c, c) for c in humans["humans_only"]]}
 
 
 def _uses_of(card) -> tuple[str, ...]:

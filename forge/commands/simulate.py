@@ -60,6 +60,11 @@ def simulate(
     out: Optional[Path] = typer.Option(None, "--out", help="Output folder for --report (default: ROOT/output)."),
     force: bool = typer.Option(False, "--force", help="Simulate even when forge validate refuses the cards: the "
                                                       "figures and the report are then marked DRAFT."),
+    played: Optional[Path] = typer.Option(None, "--played", file_okay=False,
+                                          help="Read the games people played (forge play's records, e.g. "
+                                               "output/play/games, or testers' records gathered in a folder) "
+                                               "instead of simulating: the same figures, and the human seats "
+                                               "against the AI's."),
     root: RootOption = Path("."),
     format: FormatOption = Format.text,
 ) -> None:
@@ -91,6 +96,8 @@ def simulate(
     if address and backend is not Backend.ray:
         typer.echo("forge: error: --address needs --backend ray", err=True)
         raise typer.Exit(2)
+    if played is not None:
+        _report_played(played, load.db, root, out, format, proofs, draft, report)
     try:
         sim = _run_with_progress(load.db, settings)
     except ClusterError as exc:
@@ -134,6 +141,33 @@ def _write_report(data: dict, db, root: Path, out: Path | None, format: Format, 
     except OSError as exc:
         io_failure(exc, format)
     return written
+
+
+def _report_played(folder: Path, db, root: Path, out: Path | None, format: Format, proofs: bool, draft: str,
+                   report: bool) -> None:
+    """``--played``: the people's games through the simulate report's own figures (forge.balance.humans)."""
+    from ..balance.humans import human_figures, read_played, render_humans
+    from ..simulate import render_text, to_json
+
+    if not folder.is_dir():
+        typer.echo(f"forge: error: {folder}: no such folder of game records", err=True)
+        raise typer.Exit(2)
+    games = read_played(folder, db, str(folder))
+    if games.findings:
+        typer.echo(render_findings(games.findings), err=True)
+    data = to_json(games.report, db)
+    data["humans"] = human_figures(games, db)
+    if draft:
+        data["draft"] = draft
+    written = _write_report(data, db, root, out, format, proofs) if report else []
+    if format is Format.json:
+        emit_json({**data, "report": written} if report else data)
+    else:
+        typer.echo(render_text(data))
+        typer.echo(render_humans(data["humans"]))
+        if written:
+            typer.echo(f"balance report: {written[-1]} and {len(written) - 1} more files in {Path(written[-1]).parent}")
+    raise typer.Exit(1 if games.findings or not games.report.ok else 0)
 
 
 def _run_with_progress(db, settings):

@@ -31,6 +31,8 @@ class Viewer:
         self.words = words if words is not None else from_books(self.books)[0]
         self.names = {lang: {c.id: c.name.get(lang) or c.id for c in db.cards} for lang in LANGS}
         self.logs = {lang: LogPrinter(db, self.books, lang) for lang in LANGS}
+        # a faction is named as the replay, the gallery and the balance report name it (cards/factions.yaml)
+        self.fnames = {lang: {f.id: f.name.get(lang) or f.name.get("en") or f.id for f in db.factions} for lang in LANGS}
 
     # -- cards and their words ------------------------------------------------------------
     def catalogue(self, lang: str) -> dict:
@@ -117,8 +119,8 @@ class Viewer:
         return names
 
     def faction_name(self, faction: str, lang: str) -> str:
-        """A faction's name in ``lang``: the locale's ``factions:`` (its id when no locale names it)."""
-        return self.logs[lang].fnames.get(faction, faction)
+        """A faction's name in ``lang`` as every other page says it: cards/factions.yaml's (its id when unnamed)."""
+        return self.fnames[lang].get(faction) or self.logs[lang].fnames.get(faction, faction)
 
     def player(self, obs: Observation, p: int, own: bool, lang: str) -> dict:
         """Player ``p`` as ``obs`` sees them; the hand's cards only when it is the viewer's ``own``."""
@@ -127,7 +129,7 @@ class Viewer:
         faction = obs.faction(p)
         discard = obs.discard_pile(p)
         return {
-            "faction": faction, "faction_name": fnames.get(faction, faction),
+            "faction": faction, "faction_name": self.faction_name(faction, lang),
             "health": obs.health(p), "poison": obs.poison(p), "essence": obs.essence(p),
             "allegiance": [{"faction": f, "name": fnames.get(f, f), "n": n, "max": MAX_ALLEGIANCE}
                            for f, n in zip(FACTIONS, obs.allegiance(p))],
@@ -176,7 +178,10 @@ class Viewer:
             cid = Observation(s, s.pending).announced()
             return self.words.say(lang, kind, card=self.card(s, cid, lang)["name"]) if cid >= 0 else self.words.say(lang, "window:step3_summon")
         if kind == "guard":
-            return self.words.say(lang, "guard", n=s.stack[-1][2])
+            d, _ = _resolving(s)
+            if d is None:
+                return self.words.say(lang, "guard", n=s.stack[-1][2])
+            return self.words.say(lang, "guard_from", n=s.stack[-1][2], card=self.names[lang][d.id])
         if kind == "may":
             d, _ = _resolving(s)
             return self.words.say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1][2], lang))
@@ -190,8 +195,8 @@ class Viewer:
         card = self.names[lang][d.id] if d is not None else ""
         if kind == "pick:allegiance":
             return self.words.say(lang, kind, card=card, k=left)
-        return self.words.say(lang, "pick_optional" if optional else "pick", card=card,
-                              text=self.line_text(ln, lang), k=left)
+        key = ("pick_optional" if optional else "pick") + ("" if picked else "_first")
+        return self.words.say(lang, key, card=card, text=self.line_text(ln, lang), k=left)
 
     def option(self, s, i: int, a, kind: str, lang: str) -> dict:
         out = {"i": i, "action": list(a), "kind": a.kind, "card": None}
@@ -206,7 +211,8 @@ class Viewer:
         elif k in ("raise", "faction"):
             f = FACTIONS[a.a]
             out["faction"] = f
-            out["label"] = self.words.say(lang, "opt:" + k, faction=self.faction_name(f, lang))
+            # an allegiance is a colour, as the tracks (and the replay's) name it
+            out["label"] = self.words.say(lang, "opt:" + k, faction=self.logs[lang].fnames.get(f, f))
         elif k == "pass":
             out["label"] = self.words.say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else self.words.say(lang, "opt:pass")
         elif k == "stop":

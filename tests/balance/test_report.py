@@ -166,6 +166,26 @@ def test_the_page_in_headless_chromium(written, db, browser):
     assert charts_shown == 6 and not overflow
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 900}, {"width": 390, "height": 844}])
+def test_the_page_is_accessible_and_never_scrolls_sideways(written, browser, viewport):
+    """axe-core finds no serious or critical violation (it found 64 empty table headers), and a phone
+    reads the page without scrolling it sideways (issue 25 §5)."""
+    from ..browser import serious_violations
+
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto((written[0] / "report.html").as_uri())
+        page.wait_for_load_state("load")
+        wide = page.evaluate("document.documentElement.scrollWidth")
+        found = serious_violations(page)
+    finally:
+        context.close()
+    assert wide <= viewport["width"], f"the page is {wide} px wide"
+    assert found == []
+
+
 def test_the_text_report_says_the_new_figures(written):
     from forge.simulate import render_text
 

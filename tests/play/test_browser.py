@@ -23,10 +23,12 @@ import pytest
 
 from forge.engine.record import replay
 
-from ..browser import launch
+from ..browser import launch, serious_violations
 from ..conftest import REPO
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
+#: The sizes the seat's own side must fit without scrolling (issue 25 §1).
+SMALL_DESKTOP = {"width": 1280, "height": 800}
 #: The option kinds a test player clicks first (games end in about twenty turns).
 CLICK_ORDER = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
                "end", "pass", "stop", "no")
@@ -62,7 +64,8 @@ class Tab:
 
     def __init__(self, browser, url: str, viewport=DESKTOP):
         self.url = url
-        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce")
+        # the CSP is bypassed for axe-core alone (serious_violations injects it); the page's own scripts are the same
+        self.context = browser.new_context(viewport=viewport, reduced_motion="reduce", bypass_csp=True)
         self.page = self.context.new_page()
         self.page.set_default_timeout(120_000)  # a loaded CI machine is slow, not broken: no timing is tested
         self.messages: list[str] = []
@@ -123,11 +126,18 @@ def _play_by_clicks(tab: Tab) -> int:
     while not page.query_selector("body.over") and clicks < MAX_CLICKS:
         index, kind = _best_button(page)
         before = tab.decision()
-        # a card that has this option is clicked on the board (every other click), the rest in the options
+        # a card that has this option is inspected on the board and acted from there (every other click),
+        # the rest in the options
         button = page.query_selector_all("#options button")[index]
         cid = button.get_attribute("data-cid") if kind in ("play", "summon", "activate", "buy") else None
         target = page.query_selector(f"button.card.can[data-cid=\"{cid}\"]") if cid and clicks % 2 else None
-        (target or button).click()
+        if target:
+            target.click()
+            page.wait_for_selector("#inspect[open]")
+            assert tab.decision() == before, "inspecting a card acted"
+            page.click(f"#inspect-acts button.k-{kind}")
+        else:
+            button.click()
         tab.wait_for_decision(before)
         clicks += 1
     return clicks
@@ -143,6 +153,7 @@ def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
         page = tab.page
         assert page.get_attribute("html", "lang") == lang
         assert page.inner_text("#p-me h2").startswith("Player 1 (You)" if lang == "en" else "Joueur 1 (Vous)")
+        assert serious_violations(page) == [], "the board"
         tab.shot(f"start-{lang}")
         clicks = _play_by_clicks(tab)
         assert page.query_selector("body.over"), f"not over after {clicks} clicks"
@@ -160,6 +171,7 @@ def test_a_whole_game_against_the_ai_by_clicks(browser, server, playable, lang):
         record = (project / "output" / "play" / "games" / f"game-{int(gid):06d}.jsonl").read_bytes()
         assert replay(playable.game, record).terminal
         assert page.get_attribute("#record", "href") == f"/api/games/{gid}/record"
+        assert serious_violations(page) == [], "the end"
         tab.shot(f"over-{lang}")
         assert tab.messages == [] and tab.outside == []
     finally:
@@ -275,3 +287,102 @@ def test_a_stale_tab_is_told_and_shown_the_game_as_it_stands(browser, server):
     finally:
         first.close()
         second.close()
+
+
+IN_VIEW = """(sel) => {
+  const node = document.querySelector(sel);
+  if (!node) return `${sel}: missing`;
+  const r = node.getBoundingClientRect();
+  if (r.width === 0 || r.bottom > innerHeight || r.top < 0 || r.left < 0 || r.right > innerWidth) return `${sel}: off screen`;
+  const hit = document.elementFromPoint(r.left + Math.min(r.width / 2, 20), r.top + Math.min(r.height / 2, 10));
+  return hit && node.contains(hit) ? null : `${sel}: covered by ${hit && (hit.id || hit.className)}`;
+}"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", SMALL_DESKTOP)])
+def test_the_hand_resources_and_decision_stay_in_view(browser, server, name, viewport):
+    """Mid-game at 1280x800 and 390x844, with no scrolling: the seat's hand, resources and the decision are
+    on screen and uncovered, every copy of a playable card offers its play, and the page has no axe violation."""
+    url, _ = server
+    tab = Tab(browser, url, viewport)
+    page = tab.page
+    try:
+        for lang in ("en", "fr"):
+            tab.start(lang, seed=7)
+            assert serious_violations(page) == [], "the setup's next page"
+            for _ in range(14):
+                before = tab.decision()
+                page.query_selector_all("#options button")[_best_button(page)[0]].click()
+                tab.wait_for_decision(before)
+            page.evaluate("window.scrollTo(0, 0)")
+            for sel in ("#p-me .stats .health", "#p-me .hand li:last-child .card", "#prompt", "#options button",
+                        "#status"):
+                assert page.evaluate(IN_VIEW, sel) is None, f"{name} {lang}"
+            acts = page.evaluate("""() => {
+                const ids = new Set(view.decision.options.filter(o => ['play', 'summon'].includes(o.kind)).map(o => o.card.id));
+                return [...document.querySelectorAll('#p-me .hand .card')].filter(c => ids.has(c.dataset.id))
+                    .map(c => c.classList.contains('can'));
+            }""")
+            assert all(acts), "a copy of a playable card offers nothing"
+            captions = page.eval_on_selector_all(".card .name", "ns => ns.filter(n => n.getClientRects().length > 1).length")
+            assert captions == 0, "a caption breaks over lines"
+            assert serious_violations(page) == [], f"{name} {lang}: the board"
+            tab.shot(f"inview-{name}-{lang}", full=False)
+        assert tab.messages == []
+    finally:
+        tab.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name,viewport", [("phone", PHONE), ("desktop", SMALL_DESKTOP)])
+def test_a_card_is_inspected_apart_from_acting(browser, server, name, viewport):
+    """A click (or a tap) shows the card readable with its rules text and acts on nothing; Escape closes it;
+    I on a focused option shows that option's card; the act is a button of the inspect."""
+    url, _ = server
+    tab = Tab(browser, url, viewport)
+    page = tab.page
+    try:
+        tab.start("en", seed=7)
+        before = tab.decision()
+        card = page.query_selector("#p-me .hand .card.can")
+        card_id = card.get_attribute("data-id")
+        card.click()
+        page.wait_for_selector("#inspect[open]")
+        assert tab.decision() == before
+        width = page.evaluate("document.getElementById('inspect-img').getBoundingClientRect().width")
+        assert width >= 220, f"the card is shown {width} px wide"
+        assert page.inner_text("#inspect-name") == page.evaluate(f"CARDS[{card_id!r}].name")
+        rules = page.evaluate(f"CARDS[{card_id!r}].text")
+        assert rules and page.inner_text("#inspect-rules").split("\n")[0] == rules[0]
+        assert page.evaluate(IN_VIEW, "#inspect-acts button") is None
+        assert serious_violations(page) == [], "the inspect"
+        tab.shot(f"inspect-{name}", full=False)
+        page.keyboard.press("Escape")
+        page.wait_for_function("!document.getElementById('inspect').open")
+        assert tab.decision() == before
+        page.focus("#options button[data-cid]")
+        page.keyboard.press("i")
+        page.wait_for_selector("#inspect[open]")
+        page.click("#inspect-acts button")
+        tab.wait_for_decision(before)
+        assert tab.messages == []
+    finally:
+        tab.close()
+
+
+def test_a_missing_game_and_a_server_gone_are_said(browser, server):
+    url, _ = server
+    tab = Tab(browser, url)
+    page = tab.page
+    try:
+        page.goto(f"{url}/game/999999?lang=en")
+        page.wait_for_selector("#status a.button")
+        assert page.inner_text("#status").startswith("There is no game 999999 on this server.")
+        tab.start("en", seed=3)
+        tab.context.route(f"{url}/api/**", lambda route: route.abort())
+        page.click("#options button.k-end")
+        page.wait_for_selector("#alert:not([hidden])")
+        assert page.inner_text("#alert").startswith("The server cannot be reached")
+    finally:
+        tab.close()

@@ -68,9 +68,9 @@ def test_a_decision_s_words_name_its_card_and_line(playable):
             if s.decision_kind() == "pick:destroy":
                 prompt = viewer.view(session, s.pending, "en")["decision"]["prompt"]
                 card = next(t for t in reversed(s.stack) if t[0] == OP_LINES)[6].card  # whose lines are read
-                assert prompt.startswith(f"{card.name['en']}: Destroy") and " — choose 1 more" in prompt, prompt
+                assert prompt.startswith(f"{card.name['en']}: Destroy") and prompt.endswith(" — choose 1."), prompt
                 fr = viewer.view(session, s.pending, "fr")["decision"]["prompt"]
-                assert fr.startswith(f"{card.name['fr']}\u00a0: Destruction") and "choisissez-en encore 1" in fr, fr
+                assert fr.startswith(f"{card.name['fr']}\u00a0: Destruction") and fr.endswith("choisissez-en 1."), fr
                 return
             session.decide(s.pending, s.decisions, chooser.act(session.views[s.pending], s.options))
     raise AssertionError("no destroy target in 40 random games")
@@ -113,3 +113,23 @@ def test_a_game_stopped_by_its_cap_says_which_cap_in_the_page_s_language(playabl
         stopped = SimpleNamespace(error=None, abandoned=None, state=SimpleNamespace(terminal=True, winner=None, capped=cap))
         assert viewer.outcome(stopped, "en", [])["text"] == f"The game stopped: its {en} cap was reached."
         assert viewer.outcome(stopped, "fr", [])["text"] == f"La partie est arrêtée\u00a0: limite de {fr} atteinte."
+
+
+def test_a_faction_is_named_as_the_replay_names_it_and_an_allegiance_by_its_colour(playable):
+    """One naming (issue 25 §1): a player's faction is cards/factions.yaml's name, as the replay, the gallery and
+    the balance report say it; an allegiance (a track, a raise) is the locale's colour, as the replay's tracks."""
+    viewer = Viewer(playable.db, playable.books)
+    names = {f.id: f.name for f in playable.db.factions}
+    session = Session("1", playable.game, 3, ("white", "black"), 0, (HUMAN, "heuristic"))
+    s, chooser = session.state, RandomAgent(3)
+    while not any(a.kind == "raise" for a in s.options) and not session.over:  # until a raise is offered
+        session.decide(0, s.decisions, next((a for a in s.options if a.kind in ("play", "summon")), s.options[-1])
+                       if s.decision_kind() == "main" else chooser.act(Observation(s, 0), list(s.options)))
+    for lang, colour in (("en", "White"), ("fr", "Blanc")):
+        view = viewer.view(session, 0, lang)
+        assert [p["faction_name"] for p in view["players"]] == [names["white"][lang], names["black"][lang]]
+        assert view["players"][0]["allegiance"][1]["name"] == colour
+        raises = [o["label"] for o in view["decision"]["options"] if o["kind"] == "raise"]
+        assert raises and all(names["white"][lang] not in x for x in raises)
+        assert any(colour in x for x in raises), raises
+    assert names["white"]["en"] == "The Dawn Covenant"

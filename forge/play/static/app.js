@@ -37,10 +37,19 @@ async function api(path, body) {
   const sep = path.includes("?") ? "&" : "?";
   const init = body === undefined ? {} : {method: "POST", headers: {"content-type": "application/json"}, body: JSON.stringify(body)};
   init.headers = forgeLive.headers(init.headers);  // the game's key and the CSRF token (live.js)
-  const r = await fetch(`${path}${sep}lang=${LANG}`, init);
+  let r;
+  try {
+    r = await fetch(`${path}${sep}lang=${LANG}`, init);
+  } catch (err) {  // no answer at all: the server is down or the network is
+    throw Object.assign(new Error(W.offline || err.message), {offline: true});
+  }
   const data = await r.json().catch(() => ({error: `${r.status}`}));
   if (!r.ok) throw Object.assign(new Error(data.error || `${r.status}`), {status: r.status});
   return data;
+}
+
+function refusal(err) {
+  return err.offline ? err.message : say("error", {reason: err.message});
 }
 
 function alertText(text) {
@@ -50,31 +59,67 @@ function alertText(text) {
 }
 
 // -- cards ------------------------------------------------------------------------------------------
+// A card on the board is a button that shows it at a readable size with its rules text (inspect);
+// what it can do is offered there and in the options, never done by the first click.
 function cardNode(card, extra) {
   extra = extra || {};
   const info = CARDS[card.id] || {name: card.name, text: []};
-  const img = el("img", {src: `/card/${LANG}/${card.id}.jpg`, alt: "", loading: "lazy", width: 300, height: 419});
+  const img = el("img", {src: `/card/${LANG}/${card.id}.jpg`, alt: "", width: 300, height: 419});
   img.addEventListener("error", () => img.closest(".card").classList.add("noimg"));
-  const title = [info.name, info.type_line, ...(info.text || [])].filter(Boolean).join("\n");
-  const caption = el("span", {class: "name", text: card.name + (extra.exhausted ? ` (${W.exhausted})` : "")});
-  const cls = `card t-${card.type}` + (extra.exhausted ? " exhausted" : "");
-  const option = extra.option;
-  if (option) {
-    // a shortcut for the mouse; the keyboard uses the options list (one stop per option)
-    return el("button", {type: "button", class: cls + " can", title: `${option.label}\n\n${title}`, tabindex: "-1",
-                         "data-cid": card.cid, onclick: () => choose(option)}, img, caption);
-  }
-  return el("div", {class: cls, title, "data-cid": card.cid ?? null}, img, caption);
+  const acts = extra.acts || [];
+  // the name, as the caption shows it and then the badge: the spoken name holds the visible words in order
+  const state = extra.exhausted ? ` ${W.exhausted}` : "";
+  const cls = `card t-${card.type}` + (extra.exhausted ? " exhausted" : "") + (acts.length ? " can" : "");
+  return el("button", {type: "button", class: cls, "data-cid": card.cid ?? null, "data-id": card.id,
+                       "aria-haspopup": "dialog", "aria-label": say("inspect", {card: (card.name || info.name) + state}),
+                       onclick: () => inspect(card, acts)},
+            img, el("span", {class: "name", "aria-hidden": "true", text: card.name}),
+            extra.exhausted ? " " : null,
+            extra.exhausted ? el("span", {class: "badge", "aria-hidden": "true", text: W.exhausted}) : null);
 }
 
-function zone(label, cards, byCid, cls) {
-  const list = el("div", {class: `zone ${cls || ""}`, role: "list", "aria-label": label});
-  if (!cards.length) list.append(el("p", {class: "empty", text: W.empty}));
-  for (const c of cards) {
-    const node = c ? cardNode(c, {option: byCid.get(c.cid), exhausted: c.exhausted}) : el("div", {class: "card slot", text: "—"});
-    list.append(el("div", {role: "listitem"}, node));
+function zone(label, cards, actsOf, cls) {
+  const box = el("div", {class: "zonebox"}, el("h3", {text: label}));
+  if (!cards.length) {  // an empty zone is a sentence, not an empty list
+    box.append(el("p", {class: "empty", text: W.empty}));
+    return box;
   }
-  return el("div", {class: "zonebox"}, el("h3", {text: label}), list);
+  const list = el("ul", {class: `zone ${cls || ""}`, "aria-label": label});
+  for (const c of cards) {
+    const node = c ? cardNode(c, {acts: actsOf(c), exhausted: c.exhausted}) : el("span", {class: "card slot", text: "—"});
+    list.append(el("li", {}, node));
+  }
+  box.append(list);
+  return box;
+}
+
+// -- inspect: one card at a readable size ------------------------------------------------------------
+function inspect(card, acts) {
+  const info = CARDS[card.id] || {name: card.name, text: []};
+  const dialog = $("inspect");
+  $("inspect-img").src = `/card/${LANG}/${card.id}.jpg`;
+  $("inspect-name").textContent = card.name || info.name;
+  $("inspect-type").textContent = [info.type_line, info.cost !== null && info.cost !== undefined ? say("cost", {n: info.cost}) : null,
+                                   card.exhausted ? W.exhausted : null].filter(Boolean).join(" · ");
+  $("inspect-rules").replaceChildren(...(info.text || []).map((t) => el("p", {text: t})));
+  $("inspect-acts").replaceChildren(...(acts || []).map((o) => el("button", {type: "button", class: `opt k-${o.kind}`,
+    "data-kind": o.kind, onclick: () => { dialog.close(); choose(o); }}, o.label)));
+  if (!dialog.open) dialog.showModal();
+  ($("inspect-acts").querySelector("button") || $("inspect-close")).focus();
+}
+
+/** What each card of the board can do now: the options naming it (in the hand, one of several identical
+ * cards names only the first: the others offer the same options). */
+function actions(v) {
+  const byCid = new Map(), byId = new Map();
+  for (const o of (v.decision ? v.decision.options : [])) {
+    if (!o.card) continue;
+    if (!byCid.has(o.card.cid)) byCid.set(o.card.cid, []);
+    byCid.get(o.card.cid).push(o);
+    if (["play", "summon"].includes(o.kind)) byId.set(o.card.id, byCid.get(o.card.cid));
+  }
+  const hand = new Set((v.players[v.seat].hand || []).map((c) => c.cid));
+  return (c) => byCid.get(c.cid) || (hand.has(c.cid) && byId.get(c.id)) || [];
 }
 
 // -- the board --------------------------------------------------------------------------------------
@@ -90,11 +135,13 @@ function tracks(p) {
        el("span", {class: "n", text: `${a.n}/${a.max}`}))));
 }
 
-function playerPanel(node, v, p, byCid) {
+function heading(v, p) {
   const pl = v.players[p];
-  node.replaceChildren();
-  node.className = `player f-${pl.faction}` + (v.active === p ? " active" : "");
-  node.append(el("h2", {}, `${v.names[p]} — ${pl.faction_name}`, v.active === p ? el("span", {class: "turnmark", text: ` · ${say("turn", {n: v.turn})}`}) : null));
+  return el("h2", {}, `${v.names[p]} — ${pl.faction_name}`, v.active === p ? el("span", {class: "turnmark", text: ` · ${say("turn", {n: v.turn})}`}) : null);
+}
+
+function resources(node, v, p) {
+  const pl = v.players[p];
   const stats = el("ul", {class: "stats"},
     stat(W.health, pl.health, "health"), stat(W.essence, pl.essence), stat(W.poison, pl.poison),
     stat(W.hand, pl.hand_count), stat(W.deck, pl.deck), stat(W.discard, pl.discard));
@@ -103,18 +150,41 @@ function playerPanel(node, v, p, byCid) {
   node.append(stats, tracks(pl));
   node.append(el("p", {class: "rite"}, el("span", {class: "k", text: W.rite + (LANG === "fr" ? "\u00a0: " : ": ")}),
                  pl.rite ? el("b", {text: pl.rite.name, title: (CARDS[pl.rite.id] && CARDS[pl.rite.id].text || []).join("\n")}) : W.no_rite));
-  node.append(zone(W.battlefield, pl.field, byCid, "field"));
-  if (pl.played.length) node.append(zone(W.played, pl.played, byCid, "played"));
-  if (pl.discard_top.length) node.append(zone(`${W.discard} (${pl.discard})`, pl.discard_top, byCid, "discard small"));
-  if (pl.hand) node.append(zone(W.hand, pl.hand, byCid, "hand"));
 }
 
-function middle(v, byCid) {
+function tableCards(node, pl, actsOf) {
+  node.append(zone(W.battlefield, pl.field, actsOf, "field"));
+  if (pl.played.length) node.append(zone(W.played, pl.played, actsOf, "played"));
+  if (pl.discard_top.length) node.append(zone(`${W.discard} (${pl.discard})`, pl.discard_top, actsOf, "discard small"));
+}
+
+/** The other player: all in one panel on the board. */
+function theirPanel(v, p, actsOf) {
+  const node = $("p-them"), pl = v.players[p];
+  node.replaceChildren(heading(v, p));
+  node.className = `player f-${pl.faction}` + (v.active === p ? " active" : "");
+  resources(node, v, p);
+  tableCards(node, pl, actsOf);
+}
+
+/** The seat's own side: its resources and hand stay in view (the dock), its cards in play are on the board. */
+function myPanels(v, p, actsOf) {
+  const dock = $("p-me"), mine = $("p-mine"), pl = v.players[p];
+  dock.replaceChildren(heading(v, p));
+  dock.className = `player f-${pl.faction}` + (v.active === p ? " active" : "");
+  resources(dock, v, p);
+  if (pl.hand) dock.append(zone(W.hand, pl.hand, actsOf, "hand"));
+  mine.replaceChildren(el("h2", {class: "sr-only", text: W.you_panel}));
+  mine.className = `player mine f-${pl.faction}`;
+  tableCards(mine, pl, actsOf);
+}
+
+function middle(v, actsOf) {
   const node = $("middle");
-  node.replaceChildren(zone(`${W.row} · ${W.recruit_deck} ${v.recruit_deck}`, v.row, byCid, "row"));
+  node.replaceChildren(zone(`${W.row} · ${W.recruit_deck} ${v.recruit_deck}`, v.row, actsOf, "row"));
   const rites = v.rites.map((r) => Object.assign({}, r, {name: r.held_by ? `${r.name} — ${r.held_by}` : r.name}));
-  node.append(zone(W.rites, rites, byCid, "rites small"));
-  if (v.exile.length) node.append(zone(W.exile, v.exile, byCid, "exile small"));
+  node.append(zone(W.rites, rites, actsOf, "rites small"));
+  if (v.exile.length) node.append(zone(W.exile, v.exile, actsOf, "exile small"));
 }
 
 // -- the decision -----------------------------------------------------------------------------------
@@ -159,15 +229,15 @@ function render(v) {
   const wasInOptions = !document.activeElement || document.activeElement === document.body ||
     $("options").contains(document.activeElement) || !document.activeElement.isConnected;
   view = v;
-  const byCid = new Map();
-  for (const o of (v.decision ? v.decision.options : [])) if (o.card && !byCid.has(o.card.cid)) byCid.set(o.card.cid, o);
-  const me = v.seat, them = 1 - v.seat;
-  playerPanel($("p-them"), v, them, byCid);
-  middle(v, byCid);
-  playerPanel($("p-me"), v, me, byCid);
+  const actsOf = actions(v);
+  if ($("inspect").open) $("inspect").close();  // what it offered was the last decision's
+  theirPanel(v, 1 - v.seat, actsOf);
+  middle(v, actsOf);
+  myPanels(v, v.seat, actsOf);
   decisionPanel(v);
   logPanel(v);
   $("status").textContent = v.over ? v.over.text : `${say("turn", {n: v.turn})} — ${v.decision ? v.decision.prompt : (v.waiting || "")}`;
+  sheetHeight();
   document.body.classList.toggle("over", !!v.over);
   document.body.dataset.decision = v.decision_no;  // where the game stands, for people's tools and the tests
   document.body.dataset.seat = v.seat;
@@ -197,13 +267,21 @@ async function choose(option) {
     alertText("");
     render(v);
   } catch (err) {
-    alertText(say("error", {reason: err.message}));
-    try { render(await api(`/api/games/${view.game}`)); } catch (e) { /* the alert says enough */ }
+    alertText(refusal(err));
+    if (!err.offline) try { render(await api(`/api/games/${view.game}`)); } catch (e) { /* the alert says enough */ }
   } finally {
     busy = false;
     document.body.classList.remove("busy");
   }
 }
+
+/** A phone: the sheet (hand, resources, decision) is fixed at the bottom; the page leaves room for it. */
+function sheetHeight() {
+  const sheet = $("sheet");
+  const fixed = getComputedStyle(sheet).position === "fixed";
+  document.documentElement.style.setProperty("--sheet-h", fixed ? `${sheet.offsetHeight}px` : "0px");
+}
+window.addEventListener("resize", sheetHeight);
 
 // -- pages ------------------------------------------------------------------------------------------
 function fillWords() {
@@ -211,7 +289,9 @@ function fillWords() {
   document.title = W.title;
   $("setup-title").textContent = W.setup;
   $("log-title").textContent = W.log;
-  $("keys").textContent = W.keys;
+  $("keys").textContent = `${W.keys} ${W.inspect_keys}`;
+  $("inspect-close").textContent = W.close;
+  $("inspect-close").addEventListener("click", () => $("inspect").close());
   $("reveal").textContent = W.reveal;
   for (const a of $("langs").querySelectorAll("a")) {
     a.href = `${location.pathname}?lang=${a.getAttribute("hreflang")}`;
@@ -238,7 +318,7 @@ function showSetup() {
       const made = await api("/api/games", body);
       location.assign(forgeLive.remember(made, LANG));  // the game's link, kept in the lobby (live.js)
     } catch (err) {
-      alertText(say("error", {reason: err.message}));
+      alertText(refusal(err));
     }
   });
   $("start").focus();
@@ -252,13 +332,22 @@ async function showGame(gid) {
     render(await api(`/api/games/${gid}`));
     forgeLive.follow(view, () => view, render, W);  // the other player's moves, the clock (live.js)
   } catch (err) {
-    alertText(say("error", {reason: err.message}));
+    // no game to show: say why where "Loading" was, and offer a new one
+    $("status").replaceChildren(err.status === 404 ? say("no_game", {game: gid}) : refusal(err), " ",
+                                el("a", {class: "button", href: `/?lang=${LANG}`, text: W.new_game}));
   }
 }
 
 document.addEventListener("keydown", (event) => {
-  if (event.altKey || event.ctrlKey || event.metaKey || !view || !view.decision || !$("cover").hidden) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || !view || !$("cover").hidden || $("inspect").open) return;
   if (event.target.closest && event.target.closest("input, select, textarea")) return;
+  if (event.key === "i" || event.key === "I") {  // inspect the card of the focused option or card
+    const cid = event.target.dataset && event.target.dataset.cid;
+    const card = cid ? document.querySelector(`#game .card[data-cid="${cid}"]`) : null;
+    if (card) { event.preventDefault(); card.click(); }
+    return;
+  }
+  if (!view.decision) return;
   if (/^[1-9]$/.test(event.key)) {
     const option = view.decision.options[Number(event.key) - 1];
     if (option) { event.preventDefault(); choose(option); }

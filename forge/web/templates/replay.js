@@ -51,6 +51,7 @@
       for (var i = 1; i <= data.max; i++) pips.appendChild(el("i", i <= level ? "on" : ""));
       pips.setAttribute("data-level", level);
       pips.title = level + " / " + data.max;
+      pips.setAttribute("aria-label", pips.getAttribute("data-label") + " " + pips.title);
     });
     fill(root.querySelector('[data-z="r"]'), side.r ? [side.r] : []);
     fill(root.querySelector('[data-z="f"]'), side.f);
