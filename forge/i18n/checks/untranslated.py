@@ -59,8 +59,8 @@ def findings_of(pair: Pair, termbase: Termbase, known: frozenset[str] | None = N
     if same:
         return []
     known = vouched(termbase) if known is None else known
-    return (_foreign(pair, "fr", "en") or _frequent(pair, "fr", "en", known)) + \
-        (_foreign(pair, "en", "fr") or _frequent(pair, "en", "fr", known))
+    return (_foreign(pair, "fr", "en") or _frequent(pair, "fr", "en", termbase, known)) + \
+        (_foreign(pair, "en", "fr") or _frequent(pair, "en", "fr", termbase, known))
 
 
 @lru_cache(maxsize=None)
@@ -83,12 +83,13 @@ def _known(identical: frozenset[str], terms: tuple) -> frozenset[str]:
     return frozenset(words)
 
 
-def _frequent(pair: Pair, lang: str, other: str, known: frozenset[str]) -> list[Finding]:
-    """Two words or more of ``other``'s frequent vocabulary, rare in ``lang`` and not vouched for (``known``):
-    left untranslated."""
+def _frequent(pair: Pair, lang: str, other: str, termbase: Termbase,
+              known: frozenset[str] | None = None) -> list[Finding]:
+    """Two words or more of ``other``'s frequent vocabulary, rare in ``lang``: left untranslated
+    (``known``: ``vouched(termbase)``, when the caller has it)."""
     entry = pair.side(lang)
     text = masked(entry.text)
-    vocabulary = only_words(other)
+    vocabulary, known = only_words(other), vouched(termbase) if known is None else known
     words = list(_WORD.finditer(text))
     hits = [m for m in words if m.group(0).casefold() in vocabulary and m.group(0).casefold() not in known
             and (pair.kind in TITLES or not _a_name(text, m))]
