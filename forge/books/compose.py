@@ -764,7 +764,6 @@ class Book:
     def soul_cards(self) -> dict:
         """Every card that can give soul essence (a Soul icon on any of its lines, played or activated), by
         where a player meets it: the starter Soul cards, the other starter cards, the recruitment cards."""
-        db = self.project.db
         sources = self.users("soul")
         starters = [c for c in sources if c.set == "starter" and c.type == "soul"]
         others = [c for c in sources if c.set == "starter" and c.type != "soul"]
