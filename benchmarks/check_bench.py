@@ -6,9 +6,12 @@ Each run is `python -m forge.cli check` in a fresh process on a copy of the ship
 schema, templates, docs), so it pays forge's start as CI does. With several ``--forge`` checkouts (the
 one this file belongs to by default) the runs alternate between them, so that a machine shared with
 other jobs loads each alike; it prints each one's median wall seconds and median CPU seconds (the
-process and its children, from wait4) and their ratio to the first. ``--stages`` also prints each
-check's median seconds, CPU seconds and peak resident memory, from `forge check --format json`: the
-figures forge.limits sets the box's limits from.
+process and its children, from wait4), their ratio to the first, their lowest and highest, and the
+machine's load average. ``--stages`` also prints each check's median seconds, CPU seconds and peak
+resident memory, from `forge check --format json`: the figures forge.limits sets the box's limits from.
+Python keeps the bytecode it compiles, as on a user's machine (the warm-up run writes it): under
+PYTHONDONTWRITEBYTECODE each run compiled forge's sources again, ~0.3 CPU s a process, more for the
+boxed forge, whose books import more of forge.
 
 Measured on 2 cores (issue 23 §4), forge before the box (5 checks in one process) against the boxed one
 (6 checks, the books composed, two at a time), runs alternated:
@@ -24,9 +27,21 @@ Measured on 2 cores (issue 23 §4), forge before the box (5 checks in one proces
         before   wall 1.12-1.25 s, CPU 1.12-1.25 s
         boxed    wall 1.44-1.60 s (x1.28-1.29), CPU 2.32-2.50 s (x2.0-2.1)
             validate 0.14 CPU s, parity 0.51, schema 0.01, books 0.94, docs 0.05, simulate 0.14
+    with the bytecode kept, before (954f2df), today's boxed main (c9719b7) and the boxed gate after the
+    books' and parity's cuts (no renderer imported without pictures, each card's constructs and view made
+    once a book, the layouts' code kept sealed across processes, each string masked once, the termbase's
+    matcher made once, the prose's units cut from block tokens only), a machine shared with a dozen busy
+    jobs (load average 16-23), 7 runs each, medians (lowest-highest):
+        before   wall 13.9 s (11.2-23.5), CPU 1.50 s (1.30-1.58)
+        main     wall 25.5 s (16.1-34.1) (x1.83), CPU 2.87 s (2.68-3.09) (x1.91)
+        cut      wall 21.4 s (15.5-28.5) (x1.54), CPU 2.52 s (2.29-2.67) (x1.68)
+    each check's CPU in its own forked child, the lowest of 4-5 runs on that machine, main -> cut:
+        books 1.00-1.20 -> 0.86-0.93 CPU s, parity 0.61-0.69 -> 0.54-0.58
 The boxes cost little (the five old checks use about what they did); composing the four books is the new
-work, 1.5-1.7 CPU s even without their card pictures, and the wall time's longest path. On an idle machine
-it runs beside the other checks; on a loaded one the two cores are not free, so it adds as CPU.
+work, ~0.9 CPU s even without their card pictures, and the wall time's longest path. On an idle machine
+it runs beside the other checks; on a loaded one the two cores are not free, so it adds as CPU: the CPU
+ratio is then the wall ratio, and the machine's load decides more than forge does (compare runs
+alternated in one invocation only).
 """
 from __future__ import annotations
 
@@ -43,6 +58,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 PARTS = ("cards", "locales", "schema", "templates", "docs")
+#: As on a user's machine (and a wheel's install), Python keeps the bytecode it compiles (the warm-up run
+#: writes it): with PYTHONDONTWRITEBYTECODE every run compiled forge's sources again, ~0.3 CPU s a process.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def game(forge: Path, into: Path) -> Path:
@@ -57,7 +75,7 @@ def once(forge: Path, root: Path, stages: bool) -> tuple[float, float, dict]:
     """(wall seconds, CPU seconds of the process and its children, each check's json) of one `forge check`."""
     command = [sys.executable, "-m", "forge.cli", "check", "--root", str(root)]
     command += ["--format", "json"] if stages else []
-    env = {**os.environ, "PYTHONPATH": str(forge)}
+    env = {**ENV, "PYTHONPATH": str(forge)}
     started = time.perf_counter()
     proc = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=root)
     out = proc.stdout.read()
@@ -76,6 +94,7 @@ def main() -> None:
     parser.add_argument("--stages", action="store_true", help="each check's time, CPU and peak memory too")
     args = parser.parse_args()
     forges = args.forge or [REPO]
+    load = os.getloadavg()
     with tempfile.TemporaryDirectory() as tmp:
         roots = {forge: game(forge, Path(tmp) / str(i)) for i, forge in enumerate(forges)}
         for forge in forges:
@@ -84,19 +103,26 @@ def main() -> None:
         for _ in range(args.runs):
             for forge in forges:
                 runs[forge].append(once(forge, roots[forge], args.stages and _boxed(forge)))
+    print(f"load average {load[0]:.1f} before, {os.getloadavg()[0]:.1f} after")
     first = None
     for forge, results in runs.items():
         wall = statistics.median(r[0] for r in results)
         cpu = statistics.median(r[1] for r in results)
         first = first or (wall, cpu)
-        print(f"{forge}: wall {wall:.2f} s (x{wall / first[0]:.2f}), CPU {cpu:.2f} s (x{cpu / first[1]:.2f}), "
-              f"{len(results)} runs")
+        print(f"{forge}: wall {wall:.2f} s (x{wall / first[0]:.2f}; {_spread(r[0] for r in results)}), "
+              f"CPU {cpu:.2f} s (x{cpu / first[1]:.2f}; {_spread(r[1] for r in results)}), {len(results)} runs")
         if results[0][2]:
             for name in results[0][2]:
                 col = [r[2][name] for r in results]
                 print(f"    {name:9} {statistics.median(c['seconds'] for c in col):5.2f} s  "
                       f"CPU {statistics.median(c['cpu_seconds'] for c in col):5.2f} s  "
                       f"peak {max(c['peak_mib'] for c in col):6.1f} MiB")
+
+
+def _spread(values) -> str:
+    """The lowest and highest of a forge's runs: on a shared machine the median alone hides the noise."""
+    values = sorted(values)
+    return f"{values[0]:.2f}-{values[-1]:.2f}"
 
 
 def _boxed(forge: Path) -> bool:

@@ -179,7 +179,8 @@ def load(text: str) -> tuple[object, SourceMap]:
     if node is None:
         raise YamlError("empty-file", "the file is empty", 1, 1,
                         "add a `cards:` or `factions:` list, or delete the file")
-    _check_expansion(node)
+    if "&" in text:  # no anchor, no alias: the graph is the tree the composer built, nothing to expand
+        _check_expansion(node)
     builder = _Builder()
     try:
         data = builder.build(node, ())

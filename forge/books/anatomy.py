@@ -178,15 +178,18 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
 
     With ``books`` (every language's phrasebook) the text is set at its class's size, as printed;
     ``face`` gives the face already built; ``image_format`` another Pillow format (WEBP for the web pages)."""
-    from ..render.draw import draw_face
-    from ..render.face import build_face
-    from ..render.paint import Painter
-    from ..render.pdf import PdfBuffer
     from ..render.template import load_template
 
     tpl = load_template(root)
     if not _PICTURES.get():
         return b"", [], tpl
+    # imported only to draw: `forge check` composes the books without pictures and need not load the
+    # renderer's modules (reportlab's canvas, the text fit), a tenth of its books check
+    from ..render.draw import draw_face
+    from ..render.face import build_face
+    from ..render.paint import Painter
+    from ..render.pdf import PdfBuffer
+
     if face is None:
         face = classed_face(card, db, books, lang, root) if books else build_face(card, db, book, lang, root)
     doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
@@ -216,14 +219,15 @@ def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90, image_format: str = "
 
 def render_back(kind: str, lang: str, root: Path, width: int = IMAGE_WIDTH) -> bytes:
     """Draw a card back (recruit, starter or rite) with the card renderer: trimmed JPEG bytes."""
-    from ..render.draw import draw_back
-    from ..render.paint import Painter
-    from ..render.pdf import PdfBuffer
     from ..render.template import load_template
 
     tpl = load_template(root)
     if not _PICTURES.get():
         return b""
+    from ..render.draw import draw_back  # imported only to draw (see render_card)
+    from ..render.paint import Painter
+    from ..render.pdf import PdfBuffer
+
     doc = PdfBuffer((tpl.full_w, tpl.full_h), kind, lang)
     draw_back(Painter(doc.canvas), tpl, kind, lang)
     return _trimmed_jpeg(doc, tpl, width)

@@ -10,6 +10,7 @@ on the way is a ``Finding`` at its line; nothing here raises on bad prose.
 from __future__ import annotations
 
 import base64
+import functools
 import html
 import os
 import re
@@ -236,20 +237,72 @@ class _LayoutLoader(jinja2.BaseLoader):
 
 
 class _CompiledLayouts(jinja2.BytecodeCache):
-    """forge's layouts compiled once per process, kept in memory: each book's environment (its own, so no
-    state of one book's rendering reaches another) loads their code from here instead of compiling the
-    same files again, which was a third of composing the four books. Jinja keys each entry by the
-    template's name and the checksum of its source, so a changed file is compiled anew."""
+    """forge's layouts compiled once, kept in memory and on disk: each book's environment (its own, so no state
+    of one book's rendering reaches another) loads their code from here instead of compiling the same files
+    again, which was a third of composing the four books; a new process (each `forge check`, `forge build`)
+    loads what an earlier one compiled, since compiling them is a tenth of the books check.
+
+    On disk the code is a record sealed with this machine's key (``forge.render.seal``), next to that key
+    outside any project: a record this machine did not write is no record, and its code is never loaded.
+    Jinja keys each entry by the template's name and the checksum of its source, so a changed file is
+    compiled anew; the record also names Jinja's and Python's versions. A record that cannot be read or
+    written is no loss: the layouts are compiled."""
+
+    #: The largest record read (the layouts' code is ~300 KB).
+    MAX_BYTES = 8 << 20
 
     def __init__(self) -> None:
         self.code: dict[str, bytes] = {}
+        self.read = False
 
     def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
+        if not self.read:
+            self.read = True
+            self.code = {**self._stored(), **self.code}
         if bucket.key in self.code:
             bucket.bytecode_from_string(self.code[bucket.key])
 
     def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
         self.code[bucket.key] = bucket.bytecode_to_string()
+        self._store()
+
+    @staticmethod
+    def path() -> Path:
+        from ..render import seal
+
+        return seal.key_path().parent / "layouts.json"
+
+    @staticmethod
+    def _version() -> str:
+        import sys
+
+        return f"jinja2 {jinja2.__version__}, python {sys.version}"
+
+    def _stored(self) -> dict[str, bytes]:
+        from ..render import seal
+
+        try:
+            with safeio.open_regular(self.path(), self.MAX_BYTES) as fh:
+                record = seal.unseal(fh.read(self.MAX_BYTES + 1))
+        except (safeio.UnsafeInput, OSError):
+            return {}
+        if not isinstance(record, dict) or record.get("version") != self._version() \
+                or not isinstance(record.get("code"), dict):
+            return {}
+        try:
+            return {key: base64.b64decode(code, validate=True) for key, code in record["code"].items()}
+        except (TypeError, ValueError):
+            return {}
+
+    def _store(self) -> None:
+        from .. import atomic
+        from ..render import seal
+
+        code = {key: base64.b64encode(data).decode("ascii") for key, data in sorted(self.code.items())}
+        try:
+            atomic.write_bytes(self.path(), seal.seal({"version": self._version(), "code": code}))
+        except OSError:  # a read-only cache, or a command whose writes are confined to its output folder
+            pass
 
 
 _COMPILED_LAYOUTS = _CompiledLayouts()
@@ -284,6 +337,25 @@ class Book:
         self.blocks_printed: dict[str, int] = {}
         self._example: example.Example | None = None
         self._example_failed = False
+        # Kept by card object (the database keeps each alive, so its id is not reused): the reference lists a
+        # card under every entry it shows, and computing its constructs and its view again was a tenth of it
+        self._constructs: dict[int, set[str]] = {}
+        self._views: dict[tuple[int, str | None], dict] = {}
+
+    def constructs(self, card: Card) -> set[str]:
+        """``content.card_constructs(card)``, computed once per card."""
+        if id(card) not in self._constructs:
+            self._constructs[id(card)] = content.card_constructs(card)
+        return self._constructs[id(card)]
+
+    @functools.cached_property
+    def counts(self) -> content.Counts:
+        """``content.counts`` of the database, which the labels' ``{n:KEY}`` quote again and again."""
+        return content.counts(self.project.db)
+
+    def users(self, key: str) -> list[Card]:
+        """``content.cards_using(db, key)``: the cards that show the construct ``key``, in database order."""
+        return [c for c in self.project.db.cards if key in self.constructs(c)]
 
     # -- findings ----------------------------------------------------------------------
     def problem(self, message: str, hint: str = "", severity: str = "error", rule: str = "book",
@@ -338,7 +410,7 @@ class Book:
         """What forge's layouts call or read (they are forge's files; the prose never sees these)."""
         return {
             "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
-            "game": self.s.get("game", "Rift Commanders"), "n": content.counts(self.project.db),
+            "game": self.s.get("game", "Rift Commanders"), "n": self.counts,
             "faction": self.faction, "faction_title": self.faction_title, "icon": self.icon,
             "names": self.names, "trap_kind": self.L.trap_kind, "count": self.count, "plural": self.plural,
             "quick_reference": self.quick_reference, "box_contents": self.box_contents,
@@ -382,7 +454,7 @@ class Book:
 
     def numbers(self) -> dict[str, int]:
         """Every number prose may print by name: the counts of the cards and the engine, and a few derived."""
-        n = content.counts(self.project.db)
+        n = self.counts
         out = {f.name: getattr(n, f.name) for f in fields(n) if isinstance(getattr(n, f.name), int)}
         souls = self.soul_cards()
         out.update(cards=len(self.project.db.cards), other_factions=n.factions - 1,
@@ -438,7 +510,7 @@ class Book:
         return html.escape(str(self.s.get("author", "")), quote=False)
 
     def d_starter_list(self) -> Markup:
-        n = content.counts(self.project.db)
+        n = self.counts
         more = self.phrase("starter_more", count=html.escape(self.count(n.starter_creatures, "starter_creature")))
         return self.starter_list(more)
 
@@ -613,7 +685,7 @@ class Book:
         ``{n:KEY}`` numbers from the cards and the engine (``{n:hand}``: 5)."""
         def name(m: re.Match) -> str:
             if m.group(1) == "n":
-                value = getattr(content.counts(self.project.db), m.group(2), None)
+                value = getattr(self.counts, m.group(2), None)
                 if not isinstance(value, int):
                     self.problem(f"strings.yaml: no number `{m.group(2)}`",
                                  where=((BOOKS_DIR / "strings.yaml").as_posix(), 0))
@@ -655,7 +727,14 @@ class Book:
         return out
 
     def card_view(self, card: Card, highlight: str | None = None) -> dict:
-        """Everything a template shows of a card, in this language."""
+        """Everything a template shows of a card, in this language (made once per card and highlight: the
+        immutable sandbox lets no template change it)."""
+        key = (id(card), highlight)
+        if key not in self._views:
+            self._views[key] = self._card_view(card, highlight)
+        return self._views[key]
+
+    def _card_view(self, card: Card, highlight: str | None) -> dict:
         return {
             "id": card.id, "card": card, "name": self.L.name(card), "other_name": self.L.other_name(card),
             "type_line": self.L.book.type_line(card), "cost": card.cost, "copies": card.copies,
@@ -685,8 +764,7 @@ class Book:
     def soul_cards(self) -> dict:
         """Every card that can give soul essence (a Soul icon on any of its lines, played or activated), by
         where a player meets it: the starter Soul cards, the other starter cards, the recruitment cards."""
-        db = self.project.db
-        sources = [c for c in db.cards if "soul" in content.card_constructs(c)]
+        sources = self.users("soul")
         starters = [c for c in sources if c.set == "starter" and c.type == "soul"]
         others = [c for c in sources if c.set == "starter" and c.type != "soul"]
         faction = [c for c in sources if c.set == "recruit"]
@@ -743,7 +821,7 @@ class Book:
         return self.render_macro("rites_table", [self.card_view(c) for c in self.project.db.rites()])
 
     def box_contents(self) -> Markup:
-        return self.render_macro("box_contents", content.counts(self.project.db))
+        return self.render_macro("box_contents", self.counts)
 
     def art_credits(self) -> Markup:
         """Who made each card's picture, in collector-number order, read from the cards' ``art:``.
@@ -945,12 +1023,12 @@ class ReferenceBlocks:
             book.problem(f"the entry `{key}` needs a title", f'write `::: entry {key} title="…"`',
                          severity=WARNING, where=where)
         other = content.Language(L.other.lang, book.project.db, L.other, L.book).title(key)
-        example = content.example_card(book.project.db, key, named.get("example"))
+        example = content.example_card(book.project.db, key, named.get("example"), book.users(key))
         if named.get("example") and (example is None or example.id != named["example"]):
             book.problem(f"the example `{named['example']}` of `{key}` is not a card that shows it",
                          "pick a card whose text uses the keyword, or remove example=", severity=WARNING,
                          where=where)
-        users = sorted(content.cards_using(book.project.db, key), key=lambda c: content.sort_key(L.name(c)))
+        users = sorted(book.users(key), key=lambda c: content.sort_key(L.name(c)))
         return {"key": key, "title": book.markup_html(title), "other": book.markup_html(other) if other else None,
                 "body": Markup(body),
                 "example": book.card_view(example, highlight=key) if example else None,

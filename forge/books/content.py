@@ -90,9 +90,11 @@ def cards_using(db: CardDatabase, key: str) -> list[Card]:
     return [c for c in db.cards if key in card_constructs(c)]
 
 
-def example_card(db: CardDatabase, key: str, preferred: str | None = None) -> Card | None:
-    """The card that best shows a construct: the designer's choice if it uses it, else the plainest user."""
-    users = cards_using(db, key)
+def example_card(db: CardDatabase, key: str, preferred: str | None = None,
+                 users: list[Card] | None = None) -> Card | None:
+    """The card that best shows a construct: the designer's choice if it uses it, else the plainest user
+    (``users``: ``cards_using(db, key)``, when the caller has it)."""
+    users = cards_using(db, key) if users is None else users
     for card in users:
         if card.id == preferred:
             return card

@@ -94,12 +94,14 @@ class AssetCache:
     RECORD = Path(".cache") / "web-assets.json"
 
     def __init__(self, out: Path | None = None):
-        from ..render.jobs import read_own
-        from ..render.seal import unseal
-
         self.out = out
-        known = unseal(read_own(Path(out) / self.RECORD)) if out is not None else None
-        self.known: dict[str, str] = known if isinstance(known, dict) else {}
+        self.known: dict[str, str] = {}
+        if out is not None:  # imported only then: `forge check`'s cache, kept nowhere, needs no card jobs module
+            from ..render.jobs import read_own
+            from ..render.seal import unseal
+
+            known = unseal(read_own(Path(out) / self.RECORD))
+            self.known = known if isinstance(known, dict) else {}
         self.used: dict[str, str] = {}
 
     def get(self, key: str, make) -> str:

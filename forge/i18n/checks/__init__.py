@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ...findings import ERROR, Finding
 from ...verbatim import SPAN
@@ -40,11 +41,13 @@ def at(entry: Entry, rule: str, message: str, hint: str = "", index: int = 0, se
     return Finding(entry.position(index), rule, message, hint, severity)
 
 
+@lru_cache(maxsize=8192)
 def masked(text: str, fill: str = " ") -> str:
     """``text`` with its code replaced by ``fill`` (same length): what a reader reads as words.
 
     Spaces for reading words and numbers; a letter for typography, so that code glued to a
-    colon reads as a word glued to it, not as a space before it.
+    colon reads as a word glued to it, not as a space before it. Kept: every check family masks the same
+    strings (33,000 calls for the shipped game's 1,000 pairs, 6 % of parity).
     """
     return CODE.sub(lambda m: fill * len(m.group(0)), text)
 

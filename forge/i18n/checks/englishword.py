@@ -77,6 +77,7 @@ def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
     """Each French string with a word of the project's English-only vocabulary, unless ``untranslated`` spoke."""
     english = vocabulary(inv, termbase)
     quoted = _names(inv, termbase)
+    known = untranslated.vouched(termbase)
     found: list[Finding] = []
     for pair in inv.pairs:
         if pair.fr is None or not pair.fr.text.strip():
@@ -84,7 +85,7 @@ def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
         text = _unquoted(readable(pair.fr.text), quoted)
         hit = next((m for m in _WORD.finditer(text) if m.group(0).casefold() in english
                     and (pair.kind in TITLES or not _a_name(text, m))), None)
-        if hit is not None and not (pair.en is not None and untranslated.findings_of(pair, termbase)):
+        if hit is not None and not (pair.en is not None and untranslated.findings_of(pair, termbase, known)):
             found.append(_finding(pair, hit))  # one finding a string: the translator rereads it whole
     return found
 

@@ -24,12 +24,13 @@ from . import at, both, label, masked, readings
 def check(inv: Inventory, termbase: Termbase) -> list[Finding]:
     found = _locale_labels(inv, termbase) + _unique_names(inv) + _forbidden(inv, termbase) + _keyword_case(inv)
     text_terms = [t for t in termbase.terms if t.en_forms or t.fr_forms]
+    matcher = _matcher(tuple(text_terms), termbase.identical)  # once: its cache's key hashes every term
     for pair in both(inv.pairs):
         if pair.kind in _FREE:
             continue
         en = " | ".join(_norm(masked(r)) for r in readings(pair.en.text))  # a term in a plural slot counts
         fr = [_norm(masked(r)) for r in readings(pair.fr.text)]
-        for term in _used(en, text_terms, termbase):
+        for term in _used(en, matcher):
             if term.loose and pair.kind in _TITLES:
                 continue
             if not any(_pattern(term, "fr").search(reading) for reading in fr):
@@ -55,11 +56,13 @@ def _forbidden(inv: Inventory, termbase: Termbase) -> list[Finding]:
     found: list[Finding] = []
     patterns = {(lang, t.id): _forms_pattern(t.forbidden(lang)) for lang, t in rules}
     for pair in inv.pairs:
+        texts = {lang: _norm(masked(entry.text)) for lang in ("en", "fr")  # once a string, not once a rule
+                 if (entry := pair.side(lang)) is not None and entry.text.strip()}
         for lang, term in rules:
-            entry = pair.side(lang)
-            if entry is None or not entry.text.strip():
+            if lang not in texts:
                 continue
-            m = patterns[(lang, term.id)].search(_norm(masked(entry.text)))
+            entry = pair.side(lang)
+            m = patterns[(lang, term.id)].search(texts[lang])
             if m:
                 head = term.en if lang == "en" else term.fr
                 found.append(at(entry, "terminology", f"{label(pair)}: \"{m.group(0)}\" is a variant the termbase "
@@ -78,9 +81,10 @@ def _forms_pattern(forms: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"(?<!\w)(?:" + "|".join(parts) + r")(?!\w)")
 
 
-def _used(en: str, terms: list[Term], termbase: Termbase) -> list[Term]:
-    """The terms an English text uses, longest match first ("exile pile" is not the keyword Exile)."""
-    pattern, owner = _matcher(tuple(terms), termbase.identical)
+def _used(en: str, matcher: tuple[re.Pattern, dict[str, Term]]) -> list[Term]:
+    """The terms an English text uses, longest match first ("exile pile" is not the keyword Exile);
+    ``matcher``: ``_matcher`` of the terms looked for."""
+    pattern, owner = matcher
     used: dict[str, Term] = {}
     for m in pattern.finditer(en):
         term = owner.get(m.lastgroup or "")
@@ -187,4 +191,5 @@ __all__ = ["check", "dotted"]
 
 def used_terms(en: str, termbase: Termbase) -> list[Term]:
     """The termbase terms an English text uses (for the translators' notes in an export)."""
-    return _used(_norm(masked(en)), [t for t in termbase.terms if t.en_forms or t.fr_forms or t.en], termbase)
+    terms = [t for t in termbase.terms if t.en_forms or t.fr_forms or t.en]
+    return _used(_norm(masked(en)), _matcher(tuple(terms), termbase.identical))
