@@ -118,6 +118,11 @@ def _band(book, player: int, example: Example, y: float, field_y: float, hand: i
 #: Where a player's hand and counters start (mm): after the deck and the discard pile, with room for a callout.
 HAND_X = 2 * STEP + 3
 COUNTERS_X = HAND_X + 4 * 6 + CARD_W + CALLOUT + 1.5
+#: The recruitment row's columns (two rows of cards), and the widths of the labels under the zone (mm):
+#: forge.i18n.booklabels measures the French and English labels against them.
+COLUMNS = max(1, (ROW_SIZE + 1) // 2)
+RECRUITMENT_LABEL_W = COLUMNS * STEP - ROW_GAP
+RITES_LABEL_W = FIGURE_W - (COLUMNS + 1) * STEP
 
 
 def book_counts(book):
@@ -138,7 +143,7 @@ def setup_view(book, example: Example) -> dict:
     zone_y = 2 * row + 2.5
     placed.append(Placed("card", 0, zone_y, uri=back_image(book, "recruit")))
     placed.append(Placed("slot", 0, zone_y + row, text=s["exile"]))
-    columns = max(1, (ROW_SIZE + 1) // 2)
+    columns = COLUMNS
     for i, card_id in enumerate(example.row):
         placed.append(Placed("card", STEP + (i % columns) * STEP, zone_y + (i // columns) * row,
                              uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
@@ -147,8 +152,8 @@ def setup_view(book, example: Example) -> dict:
         placed.append(Placed("card", RITE_X, round(zone_y + i * rite_step, 2),
                              uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
     zone_bottom = zone_y + 2 * CARD_H + ROW_GAP + 0.8
-    placed.append(Placed("label", STEP, zone_bottom, w=columns * STEP - ROW_GAP, h=4, text=book.words(s["recruitment"])))
-    placed.append(Placed("label", (columns + 1) * STEP, zone_bottom, w=FIGURE_W - (columns + 1) * STEP, h=4, text=s["rites"]))
+    placed.append(Placed("label", STEP, zone_bottom, w=RECRUITMENT_LABEL_W, h=4, text=book.words(s["recruitment"])))
+    placed.append(Placed("label", (columns + 1) * STEP, zone_bottom, w=RITES_LABEL_W, h=4, text=s["rites"]))
     player_y = zone_bottom + 5 + row  # the first player's battlefield, then their cards
     placed += _band(book, first, example, player_y, player_y - row, 3, True)
     gap_x = COUNTERS_X - CALLOUT - 0.6  # between the hand and the counters
