@@ -30,7 +30,7 @@ from ..findings import WARNING, Finding
 from ..model import Card, CardDatabase, Position, collector_order
 from ..text import Phrasebook, PhraseError, parse_markup
 from ..vocabulary import TRAP_KINDS, plural_category
-from . import content, example, table
+from . import content, example, extras, table
 from .anatomy import choose_cards, cover_cards, place_callouts, render_card, render_figure
 from .fetch import UrlPolicy, scan_html
 from .icons import IconSet, Palette
@@ -527,6 +527,13 @@ class Book:
             return self.phrase(f"threshold_{form}_none")
         shown = self.icon(te["faction"]) if form == "icon" else self.faction(te["faction"])
         return self.phrase(f"threshold_{form}", n=te["n"], **{"icon" if form == "icon" else "faction": shown})
+
+    def d_components(self) -> Markup:
+        if self.blocks_printed.get("components"):
+            self.problem("`{components}` is printed twice in this book", "print it once")
+            return Markup("")
+        self.blocks_printed["components"] = 1
+        return self.render_macro("components", extras.components_view(self))
 
     def d_block(self, name: str) -> Markup:
         printers = {"factions": self.factions_table, "starter": self.starter_table, "box_contents": self.box_contents,
@@ -1316,5 +1323,5 @@ def _page_context(book: Book, meta: dict, main_html: str) -> dict:
         "title": meta.get("title", book.kind), "subtitle": meta.get("subtitle", ""),
         "running": meta.get("running", meta.get("title", "")), "tagline": meta.get("tagline", ""),
         "kind": book.kind, "body": Markup(main_html), "toc": toc, "css": Markup(font_faces() + "\n" + css),
-        "factions": factions, "fan": fan,
+        "factions": factions, "fan": fan, "extras": extras.extra_pages(book),
     }

@@ -16,18 +16,30 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..engine.state import RAISE_COST, START_ALLEGIANCE
+from ..engine.state import (
+    MAX_CREATURES,
+    RAISE_COST,
+    RITE_SLOTS,
+    ROW_SIZE,
+    START_ALLEGIANCE,
+)
 from ..vocabulary import FACTIONS
 from .anatomy import render_back, render_card
 from .example import ACTIONS, ANSWERED, PICTURED, Example, Moment
 
-#: Card size in the setup diagram, and its layout (mm): a 120 mm wide figure, three bands.
-CARD_W, CARD_H = 15.0, 21.0
-STEP = 16.5
+#: Card size in the setup diagram (mm): 17 mm wide in print, the most a full A5 page's text area
+#: (120 x 177 mm) holds with both players' two rows and the recruitment zone's two rows.
+CARD_W = 17.0
+CARD_H = round(CARD_W * 88.9 / 63.5, 1)
+#: Distance between two cards side by side, and between two rows.
+STEP = CARD_W + 1.5
+ROW_GAP = 1.5
 FIGURE_W = 120.0
-#: The drawing is laid out at full width, then set at this scale (it must fit under the setup steps).
-SCALE = 0.84
-#: Pixel width of the small card images (about 300 dpi at 15 mm).
+#: The callouts' badge (``.callout`` in book.css): a 4.2 mm disc, placed by its top-left corner.
+CALLOUT = 4.2
+#: The Rites column and the Rite slots sit at the right edge; the Rites overlap, their name banners showing.
+RITE_X = FIGURE_W - CARD_W
+#: Pixel width of the small card images (about 300 dpi at 17 mm).
 THUMB_PX = 200
 #: Cards pictured beside one turn of the example, at most.
 MAX_PICTURED = 6
@@ -43,19 +55,27 @@ def card_image(book, card_id: str, width: int = THUMB_PX) -> str:
     """A card's face as the card renderer prints it, as a data URI (drawn once per process)."""
     project = book.project
     key = (str(project.root), id(project.db), card_id, book.lang, width)
-    if key not in _IMAGES:
-        card = project.db.by_id()[card_id]
-        _IMAGES[key] = _uri(render_card(card, project.db, book.L.book, book.lang, project.root, width,
-                                        books=project.books)[0])
-    return _IMAGES[key]
+    if key in _IMAGES:
+        return _IMAGES[key]
+    card = project.db.by_id()[card_id]
+    data = render_card(card, project.db, book.L.book, book.lang, project.root, width, books=project.books)[0]
+    return _kept(key, data)
 
 
 def back_image(book, kind: str, width: int = THUMB_PX) -> str:
     project = book.project
     key = (str(project.root), id(project.db), "back:" + kind, book.lang, width)
-    if key not in _IMAGES:
-        _IMAGES[key] = _uri(render_back(kind, book.lang, project.root, width))
-    return _IMAGES[key]
+    if key in _IMAGES:
+        return _IMAGES[key]
+    return _kept(key, render_back(kind, book.lang, project.root, width))
+
+
+def _kept(key: tuple, data: bytes) -> str:
+    """The picture's data URI, remembered only when drawn: one left empty (``without_pictures``) is not."""
+    uri = _uri(data)
+    if data:
+        _IMAGES[key] = uri
+    return uri
 
 
 # -- the setup diagram ---------------------------------------------------------------------------
@@ -72,25 +92,37 @@ class Placed:
     text: str = ""
 
 
-def _band(book, player: int, example: Example, y: float, hand: int, first: bool) -> list[Placed]:
-    """One player's side: deck, discard pile, hand (card backs) and counters."""
+def _band(book, player: int, example: Example, y: float, field_y: float, hand: int, first: bool) -> list[Placed]:
+    """One player's side: deck, discard pile, hand (card backs) and counters at ``y``; below or above
+    them (``field_y``), the battlefield's slots (the engine's ``MAX_CREATURES``) and the Rite slot."""
     s = book.s["setup"]
     faction = example.factions[player]
     out = [Placed("card", 0, y, uri=back_image(book, "starter")),
-           Placed("slot", 17, y, text=s["discard"])]
+           Placed("slot", STEP, y, text=s["discard"])]
     for i in range(hand):
-        out.append(Placed("card", 36 + i * 6, y, uri=back_image(book, "starter")))
+        out.append(Placed("card", HAND_X + i * 6, y, uri=back_image(book, "starter")))
+    name = html.escape(book.s["game_example"]["players"][player])
+    label = f"<b>{name}</b> · {book.faction(faction)}" + (f"<br/><i>{html.escape(s['first'])}</i>" if first else "")
     alleg = " ".join(f"{book.icon(f.id)}\u00a0{START_ALLEGIANCE if f.id == faction else 0}"
                      for f in book.project.db.factions)
-    counters = (f"<b>{book.count(book_counts(book).health, 'health')}</b><br/>{alleg}<br/>"
+    counters = (f"{label}<br/>{book.count(book_counts(book).health, 'health')}<br/>{alleg}<br/>"
                 f"{html.escape(s['poison'])}\u00a00")
-    out.append(Placed("counters", 79, y, w=41, h=CARD_H, text=Markup(counters)))
-    name = html.escape(book.s["game_example"]["players"][player])
-    label = f"{name} · {book.faction(faction)}" + (f" · <i>{html.escape(s['first'])}</i>" if first else "")
-    first_player = example.first
-    out.append(Placed("label", 0, y - 5 if player != first_player else y + CARD_H + 0.8, w=FIGURE_W, h=4,
-                      text=Markup(label)))
+    out.append(Placed("counters", COUNTERS_X, y, w=FIGURE_W - COUNTERS_X, h=CARD_H, text=Markup(counters)))
+    for i in range(MAX_CREATURES):
+        out.append(Placed("slot", i * STEP, field_y, text=book.words(s["battlefield"]) if i == MAX_CREATURES // 2 else ""))
+    for i in range(RITE_SLOTS):
+        out.append(Placed("slot", RITE_X - i * STEP, field_y, text=s["rite_slot"]))
     return out
+
+
+#: Where a player's hand and counters start (mm): after the deck and the discard pile, with room for a callout.
+HAND_X = 2 * STEP + 3
+COUNTERS_X = HAND_X + 4 * 6 + CARD_W + CALLOUT + 1.5
+#: The recruitment row's columns (two rows of cards), and the widths of the labels under the zone (mm):
+#: forge.i18n.booklabels measures the French and English labels against them.
+COLUMNS = max(1, (ROW_SIZE + 1) // 2)
+RECRUITMENT_LABEL_W = COLUMNS * STEP - ROW_GAP
+RITES_LABEL_W = FIGURE_W - (COLUMNS + 1) * STEP
 
 
 def book_counts(book):
@@ -100,36 +132,38 @@ def book_counts(book):
 
 
 def setup_view(book, example: Example) -> dict:
-    """Everything the setup diagram draws, with its numbered callouts (the setup steps)."""
+    """Everything the setup diagram draws, with its numbered callouts (the setup steps), none on a label."""
     s = book.s["setup"]
     first = example.first
     second = 1 - first
     n = book_counts(book)
+    row = CARD_H + ROW_GAP
     placed: list[Placed] = []
-    placed += _band(book, second, example, 6.0, n.hand, False)
-    zone_y = 34.0
+    placed += _band(book, second, example, 0.0, row, n.hand, False)  # the opponent, across the table
+    zone_y = 2 * row + 2.5
     placed.append(Placed("card", 0, zone_y, uri=back_image(book, "recruit")))
-    placed.append(Placed("slot", 0, zone_y + CARD_H + 2, text=s["exile"]))
+    placed.append(Placed("slot", 0, zone_y + row, text=s["exile"]))
+    columns = COLUMNS
     for i, card_id in enumerate(example.row):
-        placed.append(Placed("card", 19 + (i % 4) * STEP, zone_y + (i // 4) * (CARD_H + 2), uri=card_image(book, card_id),
-                             text=book.L.name(book.cards[card_id])))
-    for i, card_id in enumerate(example.rites):
-        placed.append(Placed("card", 88.5 + (i % 2) * STEP, zone_y + (i // 2) * (CARD_H + 2),
+        placed.append(Placed("card", STEP + (i % columns) * STEP, zone_y + (i // columns) * row,
                              uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
-    zone_bottom = zone_y + 2 * CARD_H + 2 + 0.8
-    placed.append(Placed("label", 19, zone_bottom, w=64.5, h=4, text=book.words(s["recruitment"])))
-    placed.append(Placed("label", 88.5, zone_bottom, w=31.5, h=4, text=s["rites"]))
-    player_y = zone_bottom + 9
-    placed += _band(book, first, example, player_y, 3, True)
-    label_y = player_y + CARD_H + 0.8
-    callouts = [  # (setup step, x, y): beside what the step sets up
-        (1, -4.5, 1.0), (1, -4.5, label_y), (2, -4.5, player_y + 3), (3, 75, player_y + 3),
-        (4, -4.5, zone_y + 3), (5, 84.5, zone_y + 3), (6, 60, label_y), (7, 32, player_y + 3), (7, 32, 9.0)]
-    k = SCALE
-    placed = [replace(p, x=round(p.x * k, 2), y=round(p.y * k, 2), w=round(p.w * k, 2), h=round(p.h * k, 2))
-              for p in placed]
-    return {"placed": placed, "callouts": [{"n": n, "x": round(x * k, 2), "y": round(y * k, 2)} for n, x, y in callouts],
-            "width": round(FIGURE_W * k, 1), "height": round((player_y + CARD_H + 6) * k, 1), "caption": s["caption"]}
+    rite_step = (2 * CARD_H + ROW_GAP - CARD_H) / max(1, len(example.rites) - 1)
+    for i, card_id in enumerate(example.rites):
+        placed.append(Placed("card", RITE_X, round(zone_y + i * rite_step, 2),
+                             uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
+    zone_bottom = zone_y + 2 * CARD_H + ROW_GAP + 0.8
+    placed.append(Placed("label", STEP, zone_bottom, w=RECRUITMENT_LABEL_W, h=4, text=book.words(s["recruitment"])))
+    placed.append(Placed("label", (columns + 1) * STEP, zone_bottom, w=RITES_LABEL_W, h=4, text=s["rites"]))
+    player_y = zone_bottom + 5 + row  # the first player's battlefield, then their cards
+    placed += _band(book, first, example, player_y, player_y - row, 3, True)
+    gap_x = COUNTERS_X - CALLOUT - 0.6  # between the hand and the counters
+    callouts = [  # (setup step, x, y): beside what the step sets up, never on a label
+        (1, gap_x, 0.5), (1, gap_x, player_y + 0.5), (2, -CALLOUT - 0.5, player_y + 3),
+        (3, gap_x, player_y + 7), (4, -CALLOUT - 0.5, zone_y + 3), (5, RITE_X - CALLOUT - 0.5, zone_y + 3),
+        (6, gap_x, player_y + CARD_H - CALLOUT), (7, HAND_X + 1, player_y + 3), (7, HAND_X + 1, 3.0)]
+    return {"placed": [replace(p, x=round(p.x, 2), y=round(p.y, 2), w=round(p.w, 2), h=round(p.h, 2)) for p in placed],
+            "callouts": [{"n": n, "x": round(x, 2), "y": round(y, 2)} for n, x, y in callouts],
+            "width": FIGURE_W, "height": round(player_y + CARD_H, 1), "caption": s["caption"]}
 
 
 # -- the worked example ---------------------------------------------------------------------------

@@ -21,6 +21,8 @@ from .actions import END, NO, PASS, STOP, YES, Action, IllegalDecision
 from .cards import CardDef, CompiledCards, Line
 
 MAX_CREATURES = 5
+#: Rites a player may own, on their Rite slot: ``_take_rite`` gives none to a player who has one.
+RITE_SLOTS = 1
 HAND_SIZE = 5
 ROW_SIZE = 8
 START_HEALTH = 40
@@ -1045,7 +1047,7 @@ class State:
             self._take_rite(p, f)
 
     def _take_rite(self, p: int, f: int) -> None:
-        if self.rite_of[p] is not None or self.rite_owner[f] >= 0:
+        if self.rite_of[p] is not None or self.rite_owner[f] >= 0:  # RITE_SLOTS: one per player
             return
         rite = self.cards.rites.get(f)
         if rite is None:

@@ -80,10 +80,15 @@ _SLOT, _LABEL, _COUNTERS = ".table-top .table-slot", ".table-top .table-label", 
 
 
 def _diagram() -> float:
-    """Points per millimetre of the setup diagram (drawn at ``forge.books.table.SCALE``)."""
-    from ..books import table as diagram
+    """Points per millimetre of the setup diagram (drawn at full size: ``forge.books.table``)."""
+    return PT_PER_MM
 
-    return diagram.SCALE * PT_PER_MM
+
+def _table():
+    """The setup diagram's module (imported when measured: the books import the i18n package)."""
+    from ..books import table
+
+    return table
 
 
 def _slot(css: Css) -> Place:
@@ -92,7 +97,7 @@ def _slot(css: Css) -> Place:
 
     size = css.size(_SLOT)
     lines = int((diagram.CARD_H * _diagram() - css.length(_SLOT, "padding-top")) // (size * css.number(_SLOT, "line-height")))
-    return Place(("setup.discard", "setup.exile"), "a card slot of the setup diagram", TEXT_FONT, size,
+    return Place(("setup.discard", "setup.exile", "setup.battlefield", "setup.rite_slot"), "a card slot of the setup diagram", TEXT_FONT, size,
                  diagram.CARD_W * _diagram(), lines=max(lines, 1))
 
 
@@ -115,11 +120,12 @@ _PLACES = (
             "table.glossary td:nth-child(odd)"),
     _slot,
     lambda css: Place(("setup.recruitment",), "the recruitment zone's label under the setup diagram (one line)",
-                      TEXT_FONT, css.size(_LABEL), 64.5 * _diagram()),
+                      TEXT_FONT, css.size(_LABEL), _table().RECRUITMENT_LABEL_W * _diagram()),
     lambda css: Place(("setup.rites",), "the Rites' label under the setup diagram (one line)", TEXT_FONT,
-                      css.size(_LABEL), 31.5 * _diagram()),
+                      css.size(_LABEL), _table().RITES_LABEL_W * _diagram()),
     lambda css: Place(("setup.poison",), "the poison counter's line in the setup diagram's counters box", TEXT_FONT,
-                      css.size(_COUNTERS), 41 * _diagram() - css.padding_x(_COUNTERS), around="{}\u00a00"),
+                      css.size(_COUNTERS), (_table().FIGURE_W - _table().COUNTERS_X) * _diagram()
+                      - css.padding_x(_COUNTERS), around="{}\u00a00"),
     _legend,
     lambda css: Place(("quick.title",), "the quick reference's title on the back cover", TITLE_FONT,
                       css.size(".quick .quick-title"), _back_cover_panel(css)),

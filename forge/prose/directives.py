@@ -66,6 +66,9 @@ DIRECTIVES: dict[str, Signature] = {
     "ruling": Signature(("number",), summary="marks a clarification the rules leave open: a label and the number "
                                              "of its ruling in docs/rulings.md (strings.yaml `clarification:`)",
                         example="{ruling:18}"),
+    "components": Signature(block=True, summary="the components: a picture of each card type and back (the card "
+                                                "renderer's), the cards per faction and the pieces the kit prints",
+                            example="{components}"),
     "block": Signature(("name",), block=True, summary="a generated table, list or figure, by name",
                        example="{block:factions}"),
 }
