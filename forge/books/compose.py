@@ -447,7 +447,9 @@ class Book:
     def d_starter_list(self) -> Markup:
         n = content.counts(self.project.db)
         more = self.phrase("starter_more", count=html.escape(self.count(n.starter_creatures, "starter_creature")))
-        return self.starter_list(more)
+        # a recipe of unbreakable names (5 × Lost Soul…): its paragraph is set ragged right (book.css), as a
+        # justified line there gaped
+        return Markup('<span class="recipe">') + self.starter_list(more) + Markup("</span>")
 
     def d_threshold_example(self) -> Markup:
         te = self.threshold_example()
