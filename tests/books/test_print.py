@@ -121,7 +121,7 @@ def test_no_device_rgb_is_left_in_the_print_file_and_the_screen_pdf_is_still_rgb
         _walk(page.indirect_reference, seen, found, f"page {number}")
     assert found == []
     f = figures(rendered, kind, lang)
-    assert set(f["colour_spaces"]) <= {"DeviceCMYK", "Pattern"}
+    assert set(f["colour_spaces"]) <= {"DeviceCMYK", "Pattern", "Separation(All)"}  # registration: the crop marks
     assert {im["colour_space"] for im in f["images"]} <= {"DeviceCMYK"}
     assert all(page.get("/Group", {}).get("/CS") == "/DeviceCMYK" for page in reader.pages)
     on_screen = measure_pdf(screen(rendered, kind, lang))

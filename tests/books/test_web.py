@@ -246,7 +246,7 @@ def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s
     [outcome] = build_web(game, ("reference",), ("fr",), game / "output", draft="2 errors in the card database")
     text = Path(outcome.path).read_text(encoding="utf-8")
     assert "--accent: #123456;" in text and "#7a2e1c" not in text
-    assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the card database</p>' in text
+    assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the <span class="nw">card database</span></p>' in text
 
 
 @pytest.mark.slow

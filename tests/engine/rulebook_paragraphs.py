@@ -57,8 +57,8 @@ PARAGRAPHS: tuple[Paragraph, ...] = (
     # -- Goal, factions, box ---------------------------------------------------------------
     P("intro", INTRO, "Rift Commanders is a deckbuilding game for 2 players",
       "Rift Commanders est un jeu de deckbuilding pour 2 joueurs"),
-    P("goal", INTRO, "Reduce your opponent's health to 0.",
-      "Réduisez à 0 les points de vie de votre adversaire."),
+    P("goal", INTRO, "To win, reduce your opponent's health to 0.",
+      "Pour gagner, réduisez à 0 les points de vie de votre adversaire."),
     P("factions", INTRO, "Four factions clash:", "Quatre factions s'affrontent :"),
     P("factions-allegiance", INTRO, "Your starting faction is not a prison.",
       "Votre faction de départ n'est pas une prison."),

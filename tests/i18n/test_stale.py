@@ -155,8 +155,8 @@ def tracking_findings(root: Path) -> list[tuple[str, str, int]]:
     return sorted((f["rule"], f["file"], f["line"]) for f in findings if f["rule"] in TRACKING)
 
 
-GOAL_EN = "Reduce your opponent's health to 0."
-GOAL_FR = "Réduisez à 0 les points"
+GOAL_EN = "To win, reduce your opponent's health to 0."
+GOAL_FR = "Pour gagner, réduisez"
 
 
 def test_inserting_a_paragraph_marks_only_it(shipped):
