@@ -15,10 +15,10 @@ import html
 import os
 import re
 import shlex
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
-from typing import Callable
 
 import jinja2
 import jinja2.bccache
@@ -28,18 +28,25 @@ from .. import safeio, sandbox, yamlsrc
 from ..engine.state import PLAY_STEPS, TURN_PHASES, WOUND_PROTECTION
 from ..findings import WARNING, Finding
 from ..model import Card, CardDatabase, Position, collector_order
-from ..text import Phrasebook, PhraseError, parse_markup
-from ..vocabulary import TRAP_KINDS, plural_category
-from . import content, example, extras, table
-from .anatomy import choose_cards, cover_cards, place_callouts, render_card, render_figure
-from .fetch import UrlPolicy, scan_html
-from .icons import IconSet, Palette
 from ..prose import grammar
 from ..prose.grammar import Container, Directive
 from ..prose.render import render, slugify
+from ..text import Phrasebook, PhraseError, parse_markup
+from ..vocabulary import TRAP_KINDS, plural_category
+from . import content, example, extras, table
+from .anatomy import (
+    choose_cards,
+    cover_cards,
+    place_callouts,
+    render_card,
+    render_figure,
+)
+from .fetch import UrlPolicy, scan_html
+from .icons import IconSet, Palette
 from .pdf import leftover_syntax
 from .rulings import RULINGS_FILE, Ruling, parse_rulings
 from .typography import typeset
+from .whole import mark_whole
 
 BOOKS_DIR = Path("templates") / "books"
 #: forge's own copies of the prose, strings, styles, game record and rulings, for any file a project does not
@@ -66,7 +73,7 @@ _NAME_REF = re.compile(r"\{(kw|type|n):(\w+)\}")
 _LEFTOVER_TOKEN = re.compile(r"\[\[[a-z_]+\]\]|\{\{|\{%|:::|\*\*")
 #: A placeholder of strings.yaml: a name, a plural choice ``{n|card|cards}``, or a name from the locale or the cards.
 _GOOD_PLACEHOLDER = re.compile(r"\{(?:(\w+)|(\w+)\|[^|{}]*\|[^{}]*|(?:kw|type|n):\w+)\}")
-_STYLE_END = re.compile(r"</\s*style", re.I)
+_STYLE_END = re.compile(r"</\s*style", re.IGNORECASE)
 _ANY_PLACEHOLDER = re.compile(r"\{[^{}]*\}?")
 #: Every name a strings.yaml phrase may hold; forge fills them, never str.format.
 PLACEHOLDERS = frozenset({"player", "other", "n", "m", "max", "card", "target", "health", "faction_name", "faction",
@@ -409,7 +416,7 @@ class Book:
     def helpers(self) -> dict:
         """What forge's layouts call or read (they are forge's files; the prose never sees these)."""
         return {
-            "lang": self.lang, "s": self.s, "author": self.s.get("author", ""),
+            "lang": self.lang, "other_lang": self.L.other.lang, "s": self.s, "author": self.s.get("author", ""),
             "game": self.s.get("game", "Rift Commanders"), "n": self.counts,
             "faction": self.faction, "faction_title": self.faction_title, "icon": self.icon,
             "names": self.names, "trap_kind": self.L.trap_kind, "count": self.count, "plural": self.plural,
@@ -512,7 +519,9 @@ class Book:
     def d_starter_list(self) -> Markup:
         n = self.counts
         more = self.phrase("starter_more", count=html.escape(self.count(n.starter_creatures, "starter_creature")))
-        return self.starter_list(more)
+        # a recipe of unbreakable names (5 × Lost Soul…): its paragraph is set ragged right (book.css), as a
+        # justified line there gaped
+        return Markup('<span class="recipe">') + self.starter_list(more) + Markup("</span>")
 
     def d_threshold_example(self) -> Markup:
         te = self.threshold_example()
@@ -880,7 +889,7 @@ class Book:
         return self.render_macro("card_list", [g for g in groups if g["cards"]])
 
     # -- the game the rulebook shows ---------------------------------------------------------------
-    def example_game(self) -> "example.Example | None":
+    def example_game(self) -> example.Example | None:
         """The rulebook's game record, replayed once (None, and a finding, when it no longer replays)."""
         if self._example is None and not self._example_failed:
             self._example_failed = True  # reported once, whichever helper asks first
@@ -1138,7 +1147,7 @@ def _front_matter(text: str, rel: str) -> tuple[dict, str, Finding | None]:
 class _Resolver:
     """What the prose renderer asks: directives and icons from the book, ``:::`` blocks from the reference's."""
 
-    def __init__(self, book: Book, blocks: "ReferenceBlocks"):
+    def __init__(self, book: Book, blocks: ReferenceBlocks):
         self.book, self.blocks = book, blocks
         self.directive, self.slug = book.directive, book.slug
 
@@ -1198,13 +1207,13 @@ def compose(project: Project, kind: str, lang: str) -> Composed:
         main_html = render(parsed, _Resolver(book, blocks))
         document = book.env.get_template("book.html.j2")
         context = _page_context(book, meta, main_html)
-        result.html = typeset(document.render(**context, part="main", fillers=0), lang)
-        result.tail_html = lambda fillers: typeset(document.render(**context, part="tail", fillers=fillers), lang)
+        result.html = mark_whole(typeset(document.render(**context, part="main", fillers=0), lang))
+        result.tail_html = lambda fillers: mark_whole(typeset(document.render(**context, part="tail", fillers=fillers), lang))
         result.title = context["title"]
         result.context = context
         result.policy = url_policy(project)
         _check_urls(book, result)
-        left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.S))
+        left = leftover_syntax(re.sub(r"<style>.*?</style>|<[^>]+>", "", result.html, flags=re.DOTALL))
         if left:
             token = _LEFTOVER_TOKEN.search(left)
             book.problem(f"markup is left in the text: …{left}…", "close every ** and ::: of the prose",
@@ -1283,7 +1292,7 @@ def _check_urls(book: Book, result: Composed) -> None:
                                            refusal.needle, refusal.reason, nth))
 
 
-_HEADING = re.compile(r'<h([23]) id="([^"]+)"(?: data-bookmark="([^"]*)")?>(.*?)</h\1>', re.S)
+_HEADING = re.compile(r'<h([23]) id="([^"]+)"(?: data-bookmark="([^"]*)")?>(.*?)</h\1>', re.DOTALL)
 
 
 def _contents(main_html: str, depth: int) -> list[dict]:

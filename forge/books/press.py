@@ -8,7 +8,8 @@ them by ``Finisher``, before they are written:
 
 - the media box grows past the bleed by a slug that holds the crop marks: printers want
   marks outside the bleed, never drawn on it (WeasyPrint's own ``marks: crop`` draws them
-  inside the bleed, over the cover's art), in 100 % K, hairline; what a page draws is
+  inside the bleed, over the cover's art), in registration colour (``REGISTRATION``: every
+  separation at 100 %, so each plate carries them and the plates can be aligned), hairline; what a page draws is
   clipped to its bleed box, so nothing but the marks reaches the slug;
 - TrimBox is the A5 page, BleedBox 3 mm larger on every side;
 - colours in the press's CMYK (``forge.books.cmyk``), each page a transparency group
@@ -35,6 +36,8 @@ MARK_OFFSET_MM = BLEED_MM
 MARK_LENGTH_MM = 5.0
 SLUG_MM = MARK_OFFSET_MM + MARK_LENGTH_MM + 2.0  # media box past the trim, on every side
 MARK_WIDTH_PT = 0.25
+#: The marks' colour space, named in each page's resources: the Separation "All" (every plate at 100 %).
+REGISTRATION = "ForgeRegistration"
 #: Laid out into every book: backgrounds paint into the bleed (WeasyPrint: page background painting area).
 BLEED_CSS = f"@page {{ bleed: {BLEED_MM:g}mm }}"
 PT_PER_MM = 72 / 25.4
@@ -51,12 +54,35 @@ def _marks(trim: list[float]) -> list[bytes]:
     """Crop marks at the four corners of ``trim`` (x0, y0, x1, y1, points), outside the bleed."""
     x0, y0, x1, y1 = trim
     near, far = MARK_OFFSET_MM * PT_PER_MM, (MARK_OFFSET_MM + MARK_LENGTH_MM) * PT_PER_MM
-    ops = [b"q", b"0 0 0 1 K", f"{MARK_WIDTH_PT:g} w".encode(), b"0 J"]
+    ops = [b"q", f"/{REGISTRATION} CS 1 SCN".encode(), f"{MARK_WIDTH_PT:g} w".encode(), b"0 J"]
     for x, sx in ((x0, -1), (x1, 1)):
         for y, sy in ((y0, -1), (y1, 1)):
             ops += [f"{x + sx * near:.3f} {y:.3f} m {x + sx * far:.3f} {y:.3f} l S".encode(),
                     f"{x:.3f} {y + sy * near:.3f} m {x:.3f} {y + sy * far:.3f} l S".encode()]
     return ops + [b"Q"]
+
+
+def _registration(pdf: pydyf.PDF) -> pydyf.Array:
+    """The Separation "All" with its CMYK alternate (100 % of each ink), as one object of ``pdf``."""
+    tint = pydyf.Dictionary({"FunctionType": 2, "Domain": pydyf.Array([0, 1]), "C0": pydyf.Array([0, 0, 0, 0]),
+                             "C1": pydyf.Array([1, 1, 1, 1]), "N": 1})
+    space = pydyf.Array(["/Separation", "/All", "/DeviceCMYK", tint])
+    pdf.add_object(space)
+    return space
+
+
+def _resolved(pdf: pydyf.PDF, value) -> pydyf.Dictionary:
+    return value if isinstance(value, dict) else pdf.objects[number(value)]
+
+
+def _name_registration(pdf: pydyf.PDF, page: pydyf.Dictionary, space: pydyf.Array) -> None:
+    """The page's resources name the registration colour space (WeasyPrint's pages may share them)."""
+    if "Resources" not in page:
+        page["Resources"] = pydyf.Dictionary()
+    resources = _resolved(pdf, page["Resources"])
+    if "ColorSpace" not in resources:
+        resources["ColorSpace"] = pydyf.Dictionary()
+    _resolved(pdf, resources["ColorSpace"])[REGISTRATION] = space.reference
 
 
 def _page_for_press(pdf: pydyf.PDF, page: pydyf.Dictionary) -> None:
@@ -150,8 +176,10 @@ class Finisher:
         self.screen = _write_screen(pdf)
         self.booklets = write_booklets(pdf)
         to_press(pdf)
+        registration = _registration(pdf)
         for page in pages(pdf):
             _page_for_press(pdf, page)
+            _name_registration(pdf, page, registration)
         _identify(pdf, self.identity)
 
 

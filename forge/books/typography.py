@@ -3,7 +3,13 @@
 Both languages get curly apostrophes and quotes, an ellipsis character and a
 number glued to the word after it. French gets its spacing: a no-break space
 before ``: ; ! ?`` and inside ``« »`` (Lato has no narrow no-break space, so the
-full no-break space U+00A0 is used, as on the cards).
+full no-break space U+00A0 is used, as on the cards). Text inside an element whose ``lang``
+differs (an English gloss in the French reference) is set by its own language's rules.
+
+Two line-breaking rules follow the typesetting: a paragraph (``p``, ``li``, ``td``) never ends on a
+one-word line nor on the fragment of a hyphenated word (its last two words are one unbreakable
+unit, which also keeps the last word whole), and a quoted example holding an icon (“5 [icon]:
+Poison 1”) is never broken across lines.
 """
 from __future__ import annotations
 
@@ -77,13 +83,50 @@ def _unescape_quotes(markup: str) -> str:
                    for p in parts)
 
 
+_LANG_ATTR = re.compile(r"""\slang\s*=\s*["']?([A-Za-z]{2,3})""")
+_VOID = frozenset({"img", "br", "hr", "wbr", "input", "meta", "link", "col", "source", "area", "base", "embed", "track"})
+
+
+class _Langs:
+    """The language of the text being read: the book's, or that of an element with its own ``lang``."""
+
+    def __init__(self, lang: str):
+        self.stack: list[list] = [[None, lang, 0]]  # [element name, language, open elements of that name]
+
+    @property
+    def lang(self) -> str:
+        return self.stack[-1][1]
+
+    def tag(self, tag: str) -> None:
+        m = re.match(r"<(/?)\s*([a-zA-Z][a-zA-Z0-9]*)", tag)
+        if not m:
+            return
+        closing, name = m.group(1) == "/", m.group(2).lower()
+        top = self.stack[-1]
+        if closing:
+            if name == top[0]:
+                top[2] -= 1
+                if top[2] == 0:
+                    self.stack.pop()
+            return
+        if name in _VOID or tag.rstrip().endswith("/>"):
+            return
+        if name == top[0]:
+            top[2] += 1
+        lang = _LANG_ATTR.search(tag)
+        if lang and lang.group(1).lower() != self.lang and name != top[0]:
+            self.stack.append([name, lang.group(1).lower(), 1])
+
+
 def typeset(markup: str, lang: str) -> str:
-    """The HTML with its text typeset for ``lang``; tags, styles and scripts are left alone."""
+    """The HTML with its text typeset for ``lang`` (or for the ``lang`` of the element holding it);
+    tags, styles and scripts are left alone."""
     markup = _unescape_quotes(markup)
     parts = _TAG.split(markup)
     out = []
     raw_depth = 0
     state = [False]
+    langs = _Langs(lang)
     last = " "  # the last character of text seen, to space punctuation that follows a tag
     for part in parts:
         if part.startswith("&"):
@@ -92,13 +135,117 @@ def typeset(markup: str, lang: str) -> str:
             name = re.match(r"</?\s*([a-zA-Z0-9]+)", part)
             if name and name.group(1).lower() in _RAW_ELEMENTS:
                 raw_depth += -1 if part.startswith("</") else 1
+            elif raw_depth == 0:
+                langs.tag(part)
             out.append(part)
         elif raw_depth > 0 or not part:
             out.append(part)
         else:
-            text = _text(part, lang, state)
-            if lang == "fr" and text[0] in ":;!?»" and not last.isspace() and last != NBSP:
+            here = langs.lang
+            text = _text(part, here, state)
+            if here == "fr" and text[0] in ":;!?»" and not last.isspace() and last != NBSP:
                 text = NBSP + text
             out.append(text)
             last = text[-1]
-    return glue_inline("".join(out))
+    return bind_last_words(bind_punctuation(bind_quoted_icons(glue_inline("".join(out)))))
+
+
+_BUTTON_PUNCT = re.compile(r"(?<!<span class=\"nw\">)"
+                           r"(<span class=\"card\"><button\b[^>]*>[^<]*</button></span>|<button\b[^>]*>[^<]*</button>)"
+                           r"(\u00a0?[.,;:!?)\]»”…]+)")
+
+
+def bind_punctuation(markup: str) -> str:
+    """A card's button (the web edition) and the punctuation after it in a no-wrap span: a browser
+    may break a line after a button, and the next line would start with the button's full stop."""
+    return _BUTTON_PUNCT.sub(r'<span class="nw">\1\2</span>', markup)
+
+
+#: The most characters of text two last words may hold to be bound (past it, the last word alone).
+_BOUND_MOST = 32
+#: Where a paragraph ends: a block's end tag, or a span set as a block (a card's line, a table's second line).
+_BLOCK_END = re.compile(r"</(?:p|li|td|div)>|<span class=\"(?:line|sub|starters|per-faction)\b")
+#: Inline elements a paragraph's text may end inside: the last words are bound inside them.
+_CLOSING_INLINE = re.compile(r"(?:</(?:span|em|b|strong|i|a)>|\s)+$")
+_SPACES = " \t\n\r"
+_OPEN = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
+
+
+def _balanced(segment: str) -> bool:
+    """Whether every element opened in ``segment`` is closed in it and nothing else is closed."""
+    stack = []
+    for tag in re.findall(r"<[^>]*>", segment):
+        m = re.match(r"<(/?)\s*([a-zA-Z][a-zA-Z0-9]*)", tag)
+        if not m:
+            return False
+        name = m.group(2).lower()
+        if m.group(1):
+            if not stack or stack.pop() != name:
+                return False
+        elif name not in _VOID and not tag.endswith("/>"):
+            stack.append(name)
+    return not stack
+
+
+#: Tags a paragraph's last words never reach back past: blocks, and the spans set as blocks (a card's lines).
+_BLOCK_TAG = re.compile(r"</?(?:p|li|ul|ol|div|br|table|td|th|tr|section|h\d)\b|<span class=\"(?:line|sub|cardtext)\b")
+
+
+def _word_starts(markup: str, end: int, stop: int) -> list[int]:
+    """Where the last words before ``end`` start (the last first), reading back no further than ``stop``
+    nor past a block's tag; a space is one of ``_SPACES`` in text (a no-break space joins)."""
+    starts, i, in_word = [], end, False
+    while i > stop and len(starts) < 2:
+        ch = markup[i - 1]
+        if ch == ">":
+            open_at = markup.rfind("<", stop, i)
+            if open_at < 0 or _BLOCK_TAG.match(markup, open_at, i):
+                break
+            i = open_at
+            continue
+        if ch in _SPACES:
+            if in_word:
+                starts.append(i)
+                in_word = False
+        elif ch != "<":
+            in_word = True
+        i -= 1
+    return starts
+
+
+def bind_last_words(markup: str) -> str:
+    """Each paragraph's, list item's and table cell's last two words in a no-wrap span: no one-word
+    last line, and the last word is never hyphenated (WeasyPrint has no ``hyphenate-limit-last``)."""
+    out, pos = [], 0
+    for m in _BLOCK_END.finditer(markup):
+        tail = _CLOSING_INLINE.search(markup, pos, m.start())
+        end = tail.start() if tail else m.start()
+        bound = markup.rfind('<span class="nw">', pos, end)
+        if bound >= 0 and markup.count("<span", bound, end) > markup.count("</span>", bound, end):
+            continue  # the last words are in a no-wrap span already
+        starts = _word_starts(markup, end, pos)
+        for start in starts[::-1] if len(starts) == 2 else ():
+            segment = markup[start:end]
+            text = re.sub(r"<[^>]*>", "", segment)
+            if (not _balanced(segment) or len(text) > _BOUND_MOST
+                    or not re.search(r"[^\W\d_]", text) or segment.startswith('<span class="nw">')):
+                continue
+            out.append(markup[pos:start] + f'<span class="nw">{segment}</span>')
+            pos = end
+            break
+    out.append(markup[pos:])
+    return "".join(out)
+
+
+_QUOTED = re.compile(r"(?<!<span class=\"nw\">)(?:“|«\u00a0)(?:[^“”«»<>]|<[^<>]*>){1,160}?(?:”|\u00a0»)")
+
+
+def bind_quoted_icons(markup: str) -> str:
+    """A short quotation holding an icon (a card's line quoted as an example) in a no-wrap span."""
+    def wrap(m: re.Match) -> str:
+        quoted = m.group(0)
+        if "<img" not in quoted or not _balanced(quoted) or len(re.sub(r"<[^>]*>", "", quoted)) > 40:
+            return quoted
+        return f'<span class="nw">{quoted}</span>'
+
+    return _QUOTED.sub(wrap, markup)

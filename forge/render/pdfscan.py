@@ -57,6 +57,8 @@ _SHOW = {b"Tj", b"TJ", b"'", b'"'}
 #: Operand count and colour space of the device colour operators.
 _DEVICE = {b"g": "DeviceGray", b"G": "DeviceGray", b"rg": "DeviceRGB", b"RG": "DeviceRGB",
            b"k": "DeviceCMYK", b"K": "DeviceCMYK"}
+#: The Separation "All" (registration colour), which printer's marks use.
+REGISTRATION = "Separation(All)"
 _INLINE_CS = {"/G": "DeviceGray", "/RGB": "DeviceRGB", "/CMYK": "DeviceCMYK", "/DeviceGray": "DeviceGray",
               "/DeviceRGB": "DeviceRGB", "/DeviceCMYK": "DeviceCMYK"}
 
@@ -410,6 +412,8 @@ def _space_name(cs, resources) -> str:
             return f"ICCBased({int(_resolve(cs[1]).get('/N', 0))})"
         if family == "Indexed":
             return f"Indexed({_space_name(cs[1], resources)})"
+        if family == "Separation" and len(cs) > 1 and str(_resolve(cs[1])) == "/All":
+            return REGISTRATION  # the colour of printer's marks: every plate, no ink of the page's own
         return family
     return str(cs)
 

@@ -191,11 +191,14 @@ def measure_pdf(reader, memo=None) -> dict:
 def print_problems(figures: dict, rules: dict) -> list[str]:
     """What in a PDF's figures breaks a print shop's ``rules`` (see SHOP_RULES), as preflight problems.
     (Fonts are checked for every PDF by ``check_pdf``.)"""
+    from .pdfscan import REGISTRATION
+
     problems = []
     allowed = rules.get("colour_spaces")
     if allowed:
-        # a Pattern is no ink of its own: the colours its gradient or cell paints are scanned as well
-        other = [s for s in figures["colour_spaces"] if s not in allowed and s != "Pattern"]
+        # a Pattern is no ink of its own: the colours its gradient or cell paints are scanned as well;
+        # registration (Separation All) is the colour of crop marks, on every plate by design
+        other = [s for s in figures["colour_spaces"] if s not in allowed and s not in ("Pattern", REGISTRATION)]
         if other:
             problems.append(f"uses the colour space {', '.join(other)}; the press takes {', '.join(allowed)} only")
     limit = rules.get("max_tac_percent")

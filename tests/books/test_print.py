@@ -121,7 +121,7 @@ def test_no_device_rgb_is_left_in_the_print_file_and_the_screen_pdf_is_still_rgb
         _walk(page.indirect_reference, seen, found, f"page {number}")
     assert found == []
     f = figures(rendered, kind, lang)
-    assert set(f["colour_spaces"]) <= {"DeviceCMYK", "Pattern"}
+    assert set(f["colour_spaces"]) <= {"DeviceCMYK", "Pattern", "Separation(All)"}  # registration: the crop marks
     assert {im["colour_space"] for im in f["images"]} <= {"DeviceCMYK"}
     assert all(page.get("/Group", {}).get("/CS") == "/DeviceCMYK" for page in reader.pages)
     on_screen = measure_pdf(screen(rendered, kind, lang))
@@ -305,3 +305,19 @@ def test_the_a4_booklet_looks_like_the_book_two_up(rendered, lang):
 
     assert close(sheet.crop((half, 0, sheet.width, sheet.height)), cover)
     assert close(sheet.crop((0, 0, half, sheet.height)), last)
+
+
+@pytest.mark.parametrize("kind, lang", [("rulebook", "en"), ("reference", "fr")])
+def test_the_crop_marks_are_in_registration_colour_on_every_page(rendered, kind, lang):
+    """Issue 24 §4: crop marks print on every plate (Separation All, 100 % of each ink), not in black
+    alone, so the printer aligns the four plates on them; the shop's preflight accepts them."""
+    reader = press(rendered, kind, lang)
+    for page in reader.pages:
+        space = page["/Resources"]["/ColorSpace"]["/ForgeRegistration"].get_object()
+        assert [space[0], space[1], space[2]] == ["/Separation", "/All", "/DeviceCMYK"]
+        assert [float(v) for v in space[3].get_object()["/C1"]] == [1, 1, 1, 1]
+        data = page.get_contents().get_data()
+        assert data.count(b"/ForgeRegistration CS 1 SCN") == 1 and b"0 0 0 1 K" not in data
+    figures = measure_pdf(reader)
+    assert "Separation(All)" in figures["colour_spaces"]
+    assert print_problems(figures, SHOP_RULES["pod"]) == []

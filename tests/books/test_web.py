@@ -249,7 +249,7 @@ def test_a_draft_says_so_at_the_top_of_every_page_and_the_colours_are_the_book_s
     [outcome] = build_web(game, ("reference",), ("fr",), game / "output", draft="2 errors in the card database")
     text = Path(outcome.path).read_text(encoding="utf-8")
     assert "--accent: #123456;" in text and "#7a2e1c" not in text
-    assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the card database</p>' in text
+    assert '<p class="draft" role="note"><strong>DRAFT</strong> — 2\u00a0errors in the <span class="nw">card database</span></p>' in text
 
 
 @pytest.mark.slow
@@ -323,3 +323,37 @@ def test_a_class_added_to_book_css_alone_is_a_warning_at_web_css(game):
     assert [f.message for f in found] == ["the class `play-step` is styled in book.css, not here"]
     assert found[0].position.file == "templates/books/web/web.css" and found[0].severity == "warning"
     assert outcome.written  # a warning: the page is still written
+
+
+def _plain(fragment: str) -> str:
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", "", fragment))).replace("\u00a0", " ").strip()
+
+
+@pytest.mark.parametrize("kind, lang", [(k, lang) for k in KINDS for lang in LANGS])
+def test_the_keyword_index_is_complete(web_edition, kind, lang):
+    """Issue 24 §4: every keyword of the vocabulary is indexed, with the section of each paragraph that
+    opens on it ("Poison: if you have…", its main rule) and, in the rulebook, each section its heading
+    names ("Destroying and exiling" for Exile)."""
+    from forge.books import content
+
+    text = page(web_edition, kind, lang)
+    main = text[:text.index('<section class="index"')]
+    index = text[text.index('<section class="index"'):]
+    entries = {key: (_plain(name), dd) for key, name, dd in
+               re.findall(r'<dt id="index-(\w+)">(.*?)</dt>\s*<dd>(.*?)</dd>', index, re.S)}
+    assert set(entries) == set(content.KEYWORD_KEYS)
+    missing = []
+    # the sections, in order: (position, title) of each h2 and h3 of the text
+    heads = [(m.start(), _plain(m.group(1))) for m in re.finditer(r"<h[23]\b[^>]*>(.*?)</h[23]>", main, re.S)]
+    for key, (name, dd) in entries.items():
+        labels = [_plain(a) for a in re.findall(r'<a href="#kw-[^"]*">(.*?)</a>', dd, re.S)]
+        listed = {label.split(" › ")[-1] for label in labels}
+        for m in re.finditer(r"<(?:p|li)\b[^>]*>((?:<[^>]+>)*)" + re.escape(name) + r"(?:<[^>]+>)*\s?:", main):
+            section = next((title for at, title in reversed(heads) if at < m.start()), None)
+            if section is not None and section not in listed:
+                missing.append((name, "opens a paragraph of", section))
+        stem = name.casefold()[:4]
+        for _, title in heads if kind == "rulebook" else ():
+            if any(w.casefold().startswith(stem) for w in re.findall(r"[^\W\d_]+", title)) and title not in listed:
+                missing.append((name, "named by the heading", title))
+    assert not missing, f"{kind}-{lang}: the index misses {missing}"

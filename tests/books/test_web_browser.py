@@ -235,3 +235,35 @@ def test_no_word_of_the_setup_diagram_touches_a_callout(visit, viewport, name):
     for lang in LANGS:
         page = visit(viewport).open(f"rulebook-{lang}.html")
         assert page.evaluate(CALLOUT_TOUCHES, 2) == [], (lang, name)
+
+
+#: At a phone's width: the widest table (its own width over its box's), the traps' text column's
+#: width, and each card button whose punctuation starts the next line.
+NARROW_READING = """() => {
+  const widest = Math.max(0, ...[...document.querySelectorAll('main table')].map(t => {
+    const box = t.closest('.table-scroll') || t.parentElement; return t.scrollWidth - box.clientWidth; }));
+  const text = document.querySelector('table.traps td.text');
+  const cut = [];
+  for (const b of document.querySelectorAll('main button.card-ref')) {
+    const host = b.parentElement.classList.contains('card') ? b.parentElement : b;
+    const t = host.nextSibling;
+    if (!t || t.nodeType !== 3 || !/^\\u00a0?[.,;:!?)]/.test(t.data)) continue;
+    const r = document.createRange(); r.setStart(t, 0); r.setEnd(t, 1);
+    const a = b.getClientRects(), c = r.getClientRects();
+    if (a.length && c.length && Math.abs(a[a.length - 1].top - c[0].top) > 3) cut.push(b.textContent + t.data.slice(0, 2));
+  }
+  return {widest, text: text ? text.getBoundingClientRect().width : null, main: document.querySelector('main').clientWidth, cut};
+}"""
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_on_a_phone_tables_reflow_and_no_line_starts_with_a_button_s_full_stop(visit, kind):
+    """Issue 24 §4: at 390 px the four-column glossary fits (it scrolled sideways), the traps' text takes
+    the width (it was 2 or 3 words wide), and a card's button keeps the punctuation after it."""
+    for lang in LANGS:
+        page = visit(PHONE).open(f"{kind}-{lang}.html")
+        seen = page.evaluate(NARROW_READING)
+        assert seen["widest"] <= 1, (lang, seen)
+        assert seen["cut"] == [], (lang, seen)
+        if seen["text"] is not None:
+            assert seen["text"] >= 0.8 * seen["main"], (lang, seen)

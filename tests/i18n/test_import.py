@@ -38,7 +38,7 @@ def test_changed_strings_are_written_in_place_and_nothing_else_moves(shipped, tm
         "cards/kindle/name": "L'Étincelle : vive",  # a quoted value in a flow mapping
         "locales/keywords.rush": "Ruée: rapide",  # a plain value that cannot stay plain
         "strings/by": "de",  # a plain label
-        goal: po.find(goal, by="msgctxt").msgstr.replace("réduire", "amener"),
+        goal: po.find(goal, by="msgctxt").msgstr.replace("réduisez", "amenez"),
         "cards/kindle/flavor": 'Deux "lignes"\net un retour',  # escapes in double quotes
     }
     for entry in po:

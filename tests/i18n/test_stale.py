@@ -156,8 +156,8 @@ def tracking_findings(root: Path) -> list[tuple[str, str, int]]:
     return sorted((f["rule"], f["file"], f["line"]) for f in findings if f["rule"] in TRACKING)
 
 
-GOAL_EN = "**Goal:** reduce your opponent's health to 0."
-GOAL_FR = "**But du jeu :**"
+GOAL_EN = "To win, reduce your opponent's health to 0."
+GOAL_FR = "Pour gagner, réduisez"
 
 
 @pytest.mark.slow
