@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge.books.web import build_web, equivalents, web_path
+from forge.books.web import WEB_RECORD, build_web, equivalents, web_path
 from forge.books.webrewrite import Heading, rewrite
 from forge.cli import app
 
@@ -277,8 +277,30 @@ def test_the_fonts_and_pictures_are_made_once_and_an_unchanged_page_is_not_writt
     record = json.loads((out / ".cache/web-assets.json").read_text(encoding="utf-8"))
     record["seal"] = "0" * 64
     (out / ".cache/web-assets.json").write_text(json.dumps(record), encoding="utf-8")
+    (out / WEB_RECORD).unlink()  # else nothing changed: the page is left as it is, not even composed
     [tampered] = build_web(game, ("rulebook",), ("fr",), out)  # the refusal above stops the page
     assert not tampered.ready and "made again" in tampered.findings[-1].message
+
+
+@pytest.mark.slow
+def test_an_edition_with_nothing_changed_is_not_composed_again_and_keeps_its_findings(game, monkeypatch):
+    from forge.books import compose
+
+    out = game / "output"
+    layout = game / "templates/books/web/page.html.j2"  # a warning: forge's layout is used, never the project's
+    layout.parent.mkdir(parents=True, exist_ok=True)
+    layout.write_text("{{ 1 }}\n", encoding="utf-8")
+    [first] = build_web(game, ("rulebook",), ("en",), out)
+    assert first.written and first.findings
+    composed = []
+    monkeypatch.setattr(compose, "compose", lambda *args, **kwargs: composed.append(args) or None)
+    [again] = build_web(game, ("rulebook",), ("en",), out)
+    assert again.unchanged and composed == [] and again.findings == first.findings and again.sha256 == first.sha256
+    monkeypatch.undo()
+    prose = game / "templates/books/rulebook.en.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    [changed] = build_web(game, ("rulebook",), ("en",), out)
+    assert changed.written and changed.sha256 != first.sha256
 
 
 def test_render_html_writes_the_pages_beside_the_pdfs(game):
