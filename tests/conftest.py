@@ -189,3 +189,13 @@ def writes_unconfined():
     from forge import atomic
 
     atomic.release()
+
+
+@pytest.fixture(scope="session")
+def playable():
+    """The shipped project as forge play reads it, once per run (the play tests and their red-team ones)."""
+    from forge.play.project import read
+
+    project = read(REPO)
+    assert project.game is not None, project.findings
+    return project

@@ -3,16 +3,18 @@
 Like mkdocs: the database and every template are read and checked first; a book
 is written only when its template produced no error, and always atomically.
 
-Incremental: composing a book (the HTML from cards, locales and prose) takes a
-fraction of a second, laying it out with WeasyPrint many seconds. Each book's key
-hashes what the layout reads: its composed HTML and back cover, every file it may
-fetch (the template folders and forge's assets), forge's code and the versions of
-the layout libraries. A book whose key, and whose file on disk, match the sealed
-record in ``<out>/.cache/books.json`` is left as it is.
+Incremental: laying a book out with WeasyPrint takes many seconds, composing it (the HTML from
+cards, locales and prose, the card pictures drawn) a few. Each book's key hashes what the layout
+reads: its composed HTML and back cover, every file it may fetch (the template folders and
+forge's assets), forge's code and the versions of the layout libraries. A book whose key, and
+whose file on disk, match the sealed record in ``<out>/.cache/books.json`` is left as it is.
+Before composing, a cheaper key (``sources_key``: the project's source folders, forge, the
+options) tells a rebuild where nothing changed at all: then the book is not even composed.
 """
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -23,6 +25,8 @@ from ..model import Position
 
 BOOKS_OUT = "books"
 BOOK_RECORD = Path(".cache") / "books.json"
+#: The project folders a book is made from (what ``forge diff`` compares): what ``sources_key`` hashes.
+SOURCE_FOLDERS = ("cards", "locales", "templates")
 
 
 @dataclass
@@ -41,6 +45,7 @@ class BookOutcome:
     io_error: str = ""
     unchanged: bool = False  # its inputs and its file are as the record says: left as it is
     key: str = ""
+    sources: str = ""  # sources_key: the record's shortcut past composing
     sha256: str = ""
     files: dict = field(default_factory=dict)  # print files: name -> {"path", "size", "sha256"}
 
@@ -115,6 +120,34 @@ def book_key(composed, root: Path, draft: str = "") -> str:
     return h.hexdigest()
 
 
+def sources_key(root: Path, kind: str, lang: str, draft: str = "") -> str:
+    """Everything a book is made from, hashed before it is composed: forge (``_code_digest``), the book,
+    the options, the pinned clock, and every file of the project's ``SOURCE_FOLDERS``, by name and
+    content. "" (no shortcut: the book is composed and its key decides) when a folder holds a link or
+    a file that cannot be read, whose content the hash could not vouch for."""
+    h = hashlib.sha256(_code_digest().encode())
+    h.update(f"{kind}\0{lang}\0draft:{draft}\0epoch:{os.environ.get('SOURCE_DATE_EPOCH', '')}\0".encode())
+    project = Path(root)
+    for folder in SOURCE_FOLDERS:
+        base = project / folder
+        if base.is_symlink():
+            return ""
+        for path in sorted(base.rglob("*")) if base.is_dir() else ():
+            if path.is_symlink():
+                return ""
+            if path.is_dir():
+                continue
+            if not path.is_file():
+                return ""  # a pipe or a device: never opened here
+            try:
+                with path.open("rb") as f:
+                    digest = hashlib.file_digest(f, "sha256").digest()
+            except OSError:
+                return ""
+            h.update(path.relative_to(project).as_posix().encode() + b"\0" + digest)
+    return h.hexdigest()
+
+
 def _portable(path: Path, homes: tuple[tuple[Path, str], ...]) -> str:
     """A fetched file's name as the key hashes it: relative to forge's package (its own assets) or to
     the project, never where either lies: the key names the press file, which must be the
@@ -161,11 +194,16 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
     from .compose import BookIOError, compose, load_project, url_finding
     from .fetch import FetchRefused
     from .pdf import check_pdf, read_pdf, render_book, smuggled
-    from .printing import files_on_disk, print_files
+    from .printing import print_files
 
     start = time.perf_counter()
     outcome = BookOutcome(kind, lang)
     path = output_path(Path(out), kind, lang)
+    outcome.sources = sources_key(Path(root), kind, lang, draft)
+    if outcome.sources and known and known.get("sources") == outcome.sources and _current(known, out, kind, lang, press):
+        outcome.key = known["key"]
+        outcome.findings = findings_of(known.get("findings"))
+        return _unchanged(outcome, path, known, start)
     try:
         load = load_database(root)
         project = load_project(Path(root), load.db, load_phrasebooks(root))
@@ -179,14 +217,8 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
         outcome.seconds = time.perf_counter() - start
         return outcome
     outcome.key = book_key(composed, Path(root), draft)
-    if (known and known.get("key") == outcome.key and _on_disk(path, known)
-            and (not press or files_on_disk(known.get("files"),
-                                            lambda name, rec: _on_disk(print_path(Path(out), kind, lang, name), rec)))):
-        outcome.path, outcome.size, outcome.pages = path.as_posix(), known["size"], known["pages"]
-        outcome.sha256, outcome.problems, outcome.unchanged = known["sha256"], list(known["problems"]), True
-        outcome.files = dict(known.get("files") or {})
-        outcome.seconds = time.perf_counter() - start
-        return outcome
+    if known and known.get("key") == outcome.key and _current(known, out, kind, lang, press):
+        return _unchanged(outcome, path, known, start)
     try:
         rendered = render_book(composed.html, composed.tail_html, Path(root).resolve().as_uri() + "/",
                                composed.policy, press=outcome.key if press else None)
@@ -225,6 +257,36 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
     outcome.sha256 = hashlib.sha256(data).hexdigest()
     outcome.seconds = time.perf_counter() - start
     return outcome
+
+
+def _current(known: dict, out: str, kind: str, lang: str, press: bool) -> bool:
+    """The book's file, and with ``press`` its print files, are on disk as the record describes them."""
+    from .printing import files_on_disk
+
+    return _on_disk(output_path(Path(out), kind, lang), known) and (
+        not press or files_on_disk(known.get("files"),
+                                   lambda name, rec: _on_disk(print_path(Path(out), kind, lang, name), rec)))
+
+
+def _unchanged(outcome: BookOutcome, path: Path, known: dict, start: float) -> BookOutcome:
+    """``outcome`` as the record describes the book: left as it is."""
+    outcome.path, outcome.size, outcome.pages = path.as_posix(), known["size"], known["pages"]
+    outcome.sha256, outcome.problems, outcome.unchanged = known["sha256"], list(known["problems"]), True
+    outcome.files = dict(known.get("files") or {})
+    outcome.seconds = time.perf_counter() - start
+    return outcome
+
+
+def finding_rows(findings: list[Finding]) -> list[list]:
+    """Findings as a record keeps them (JSON): a book left as it is, not composed, still reports them."""
+    return [[f.position.file, f.position.line, f.position.col, f.rule, f.message, f.hint, f.severity]
+            for f in findings]
+
+
+def findings_of(rows) -> list[Finding]:
+    """The findings a record kept (``finding_rows``), as they were."""
+    return [Finding(Position(file, line, col), rule, message, hint, severity)
+            for file, line, col, rule, message, hint, severity in rows or ()]
 
 
 def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
@@ -290,8 +352,8 @@ def _write_record(out: Path, record: dict, outcomes: list[BookOutcome]) -> None:
     for o in outcomes:
         name = f"{o.kind}-{o.lang}"
         if o.ready:
-            books[name] = {"key": o.key, "size": o.size, "sha256": o.sha256, "pages": o.pages,
-                           "problems": list(o.problems), "files": o.files}
+            books[name] = {"key": o.key, "sources": o.sources, "size": o.size, "sha256": o.sha256, "pages": o.pages,
+                           "problems": list(o.problems), "files": o.files, "findings": finding_rows(o.findings)}
         else:
             books.pop(name, None)  # not current any more: laid out again next time
     if books != record:

@@ -87,6 +87,40 @@ class Rendered:
     pages: int
     press: bytes | None = None
     booklets: dict[str, bytes] = field(default_factory=dict)  # by sheet: "a4", "letter"
+    #: the final HTML WeasyPrint laid out (main, then back cover), with the ``forge-asset:`` images it
+    #: fetched: what benchmarks/books_bench.py lays out once, as the baseline of forge's time
+    sources: tuple[str, ...] = field(default=(), compare=False, repr=False)
+    assets: dict[str, tuple[str, str]] = field(default_factory=dict, compare=False, repr=False)
+
+
+def _settled(html: str, first, layout) -> tuple[str, object]:
+    """The main document with its last page balanced and no word cut across a page turn, and its layout.
+
+    Both fixes are read from the first layout and applied together, so a book that needs both is laid
+    out twice, not three times; another pass only when a kept word made a new cut (``MAX_PASSES`` in all).
+    The balance is kept only when it is better (``balance.better``), as when it was tried alone."""
+    before = balance.shape(first.pages)
+    css, cut = balance.leading_css(before), page_turn_words(first.pages)
+    if not css and not cut:
+        return html, first
+    main = None
+    if css:  # the last page of text mostly blank: the closing block's leading takes up the slack
+        trial_html = keep_whole(_with_style(html, css), cut)
+        trial = layout(trial_html)
+        if balance.better(before, balance.shape(trial.pages)):
+            html, main = trial_html, trial
+        elif not cut:
+            return html, first
+    if main is None:
+        html = keep_whole(html, cut)
+        main = layout(html)
+    for _ in range(MAX_PASSES - 1):  # a kept word moved a line: a new cut, perhaps (forge.books.pageturn)
+        cut = page_turn_words(main.pages)
+        if not cut:
+            break
+        html = keep_whole(html, cut)
+        main = layout(html)
+    return html, main
 
 
 def render_pdf(main_html: str, tail_html, base_url: str, policy: UrlPolicy) -> tuple[bytes, int]:
@@ -110,42 +144,37 @@ def render_book(main_html: str, tail_html, base_url: str, policy: UrlPolicy, pre
     with warnings.catch_warnings():  # WeasyPrint 70 warns, once, that it subsets fonts with fontTools
         warnings.simplefilter("ignore", DeprecationWarning)
         import weasyprint
+        from weasyprint.text.fonts import FontConfiguration
 
     _quiet_weasyprint()
     assets: dict[str, tuple[str, str]] = {}
     log = FetchLog()
     fetcher = guarded_fetcher(policy, assets, log)
     bleed = [weasyprint.CSS(string=BLEED_CSS)]
+    # one font configuration and one image cache for every layout of the book: the fonts are fetched and
+    # registered, the images decoded, once (a second layout, the balance's or a page turn's, costs less)
+    fonts, images = FontConfiguration(), {}
 
     def layout(markup: str):
         return weasyprint.HTML(string=_short_assets(markup, assets), base_url=base_url,
-                               url_fetcher=fetcher).render(stylesheets=bleed)
+                               url_fetcher=fetcher).render(stylesheets=bleed, font_config=fonts, cache=images)
 
     with fixed_clock():
-        main = layout(main_html)
-        before = balance.shape(main.pages)
-        css = balance.leading_css(before)
-        if css:  # the last page of text mostly blank: the closing block's leading takes up the slack
-            trial_html = _with_style(main_html, css)
-            trial = layout(trial_html)
-            if balance.better(before, balance.shape(trial.pages)):
-                main, main_html = trial, trial_html
-        for _ in range(MAX_PASSES):  # no word cut across a page turn (forge.books.pageturn)
-            cut = page_turn_words(main.pages)
-            if not cut:
-                break
-            main_html = keep_whole(main_html, cut)
-            main = layout(main_html)
+        main_html, main = _settled(main_html, layout(main_html), layout)
         pages = list(main.pages)
         if tail_html is not None:
             back = 1  # the back cover is one page; checked below, re-rendered if a designer changed that
             for _ in range(PAGES_PER_SHEET):
                 fillers = -(len(pages) + back) % PAGES_PER_SHEET
-                tail = layout(tail_html(fillers)).pages
+                tail_markup = tail_html(fillers)
+                tail = layout(tail_markup).pages
                 if (len(pages) + len(tail)) % PAGES_PER_SHEET == 0:
                     break
                 back = len(tail) - fillers
             pages += tail
+            final = (main_html, tail_markup)
+        else:
+            final = (main_html,)
         document = main.copy(pages)
         if log.refused:
             raise FetchRefused(log.refused)
@@ -156,7 +185,8 @@ def render_book(main_html: str, tail_html, base_url: str, policy: UrlPolicy, pre
             screen, printed, booklets = write_all(document, press)
     if log.refused:
         raise FetchRefused(log.refused)
-    return Rendered(screen, len(pages), printed, booklets)
+    return Rendered(screen, len(pages), printed, booklets,
+                    sources=tuple(_short_assets(markup, assets) for markup in final), assets=dict(assets))
 
 
 # -- reading a book back -------------------------------------------------------------------------

@@ -29,7 +29,7 @@ from ..findings import Finding
 from ..model import Card
 from ..text import parse_markup
 from . import content
-from .build import BOOKS_OUT
+from .build import BOOKS_OUT, sources_key
 from .. import yamlsrc
 from .compose import (BOOKS, BookIOError, Composed, Project, layout_environment, layout_finding,
                       read_source)
@@ -311,6 +311,9 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
 
     outcomes = [WebOutcome(kind, lang) for kind in kinds for lang in langs]
     start = time.perf_counter()
+    sources = sources_key(Path(root), "web", ",".join(kinds) + "/" + ",".join(langs), draft)
+    if _unchanged(Path(out), sources, outcomes):
+        return outcomes
     try:
         load = load_database(root)
         project = load_project(Path(root), load.db, load_phrasebooks(root))
@@ -350,7 +353,53 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
             continue
         o.written = True
     edition.cache.save()
+    _record(Path(out), sources, outcomes)
     seconds = time.perf_counter() - start
     for o in outcomes:
         o.seconds = seconds / max(1, len(outcomes))
     return outcomes
+
+
+#: The last edition's record: its ``sources_key`` and each page's hash and findings, sealed (``forge.render.seal``).
+WEB_RECORD = Path(".cache") / "web.json"
+
+
+def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
+    """When the project's sources, forge and the options are the last edition's and every asked page is on
+    disk as it was written, the outcomes as they were (the pages not even composed): True."""
+    from ..render.jobs import read_own
+    from ..render.seal import unseal
+    from .build import findings_of
+
+    record = unseal(read_own(out / WEB_RECORD))
+    if not sources or not isinstance(record, dict) or record.get("sources") != sources:
+        return False
+    pages = record.get("pages") or {}
+    for o in outcomes:
+        known, path = pages.get(f"{o.kind}-{o.lang}"), web_path(out, o.kind, o.lang)
+        data = read_own(path, limit=known["size"]) if known and known.get("size") else None
+        if data is None or hashlib.sha256(data).hexdigest() != known.get("sha256"):
+            return False
+    for o in outcomes:
+        known = pages[f"{o.kind}-{o.lang}"]
+        o.path, o.size, o.sha256, o.unchanged = web_path(out, o.kind, o.lang).as_posix(), known["size"], known["sha256"], True
+        o.findings = findings_of(known.get("findings"))
+    return True
+
+
+def _record(out: Path, sources: str, outcomes: list[WebOutcome]) -> None:
+    """Keep this edition's record when every page is current; drop it otherwise (the next run composes)."""
+    from .. import atomic
+    from ..render.seal import seal
+    from .build import finding_rows
+
+    path = out / WEB_RECORD
+    try:
+        if sources and all(o.ready for o in outcomes):
+            pages = {f"{o.kind}-{o.lang}": {"size": o.size, "sha256": o.sha256, "findings": finding_rows(o.findings)}
+                     for o in outcomes}
+            atomic.write_bytes(path, seal({"sources": sources, "pages": pages}))
+        else:
+            path.unlink(missing_ok=True)
+    except OSError:
+        pass  # no record: the pages are composed again next time, nothing is lost

@@ -275,3 +275,89 @@ def test_the_key_is_the_same_when_forge_runs_in_its_own_checkout(tmp_path, monke
     inside = _with_forge_at(compose(project_of(checkout), "reference", "en"), checkout)
     monkeypatch.setattr(safeio, "FORGE_HOME", checkout)
     assert build.book_key(inside, checkout) == key
+
+
+# -- a rebuild where nothing changed composes nothing and lays out nothing (issue 24 §6) ------------------
+def _counted(monkeypatch) -> dict:
+    """Count WeasyPrint's layouts and forge's composing, in this process (the builds below run one worker)."""
+    import weasyprint
+
+    from forge.books import compose
+
+    counts = {"layouts": 0, "composed": 0}
+    render, composing = weasyprint.HTML.render, compose.compose
+
+    def counted_render(self, *args, **kwargs):
+        counts["layouts"] += 1
+        return render(self, *args, **kwargs)
+
+    def counted_compose(*args, **kwargs):
+        counts["composed"] += 1
+        return composing(*args, **kwargs)
+
+    monkeypatch.setattr(weasyprint.HTML, "render", counted_render)
+    monkeypatch.setattr(compose, "compose", counted_compose)
+    return counts
+
+
+def _alone(root: Path) -> dict:
+    return {o.lang: o for o in build_books(root, ("rulebook",), LANGS, root / "output", workers=1)}
+
+
+def test_a_rebuild_with_nothing_changed_composes_and_lays_out_nothing(game, monkeypatch):
+    counts = _counted(monkeypatch)
+    before = {lang: _state(game, lang) for lang in LANGS}
+    again = _alone(game)
+    assert all(o.unchanged and not o.written for o in again.values())
+    assert counts == {"layouts": 0, "composed": 0}
+    assert {lang: _state(game, lang) for lang in LANGS} == before  # same bytes, not even rewritten
+
+
+def test_a_prose_change_composes_and_lays_out_its_book_again(game, monkeypatch):
+    counts = _counted(monkeypatch)
+    prose = game / "templates" / "books" / "rulebook.en.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    again = _alone(game)
+    assert again["en"].written and again["fr"].unchanged  # the French one composed, its key the same
+    assert counts["composed"] == 2 and counts["layouts"] >= 2  # the English text, and its back cover
+
+
+def test_a_card_change_lays_out_again_the_book_showing_it(game, monkeypatch):
+    counts = _counted(monkeypatch)
+    _rename(game, "black.yaml", "Carrion Crow")
+    again = _alone(game)
+    assert again["en"].written and counts["layouts"] >= 2
+
+
+def test_the_record_keeps_what_composing_found(game, monkeypatch):
+    """A book left as it is, not composed, still reports the warnings composing it found."""
+    from forge.render.seal import seal, unseal
+
+    record = game / "output" / BOOK_RECORD
+    books = unseal(record.read_bytes())
+    warning = ["templates/books/rulebook.en.md", 3, 1, "prose", "a warning", "a hint", "warning"]
+    books["rulebook-en"]["findings"] = [warning]
+    record.write_bytes(seal(books))
+    counts = _counted(monkeypatch)
+    again = _alone(game)
+    assert again["en"].unchanged and counts["composed"] == 0
+    [found] = again["en"].findings
+    assert (found.position.file, found.position.line, found.rule, found.severity) == (
+        "templates/books/rulebook.en.md", 3, "prose", "warning")
+
+
+def test_the_sources_key_sees_every_file_and_vouches_for_no_link(tmp_path):
+    from forge.books.build import sources_key
+
+    root = tmp_path / "game"
+    (root / "templates" / "books").mkdir(parents=True)
+    prose = root / "templates" / "books" / "rulebook.en.md"
+    prose.write_text("one", encoding="utf-8")
+    first = sources_key(root, "rulebook", "en")
+    assert first and first == sources_key(root, "rulebook", "en")
+    assert first != sources_key(root, "rulebook", "fr") and first != sources_key(root, "rulebook", "en", "draft")
+    prose.write_text("two", encoding="utf-8")
+    assert sources_key(root, "rulebook", "en") not in ("", first)
+    (root / "cards").mkdir()
+    (root / "cards" / "link.yaml").symlink_to(tmp_path / "elsewhere.yaml")  # its target may change unseen
+    assert sources_key(root, "rulebook", "en") == ""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge.books.web import build_web, equivalents, web_path
+from forge.books.web import WEB_RECORD, build_web, equivalents, web_path
 from forge.books.webrewrite import Heading, rewrite
 from forge.cli import app
 
@@ -280,11 +280,37 @@ def test_the_fonts_and_pictures_are_made_once_and_an_unchanged_page_is_not_writt
     record = json.loads((out / ".cache/web-assets.json").read_text(encoding="utf-8"))
     record["seal"] = "0" * 64
     (out / ".cache/web-assets.json").write_text(json.dumps(record), encoding="utf-8")
+    (out / WEB_RECORD).unlink()  # else nothing changed: the page is left as it is, not even composed
     [tampered] = build_web(game, ("rulebook",), ("fr",), out)  # the refusal above stops the page
     assert not tampered.ready and "made again" in tampered.findings[-1].message
 
 
 @pytest.mark.slow
+def test_an_edition_with_nothing_changed_is_not_composed_again_and_keeps_its_findings(game, monkeypatch):
+    from forge.books import compose
+
+    out = game / "output"
+    layout = game / "templates/books/web/page.html.j2"  # a warning: forge's layout is used, never the project's
+    layout.parent.mkdir(parents=True, exist_ok=True)
+    layout.write_text("{{ 1 }}\n", encoding="utf-8")
+    [first] = build_web(game, ("rulebook",), ("en",), out)
+    assert first.written and first.findings
+    composed, composing = [], compose.compose
+    monkeypatch.setattr(compose, "compose", lambda *args, **kwargs: composed.append(args) or composing(*args, **kwargs))
+    [again] = build_web(game, ("rulebook",), ("en",), out)
+    assert again.unchanged and composed == [] and again.findings == first.findings and again.sha256 == first.sha256
+    record = json.loads((out / WEB_RECORD).read_text(encoding="utf-8"))
+    record["seal"] = "0" * 64  # a record this machine did not seal (one a pull request commits) is no record
+    (out / WEB_RECORD).write_text(json.dumps(record), encoding="utf-8")
+    [unsealed] = build_web(game, ("rulebook",), ("en",), out)
+    assert unsealed.unchanged and composed  # composed again, and the same bytes
+    monkeypatch.undo()
+    prose = game / "templates/books/rulebook.en.md"
+    prose.write_text(prose.read_text(encoding="utf-8") + "\nOne more sentence.\n", encoding="utf-8")
+    [changed] = build_web(game, ("rulebook",), ("en",), out)
+    assert changed.written and changed.sha256 != first.sha256
+
+
 def test_render_html_writes_the_pages_beside_the_pdfs(game):
     result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(game), "--lang", "en", "--html",
                                       "--format", "json"])
@@ -345,7 +371,7 @@ def test_the_keyword_index_is_complete(web_edition, kind, lang):
     missing = []
     # the sections, in order: (position, title) of each h2 and h3 of the text
     heads = [(m.start(), _plain(m.group(1))) for m in re.finditer(r"<h[23]\b[^>]*>(.*?)</h[23]>", main, re.S)]
-    for key, (name, dd) in entries.items():
+    for name, dd in entries.values():
         labels = [_plain(a) for a in re.findall(r'<a href="#kw-[^"]*">(.*?)</a>', dd, re.S)]
         listed = {label.split(" › ")[-1] for label in labels}
         for m in re.finditer(r"<(?:p|li)\b[^>]*>((?:<[^>]+>)*)" + re.escape(name) + r"(?:<[^>]+>)*\s?:", main):

@@ -7,20 +7,10 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
-from ..conftest import REPO
 
 #: The order a test player prefers options in: act first, then spend, then stop (games end in ~20 turns).
 PREFERENCE = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
               "end", "pass", "stop", "no")
-
-
-@pytest.fixture(scope="session")
-def playable():
-    from forge.play.project import read
-
-    project = read(REPO)
-    assert project.game is not None, project.findings
-    return project
 
 
 class Keyed(TestClient):

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 
-from ..play.conftest import playable  # noqa: F401 - the shipped project, read once
 
 
 def _game(client):

@@ -20,7 +20,7 @@ import pytest
 
 from forge.engine import Observation
 
-from ..play.conftest import Stream, choose, playable  # noqa: F401 - the shipped project, read once
+from ..play.conftest import Stream, choose
 
 
 def _seen(state, who) -> tuple[set[int], set[int]]:

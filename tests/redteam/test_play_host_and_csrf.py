@@ -13,7 +13,6 @@ import re
 
 from typer.testing import CliRunner
 
-from ..play.conftest import playable  # noqa: F401 - the shipped project, read once
 
 
 def _public(playable, tmp_path):
