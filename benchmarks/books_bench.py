@@ -32,9 +32,9 @@ from forge.books.compose import compose, load_project
 from forge.books.fetch import FetchLog, guarded_fetcher
 from forge.books.pdf import check_pdf, fixed_clock, render_book
 from forge.books.printing import press_problems
-from forge.database import load_database
-from forge.text import load_phrasebooks
-from forge.workers import mp_context
+from forge.carddb.database import load_database
+from forge.text.cardtext import load_phrasebooks
+from forge.core.workers import mp_context
 
 KINDS = ("rulebook", "reference")
 LANGS = ("en", "fr")

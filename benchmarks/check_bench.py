@@ -8,7 +8,7 @@ one this file belongs to by default) the runs alternate between them, so that a 
 other jobs loads each alike; it prints each one's median wall seconds and median CPU seconds (the
 process and its children, from wait4), their ratio to the first, their lowest and highest, and the
 machine's load average. ``--stages`` also prints each check's median seconds, CPU seconds and peak
-resident memory, from `forge check --format json`: the figures forge.limits sets the box's limits from.
+resident memory, from `forge check --format json`: the figures forge.core.limits sets the box's limits from.
 Python keeps the bytecode it compiles, as on a user's machine (the warm-up run writes it): under
 PYTHONDONTWRITEBYTECODE each run compiled forge's sources again, ~0.3 CPU s a process, more for the
 boxed forge, whose books import more of forge.
@@ -127,7 +127,7 @@ def _spread(values) -> str:
 
 def _boxed(forge: Path) -> bool:
     """Whether this forge's `forge check --format json` reports each check's CPU and memory (the boxed one)."""
-    return (forge / "forge" / "box.py").is_file()
+    return any((forge / "forge" / p).is_file() for p in ("core/box.py", "box.py"))
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
     python benchmarks/engine_profile.py [--games N] [--heuristic] [--top K] [--real] [--simulate]
 
-``--real`` plays the project's cards/ (forge.database) instead of the sample game; ``--simulate``
-profiles what ``forge simulate`` runs for each game (forge.simulate.run, one process: heuristic
+``--real`` plays the project's cards/ (forge.carddb.database) instead of the sample game; ``--simulate``
+profiles what ``forge simulate`` runs for each game (forge.sim.simulate.run, one process: heuristic
 agents, invariants checked after every step, coverage counted), the path issue 12 §2 measures.
 cProfile's clock is the wall clock: compare profiles taken on a quiet machine, and measure speed
 with benchmarks/engine_speed.py (CPU time).
@@ -20,8 +20,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from forge.engine import Game, HeuristicAgent, RandomAgent, run
 from forge.engine.sample import sample_database
-from forge.simulate import PAIRINGS, Settings
-from forge.simulate import run as simulate_run
+from forge.sim.simulate import PAIRINGS, Settings
+from forge.sim.simulate import run as simulate_run
 
 
 def play(db, games: int, cls) -> None:
@@ -39,7 +39,7 @@ def main() -> None:
     ap.add_argument("--simulate", action="store_true", help="forge simulate's path (heuristic, invariants on)")
     args = ap.parse_args()
     if args.real:
-        from forge.database import load_database
+        from forge.carddb.database import load_database
         db = load_database(Path(__file__).resolve().parents[1]).db
     else:
         db = sample_database()

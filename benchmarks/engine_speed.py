@@ -2,7 +2,7 @@
 
     python benchmarks/engine_speed.py [--games N] [--real] [--cpu-only] [--repeat K]
 
-``--real`` loads the project's cards/ (forge.database) instead of the sample game.
+``--real`` loads the project's cards/ (forge.carddb.database) instead of the sample game.
 The per-core figures are games per CPU-second of this process (``time.process_time``): on a
 shared machine the wall clock counts the other programs' time too. ``--cpu-only`` prints only
 those, ``--repeat K`` measures each K times (each run, then the median), and the load average is
@@ -21,14 +21,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from forge.engine import Game, HeuristicAgent, RandomAgent, run
 from forge.engine.sample import sample_database
-from forge.simulate import PAIRINGS, Settings
-from forge.simulate import run as simulate_run
+from forge.sim.simulate import PAIRINGS, Settings
+from forge.sim.simulate import run as simulate_run
 
 
 def load(real: bool):
     if not real:
         return sample_database()
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     return load_database(Path(__file__).resolve().parents[1]).db
 
 

@@ -18,11 +18,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from forge.simulate import Settings, run, to_json
+from forge.sim.simulate import Settings, run, to_json
 
 
 def measure(db, cpus: int, games: int, agents: str) -> tuple[float, float, dict, float]:
-    from forge.cluster import start_local
+    from forge.sim.cluster import start_local
 
     t = time.perf_counter()
     ray = start_local(cpus)  # as `forge simulate --backend ray` starts it: loopback only
@@ -47,7 +47,7 @@ def main() -> None:
     ap.add_argument("--agents", default="heuristic")
     args = ap.parse_args()
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     db = load_database(ROOT).db
     one = measure(db, 1, args.games, args.agents)

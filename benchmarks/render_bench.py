@@ -25,9 +25,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.render.cards import RenderOptions, render_cards
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 
 def _cpu() -> float:

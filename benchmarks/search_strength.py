@@ -19,17 +19,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from forge import workers
-from forge.balance.stats import wilson
+from forge.core import workers
+from forge.sim.stats import wilson
 from forge.engine import Game, HeuristicAgent, Observation
-from forge.agents.search import SearchAgent
-from forge.simulate import PAIRINGS, game_seed, splitmix64
+from forge.sim.agents.search import SearchAgent
+from forge.sim.simulate import PAIRINGS, game_seed, splitmix64
 
 _W: dict = {}
 
 
 def _init(budget: int, horizon: int, tactics: bool = True) -> None:
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     _W.update(game=Game(load_database(ROOT).db), budget=budget, horizon=horizon, tactics=tactics)
 
@@ -78,7 +78,7 @@ def main() -> None:
         rows = [play(j) for j in jobs]
     else:
         with workers.mp_pool(n, _init, (args.budget, args.horizon, args.tactics)) as pool:
-            for row in pool.imap(play, jobs):  # forge.workers.OrderedPool: results in job order
+            for row in pool.imap(play, jobs):  # forge.core.workers.OrderedPool: results in job order
                 rows.append(row)
                 print(f"  deal {row[0]} seat {row[1]} {row[2]}: "
                       f"{'search' if row[3] == row[1] else 'heuristic' if row[3] >= 0 else 'nobody'} wins",

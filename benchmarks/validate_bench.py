@@ -17,7 +17,7 @@ from pathlib import Path
 
 import yaml
 
-from forge.validate import validate
+from forge.checks.validate import validate
 
 REPO = Path(__file__).resolve().parents[1]
 HEADER = "# yaml-language-server: $schema=../schema/cards.schema.json\n"

@@ -21,10 +21,10 @@ def _timed(make):
 
 def main() -> None:
     root = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[1]
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     from forge.engine import Game, HeuristicAgent, run
     from forge.engine.record import make_record, to_jsonl
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
     from forge.web.gallery import build_gallery
     from forge.web.replay import build_replay
 

@@ -15,7 +15,7 @@ def main() -> None:
 
     Ctrl-C prints `forge: interrupted` and exits 130 (the pools stop their workers on the way out).
     """
-    from . import atomic, workers
+    from .core import atomic, workers
 
     workers.trap_interrupts()
     try:

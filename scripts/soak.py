@@ -15,10 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-from forge import atomic
-from forge.database import load_database
+from forge.core import atomic
+from forge.carddb.database import load_database
 from forge.engine.record import to_jsonl
-from forge.simulate import Settings, play_games
+from forge.sim.simulate import Settings, play_games
 
 WAYS = (("heuristic", False), ("random", False), ("heuristic", True), ("random", True))
 

@@ -183,10 +183,10 @@ def temporary_files_inside_the_session(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def writes_unconfined():
     """A command run in this process (CliRunner) confines every later write to its output folder
-    (``forge.atomic.confine``) and nothing lifts it: the next test's writes elsewhere were refused
+    (``forge.core.atomic.confine``) and nothing lifts it: the next test's writes elsewhere were refused
     (tests/render/test_command.py then tests/i18n/test_template_labels.py failed, in that order only)."""
     yield
-    from forge import atomic
+    from forge.core import atomic
 
     atomic.release()
 

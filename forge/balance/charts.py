@@ -7,7 +7,7 @@ SVG ids come from a fixed ``svg.hashsalt``, text is drawn as paths in the bundle
 DejaVu Sans, and neither file carries a date nor the software's version.
 
 Every chart takes the ``balance`` section of ``forge simulate --format json``
-(forge.simulate.balance) and shows sample sizes and 95 % intervals, so a reader
+(forge.sim.simulate.balance) and shows sample sizes and 95 % intervals, so a reader
 never sees a bare rate.
 """
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Each record is replayed by the engine with coverage on, as ``forge simulate`` plays a game, and
 becomes the same ``GameOutcome`` added to the same ``Report``: every figure of the balance report
-(win rates, per-card effects, lengths, endings) comes out of ``forge.simulate.to_json`` and its
+(win rates, per-card effects, lengths, endings) comes out of ``forge.sim.simulate.to_json`` and its
 Wilson intervals unchanged. What only people's games have is the seats: per card, how often the
 human seats bought it against the AI seats of the same games, each with its interval, their
 difference with its interval and Holm's correction (``card_effects`` over each side's tally).
@@ -17,12 +17,12 @@ from pathlib import Path
 
 from ..engine import Game
 from ..engine.record import HINT_CUT, RecordError, Replayer
-from ..findings import Finding
-from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
-from ..model import CardDatabase, Position
-from ..safeio import UnsafeInput, open_regular
-from .analysis import CardTally, HealthTrack, card_effects, ending, length_summary
-from .stats import difference, holm, wilson
+from ..core.findings import Finding
+from ..core.limits import MAX_DECISION_CAP, MAX_TURN_CAP
+from ..carddb.model import CardDatabase, Position
+from ..core.safeio import UnsafeInput, open_regular
+from ..sim.analysis import CardTally, HealthTrack, card_effects, ending, length_summary
+from ..sim.stats import difference, holm, wilson
 
 #: A seat a person played (forge.play.session.HUMAN): the record's header names it in ``agents``.
 HUMAN = "human"
@@ -35,7 +35,7 @@ MAX_HEADER_BYTES = 4096
 class Played:
     """The people's games of a folder: the simulate report over them, and the seats' own tallies."""
 
-    report: object  # forge.simulate.Report
+    report: object  # forge.sim.simulate.Report
     humans: CardTally = field(default_factory=CardTally)
     machines: CardTally = field(default_factory=CardTally)
     unfinished: list[str] = field(default_factory=list)
@@ -52,7 +52,7 @@ class _CoveredGame(Game):
 
 def read_played(folder: Path, db: CardDatabase, rel: str) -> Played:
     """Every ``*.jsonl`` record in ``folder`` (``rel``: how findings name it), in name order."""
-    from ..simulate import GameOutcome, Report, Settings
+    from ..sim.simulate import GameOutcome, Report, Settings
 
     played = Played(Report(Settings(games=0, agents=HUMAN, check=False)))
     games: dict[tuple[int, int], Game] = {}

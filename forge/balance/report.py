@@ -14,11 +14,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..csp import page_policy
-from ..draft import MARK as DRAFT_MARK
-from ..model import CardDatabase
+from ..core.csp import page_policy
+from ..render.draft import MARK as DRAFT_MARK
+from ..carddb.model import CardDatabase
 from .charts import Chart, all_charts
-from .analysis import USES
+from ..sim.analysis import USES
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: Pixels across a card on the proof sheet.
@@ -54,7 +54,7 @@ def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[
     """The page, through the sandbox (every value escaped; data URIs are plain strings)."""
     import jinja2
 
-    from .. import sandbox
+    from ..core import sandbox
 
     env = sandbox.environment(jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True)
@@ -117,7 +117,7 @@ def _proof_images(db: CardDatabase, root: Path, lang: str) -> tuple[dict[str, by
     and what could not be drawn: a card the renderer refuses keeps its numbers on the sheet."""
     from ..books.anatomy import render_card
     from ..render.face import build_faces
-    from ..text import load_phrasebooks
+    from ..text.cardtext import load_phrasebooks
 
     try:
         books = load_phrasebooks(root)

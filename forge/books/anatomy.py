@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ..model import Card, CardDatabase
+from ..carddb.model import Card, CardDatabase
 
 #: The parts the figure points at, in reading order (top of the card to the bottom).
 PARTS: tuple[str, ...] = ("cost", "name", "allegiance", "type_line", "text_box", "activate", "soul", "demise", "number")

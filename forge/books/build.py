@@ -20,8 +20,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
-from ..findings import Finding
-from ..model import Position
+from ..core.findings import Finding
+from ..carddb.model import Position
 
 BOOKS_OUT = "books"
 BOOK_RECORD = Path(".cache") / "books.json"
@@ -92,7 +92,7 @@ def _code_digest() -> str:
 
 def book_key(composed, root: Path, draft: str = "") -> str:
     """What the layout of ``composed`` depends on, as one hash (see the module's docstring)."""
-    from .. import safeio
+    from ..core import safeio
     from .fetch import fetchable_files
     from .pdf import PAGES_PER_SHEET
 
@@ -180,7 +180,7 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
     book's CPU time. What it would free is freed after, in a process that goes on; a pool worker
     of ``build_books`` never runs it (its cycles, some hundred MB a book, go with the process, and
     one last pass over them would cost a quarter of a second a book)."""
-    from ..database import gc_paused
+    from ..carddb.database import gc_paused
 
     with gc_paused():
         return _build_one(root, kind, lang, out, known, draft, press)
@@ -188,9 +188,9 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
 
 def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, draft: str,
                press: bool) -> BookOutcome:
-    from .. import atomic
-    from ..database import load_database
-    from ..text import PhraseError, load_phrasebooks
+    from ..core import atomic
+    from ..carddb.database import load_database
+    from ..text.cardtext import PhraseError, load_phrasebooks
     from .compose import BookIOError, compose, load_project, url_finding
     from .fetch import FetchRefused
     from .pdf import check_pdf, read_pdf, render_book, smuggled
@@ -228,7 +228,7 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
         outcome.seconds = time.perf_counter() - start
         return outcome
     if draft:  # --force on a database validate refuses: never mistaken for the game
-        from ..draft import stamp_pdf
+        from ..render.draft import stamp_pdf
 
         data = stamp_pdf(data, draft)
     screen = read_pdf(data)
@@ -293,9 +293,9 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
                 workers: int | None = None, draft: str = "", press: bool = False) -> list[BookOutcome]:
     """Every asked book in every asked language, in parallel when there are several cores; with
     ``press``, their print files too."""
-    from ..workers import cap, cpus, process_pool
+    from ..core.workers import cap, cpus, process_pool
 
-    from .. import atomic
+    from ..core import atomic
 
     atomic.sweep_orphans(Path(out) / BOOKS_OUT)  # what a killed forge was writing
     record = _read_record(Path(out))
@@ -338,15 +338,15 @@ def _preload() -> None:
 def _read_record(out: Path) -> dict:
     """The sealed record of the last build (book -> key, size, hash, pages, problems), or nothing."""
     from ..render.jobs import read_own
-    from ..render.seal import unseal
+    from ..core.seal import unseal
 
     data = unseal(read_own(out / BOOK_RECORD))  # a record this machine did not write is no record
     return data if isinstance(data, dict) else {}
 
 
 def _write_record(out: Path, record: dict, outcomes: list[BookOutcome]) -> None:
-    from .. import atomic
-    from ..render.seal import seal
+    from ..core import atomic
+    from ..core.seal import seal
 
     books = dict(record)
     for o in outcomes:

@@ -123,7 +123,7 @@ def _png(width: int, height: int, colour_type: int, idat: bytes) -> bytes:
 def _press_image(data: bytes, width: int, height: int, flate: bool) -> tuple[bytes, int, int]:
     """Flate-compressed CMYK samples of an RGB image as WeasyPrint writes them: JPEG, or PNG data
     (cached: the same card art recurs across books). Opened under forge's pixel cap (``safeio.pillow``)."""
-    from ..safeio import pillow
+    from ..core.safeio import pillow
 
     with pillow().open(io.BytesIO(_png(width, height, 2, data) if flate else data)) as im:
         cmyk = image_to_press(im.convert("RGB"))

@@ -24,15 +24,16 @@ import jinja2
 import jinja2.bccache
 from markupsafe import Markup
 
-from .. import safeio, sandbox, yamlsrc
+from ..core import safeio, sandbox
+from ..carddb import yamlsrc
 from ..engine.state import PLAY_STEPS, TURN_PHASES, WOUND_PROTECTION
-from ..findings import WARNING, Finding
-from ..model import Card, CardDatabase, Position, collector_order
+from ..core.findings import WARNING, Finding
+from ..carddb.model import Card, CardDatabase, Position, collector_order
 from ..prose import grammar
 from ..prose.grammar import Container, Directive
 from ..prose.render import render, slugify
-from ..text import Phrasebook, PhraseError, parse_markup
-from ..vocabulary import TRAP_KINDS, plural_category
+from ..text.cardtext import Phrasebook, PhraseError, parse_markup
+from ..carddb.vocabulary import TRAP_KINDS, plural_category
 from . import content, example, extras, table
 from .anatomy import (
     choose_cards,
@@ -182,7 +183,7 @@ def load_strings(text: str, rel: str = "templates/books/strings.yaml") -> tuple[
 
 
 def read_source(project: Project, path: Path, rel: str | None = None) -> str:
-    """A template, strings or rulings file as text, read through ``forge.safeio``; BookIOError otherwise."""
+    """A template, strings or rulings file as text, read through ``forge.core.safeio``; BookIOError otherwise."""
     rel = rel or project.rel(path)
     try:
         return safeio.read_text(path, project.root)
@@ -249,7 +250,7 @@ class _CompiledLayouts(jinja2.BytecodeCache):
     again, which was a third of composing the four books; a new process (each `forge check`, `forge build`)
     loads what an earlier one compiled, since compiling them is a tenth of the books check.
 
-    On disk the code is a record sealed with this machine's key (``forge.render.seal``), next to that key
+    On disk the code is a record sealed with this machine's key (``forge.core.seal``), next to that key
     outside any project: a record this machine did not write is no record, and its code is never loaded.
     Jinja keys each entry by the template's name and the checksum of its source, so a changed file is
     compiled anew; the record also names Jinja's and Python's versions. A record that cannot be read or
@@ -275,7 +276,7 @@ class _CompiledLayouts(jinja2.BytecodeCache):
 
     @staticmethod
     def path() -> Path:
-        from ..render import seal
+        from ..core import seal
 
         return seal.key_path().parent / "layouts.json"
 
@@ -286,7 +287,7 @@ class _CompiledLayouts(jinja2.BytecodeCache):
         return f"jinja2 {jinja2.__version__}, python {sys.version}"
 
     def _stored(self) -> dict[str, bytes]:
-        from ..render import seal
+        from ..core import seal
 
         try:
             with safeio.open_regular(self.path(), self.MAX_BYTES) as fh:
@@ -302,8 +303,8 @@ class _CompiledLayouts(jinja2.BytecodeCache):
             return {}
 
     def _store(self) -> None:
-        from .. import atomic
-        from ..render import seal
+        from ..core import atomic
+        from ..core import seal
 
         code = {key: base64.b64encode(data).decode("ascii") for key, data in sorted(self.code.items())}
         try:
@@ -855,8 +856,8 @@ class Book:
 
         A project without a termbase gets the locales' keywords, types, trap kinds, factions and sets.
         """
-        from ..i18n import termbase
-        from ..i18n.sources import Sources
+        from ..text import termbase
+        from ..text.sources import Sources
 
         this, other = self.L.book, self.L.other
         sources = Sources(self.project.root)

@@ -21,8 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..model import CardDatabase
-from ..vocabulary import FACTIONS
+from ..carddb.model import CardDatabase
+from ..carddb.vocabulary import FACTIONS
 
 EXAMPLE_FILE = "example.jsonl"
 #: What the shown turns must hold, as record events (a trap must answer the active player's action).
@@ -155,10 +155,10 @@ def replays(db: CardDatabase, text: str | bytes) -> bool:
 
 # -- finding a game worth showing --------------------------------------------------------------
 def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int = SEARCH_TURN_CAP):
-    from ..agents import make_agent
+    from ..sim.agents import make_agent
     from ..engine.game import Game
     from ..engine.play import run
-    from ..simulate import splitmix64
+    from ..sim.simulate import splitmix64
 
     state = Game(db, turn_cap=turn_cap).new_state(seed, factions, first=0, log=True)
     agents = (make_agent("heuristic", splitmix64(seed ^ 1)), make_agent("heuristic", splitmix64(seed ^ 2)))
@@ -234,7 +234,7 @@ def refresh(root: Path, db: CardDatabase, write: bool = True) -> Refreshed | Non
     ``safeio.UnsafeInput`` when the record is there but is not an ordinary file of the project
     (a link, a folder): forge never writes through it.
     """
-    from .. import atomic, safeio
+    from ..core import atomic, safeio
 
     path = Path(root) / RECORD_PATH
     if not safeio.within(path, root):  # templates/books a link out of the project: never written through
@@ -271,8 +271,8 @@ def record_text(db: CardDatabase, seed: int, factions: tuple[str, str], last_tur
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m forge.books.example --root . --seeds 0-100``: find a game and write its record."""
-    from ..atomic import write_text
-    from ..database import load_database
+    from ..core.atomic import write_text
+    from ..carddb.database import load_database
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--root", default=".")

@@ -13,7 +13,7 @@ file, and ``http:`` reaches the network. So:
 - ``GuardedFetcher`` is the enforcement: WeasyPrint reaches files only through
   it, and it serves only forge's own inline assets, ``data:`` URLs, and ordinary
   files inside the allowed folders (the project's ``templates/``, forge's shipped
-  templates and assets), read through ``forge.safeio``. Whatever it refuses is
+  templates and assets), read through ``forge.core.safeio``. Whatever it refuses is
   recorded, and a book that needed a refused URL is not written.
 
 Hyperlinks (``<a href>``) are not fetched: links to places in the book and to
@@ -29,7 +29,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-from .. import safeio
+from ..core import safeio
 
 #: The scheme of forge's own inline images (see ``pdf._short_assets``).
 ASSET_SCHEME = "forge-asset"

@@ -42,10 +42,10 @@ def press_problems(data: bytes) -> list[str]:
 
 def print_files(press: bytes, booklets: dict[str, bytes], draft: str = "") -> dict[str, PrintFile]:
     """The print files of a book, by name (see the module doc); each problem names its file.
-    A draft's files carry the DRAFT mark too (``forge.draft``), so none is mistaken for the game.
+    A draft's files carry the DRAFT mark too (``forge.render.draft``), so none is mistaken for the game.
     The booklets' fonts and metadata are the screen PDF's own objects, checked there."""
     if draft:
-        from ..draft import stamp_pdf
+        from ..render.draft import stamp_pdf
 
         press = stamp_pdf(press, draft)
         booklets = {name: stamp_pdf(data, draft) for name, data in booklets.items()}

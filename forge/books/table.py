@@ -23,7 +23,7 @@ from ..engine.state import (
     ROW_SIZE,
     START_ALLEGIANCE,
 )
-from ..vocabulary import FACTIONS
+from ..carddb.vocabulary import FACTIONS
 from .anatomy import render_back, render_card
 from .example import ACTIONS, ANSWERED, PICTURED, Example, Moment
 

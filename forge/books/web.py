@@ -24,13 +24,13 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..draft import MARK as DRAFT_MARK
-from ..findings import Finding
-from ..model import Card
-from ..text import parse_markup
+from ..render.draft import MARK as DRAFT_MARK
+from ..core.findings import Finding
+from ..carddb.model import Card
+from ..text.cardtext import parse_markup
 from . import content
 from .build import BOOKS_OUT, sources_key
-from .. import yamlsrc
+from ..carddb import yamlsrc
 from .compose import (BOOKS, BookIOError, Composed, Project, layout_environment, layout_finding,
                       read_source)
 from .typography import typeset
@@ -225,7 +225,7 @@ class Edition:
 
     def page(self, kind: str, lang: str, draft: str = "") -> str:
         """The web page of one book in one language; ``draft`` (why it is one) marks it as a draft."""
-        from ..csp import forge_script
+        from ..core.csp import forge_script
         from .webassets import BOOK_SCRIPT, content_policy, font_faces, share_images
 
         composed, body, words = self.composed[(kind, lang)], self.bodies[(kind, lang)], self.words[lang]
@@ -286,8 +286,8 @@ def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: 
 
 def _unstyled(project: Project, body: str) -> list[Finding]:
     """A warning at web.css for each class book.css styles, the page uses, and web.css forgets (``webcss``)."""
-    from ..findings import WARNING
-    from ..model import Position
+    from ..core.findings import WARNING
+    from ..carddb.model import Position
     from .webcss import unstyled
 
     web_css = project.source(f"{WEB_DIR}/web.css")
@@ -303,10 +303,10 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
     """Write the web page of every asked book in every asked language; one outcome each.
 
     ``draft`` says why the cards are not fit to print (``--force``): every page then says so at its top."""
-    from .. import atomic
-    from ..database import load_database
+    from ..core import atomic
+    from ..carddb.database import load_database
     from ..render.jobs import differs
-    from ..text import PhraseError, load_phrasebooks
+    from ..text.cardtext import PhraseError, load_phrasebooks
     from .compose import load_project
 
     outcomes = [WebOutcome(kind, lang) for kind in kinds for lang in langs]
@@ -360,7 +360,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
     return outcomes
 
 
-#: The last edition's record: its ``sources_key`` and each page's hash and findings, sealed (``forge.render.seal``).
+#: The last edition's record: its ``sources_key`` and each page's hash and findings, sealed (``forge.core.seal``).
 WEB_RECORD = Path(".cache") / "web.json"
 
 
@@ -368,7 +368,7 @@ def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
     """When the project's sources, forge and the options are the last edition's and every asked page is on
     disk as it was written, the outcomes as they were (the pages not even composed): True."""
     from ..render.jobs import read_own
-    from ..render.seal import unseal
+    from ..core.seal import unseal
     from .build import findings_of
 
     record = unseal(read_own(out / WEB_RECORD))
@@ -389,8 +389,8 @@ def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
 
 def _record(out: Path, sources: str, outcomes: list[WebOutcome]) -> None:
     """Keep this edition's record when every page is current; drop it otherwise (the next run composes)."""
-    from .. import atomic
-    from ..render.seal import seal
+    from ..core import atomic
+    from ..core.seal import seal
     from .build import finding_rows
 
     path = out / WEB_RECORD

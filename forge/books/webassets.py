@@ -19,8 +19,8 @@ from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urljoin
 
-from .. import safeio
-from ..csp import page_policy
+from ..core import safeio
+from ..core.csp import page_policy
 from .compose import FONTS_DIR, LAYOUT_DIR
 from .fetch import UrlPolicy, file_path
 
@@ -88,7 +88,7 @@ class AssetCache:
     """What the pages inline and is slow to make (subset fonts, card pictures), by the hash of its inputs.
 
     Kept between runs in ``<out>/.cache/web-assets.json``, sealed like forge's other records
-    (``forge.render.seal``): a record this machine did not write is no record. What a run did not
+    (``forge.core.seal``): a record this machine did not write is no record. What a run did not
     use is dropped from it."""
 
     RECORD = Path(".cache") / "web-assets.json"
@@ -98,7 +98,7 @@ class AssetCache:
         self.known: dict[str, str] = {}
         if out is not None:  # imported only then: `forge check`'s cache, kept nowhere, needs no card jobs module
             from ..render.jobs import read_own
-            from ..render.seal import unseal
+            from ..core.seal import unseal
 
             known = unseal(read_own(Path(out) / self.RECORD))
             self.known = known if isinstance(known, dict) else {}
@@ -113,8 +113,8 @@ class AssetCache:
 
     def save(self) -> None:
         """Keep what this run used for the next; a record that cannot be written is no loss."""
-        from .. import atomic
-        from ..render.seal import seal
+        from ..core import atomic
+        from ..core.seal import seal
 
         if self.out is None or self.used == self.known:
             return
@@ -165,6 +165,6 @@ def share_images(page: str) -> tuple[str, str]:
 
 
 def content_policy() -> str:
-    """The web edition's policy (``forge.csp``): no script runs but forge's own ``web.js``, hashed from
+    """The web edition's policy (``forge.core.csp``): no script runs but forge's own ``web.js``, hashed from
     forge's file; a project's copy runs only while it is the same, and nothing the page holds is read."""
     return page_policy(BOOK_SCRIPT)

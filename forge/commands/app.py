@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import typer
 
-from .. import atomic
+from ..core import atomic
 from . import helptext, plainparams
 from . import books  # noqa: F401 - registers `forge render rulebook`, `reference` and `books`
 from . import cards, render
@@ -62,7 +62,7 @@ def _each_command(
     from .common import set_verbosity
 
     set_verbosity(quiet, verbose)
-    # a command may confine its writes to its output folder (forge.atomic.confine): lifted when it ends
+    # a command may confine its writes to its output folder (forge.core.atomic.confine): lifted when it ends
     ctx.call_on_close(atomic.release)
 
 

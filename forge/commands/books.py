@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, ERROR, Finding, exit_status
+from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, ERROR, Finding, exit_status
 from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, progress,
                      render_findings)
 from .render import Lang, app
@@ -68,9 +68,9 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     check_root(root)
     from ..books.build import build_books
     from ..books.compose import BookIOError, check_sources, load_project
-    from ..text import PhraseError, load_phrasebooks
-    from ..gate import draft_reason
-    from ..validate import validate
+    from ..text.cardtext import PhraseError, load_phrasebooks
+    from ..checks.gate import draft_reason
+    from ..checks.validate import validate
 
     langs = ("en", "fr") if lang is Lang.all else (lang.value,)
     checked = validate(root, extra=True)
@@ -108,7 +108,7 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
 
 
 def _position(path: str):
-    from ..model import Position
+    from ..carddb.model import Position
 
     return Position(path or "output/books")
 

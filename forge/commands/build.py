@@ -7,14 +7,14 @@ import typer
 
 from typing import TYPE_CHECKING
 
-from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from ..limits import SMOKE_GAMES_BUILD as SMOKE_GAMES
+from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from ..core.limits import SMOKE_GAMES_BUILD as SMOKE_GAMES
 from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, fail, plural,
                      progress, render_findings)
 
 
 if TYPE_CHECKING:
-    from ..build import BuildReport
+    from ..pipeline.build import BuildReport
 
 
 def build(
@@ -35,7 +35,7 @@ def build(
     if lang not in ("en", "fr", "all"):
         fail(f"--lang {lang}: choose en, fr or all", format)
     langs = ("en", "fr") if lang == "all" else (lang,)
-    from ..build import build as run_build
+    from ..pipeline.build import build as run_build
 
     with progress(format) as say:
         report = run_build(root, out, games=games, seed=seed, jobs=jobs, langs=langs, progress=say)

@@ -7,7 +7,7 @@ from typing import Optional
 
 import typer
 
-from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from .common import (Format, FormatOption, RootOption, check_root, echo_report, emit_json, fail, inside_project,
                      plural, render_findings)
 
@@ -37,7 +37,7 @@ def export(
     Example: forge cards export --format xlsx --out cards.xlsx
     """
     check_root(root)
-    from .. import atomic
+    from ..core import atomic
     from ..spreadsheet.exchange import export_cards
 
     exported = export_cards(root, format.value)

@@ -7,14 +7,14 @@ import typer
 
 from typing import TYPE_CHECKING
 
-from ..findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
-from ..limits import SMOKE_GAMES_CHECK as SMOKE_GAMES
+from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from ..core.limits import SMOKE_GAMES_CHECK as SMOKE_GAMES
 from .common import (ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural,
                      progress, render_findings)
 
 
 if TYPE_CHECKING:
-    from ..check import CheckReport, CheckResult
+    from ..checks.check import CheckReport, CheckResult
 
 
 def check(
@@ -35,14 +35,14 @@ def check(
     Example: forge check --format sarif > forge.sarif
     """
     check_root(root)
-    from ..check import check as run_check
+    from ..checks.check import check as run_check
 
     with progress(format) as say:  # a spinner naming the running check, on a terminal only
         report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say, budget=budget)
     if format is ReportFormat.json:
         emit_json(report.to_json())
     elif format is not ReportFormat.text:
-        from ..reports import Suite
+        from ..core.reports import Suite
 
         suites = [Suite(c.name, c.findings, skipped=describe(c) if c.status == "skipped" else "",
                         failed=c.status == "failed", seconds=c.seconds) for c in report.checks]

@@ -10,8 +10,8 @@ from typing import Annotated, Callable, Iterator, NoReturn
 
 import typer
 
-from .. import atomic, safeio
-from ..findings import Finding
+from ..core import atomic, safeio
+from ..core.findings import Finding
 
 
 class Format(str, Enum):
@@ -184,7 +184,7 @@ def emit_ci(fmt: ReportFormat, suites: list, name: str, summary: str, root: Path
     file named by its path in the repository, so that it lands on the file whatever ``--root`` is."""
     from dataclasses import replace
 
-    from .. import reports
+    from ..core import reports
 
     prefix = repository_prefix(root)
     suites = [replace(suite, findings=[_in_repository(f, prefix) for f in suite.findings]) for suite in suites]

@@ -8,12 +8,12 @@ import typer
 
 from typing import TYPE_CHECKING
 
-from ..findings import ERROR, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
+from ..core.findings import ERROR, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from .common import RootOption, check_root, emit_json, render_findings
 from .simulate import AgentKind
 
 if TYPE_CHECKING:
-    from ..diff import DiffReport
+    from ..pipeline.diff import DiffReport
 
 
 class DiffFormat(str, Enum):
@@ -40,7 +40,7 @@ def diff(
     Example: forge diff main --simulate 2000 --jobs 2 --format markdown   (what moved, for a PR comment)
     """
     check_root(root)
-    from ..diff import DiffError, diff as run_diff
+    from ..pipeline.diff import DiffError, diff as run_diff
 
     try:
         report = run_diff(root, rev, rev2)
@@ -58,10 +58,10 @@ def diff(
 
 
 def _simulate(report: DiffReport, games: int, seed: int, jobs: int, agents: str) -> dict:
-    """The same games on both sides (forge.balance.compare); a side whose cards do not load stops here."""
-    from ..balance.compare import moved, simulate_both
-    from ..simulate import Settings
-    from ..workers import cap
+    """The same games on both sides (forge.sim.compare); a side whose cards do not load stops here."""
+    from ..sim.compare import moved, simulate_both
+    from ..sim.simulate import Settings
+    from ..core.workers import cap
 
     for label, load in zip((report.old, report.new), report.loads):
         errors = [f for f in load.findings if f.severity == ERROR]
@@ -81,7 +81,7 @@ def _simulate(report: DiffReport, games: int, seed: int, jobs: int, agents: str)
 
 
 def _moved_text(report: DiffReport, moved: dict, markdown: bool = False) -> str:
-    from ..balance.compare import render_markdown, render_text
+    from ..sim.compare import render_markdown, render_text
 
     render = render_markdown if markdown else render_text
     return render(moved, moved["settings"], moved["changes"], moved["names"])
@@ -89,7 +89,7 @@ def _moved_text(report: DiffReport, moved: dict, markdown: bool = False) -> str:
 
 def _change_lines(report: DiffReport) -> list[str]:
     """One line per changed card, as `forge diff` says it ("kindle: cost 1 → 2")."""
-    from ..escape import one_line
+    from ..core.escape import one_line
 
     lines = [f"{c.id}: " + (", ".join(_field(n, *c.values[n]) for n in c.fields) or "printed text")
              for c in report.changed]
@@ -100,8 +100,8 @@ def _change_lines(report: DiffReport) -> list[str]:
 def to_markdown(report: DiffReport) -> str:
     """The card changes for a pull-request comment: the summary line as escaped text, then the text report's
     lines in a ``diff`` code block, where GitHub shows an added card green and a removed one red, and reads
-    no Markdown, mention or link in what the cards say (forge.escape)."""
-    from ..escape import code_fence, markdown_text
+    no Markdown, mention or link in what the cards say (forge.core.escape)."""
+    from ..core.escape import code_fence, markdown_text
 
     head, *rest = to_text(report).splitlines()
     opening, closing = code_fence(rest, "diff")
@@ -111,7 +111,7 @@ def to_markdown(report: DiffReport) -> str:
 def to_text(report: DiffReport) -> str:
     """The report for people, one line per card; what the cards say is kept on its line (``one_line``),
     so a name with a line break cannot forge a line of its own (``+ a-card-never-added``)."""
-    from ..escape import one_line
+    from ..core.escape import one_line
 
     lines = [one_line(f"cards from {report.old} to {report.new}: {len(report.added)} added, "
                       f"{len(report.removed)} removed, {len(report.changed)} changed")]

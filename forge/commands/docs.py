@@ -5,8 +5,8 @@ from pathlib import Path
 
 import typer
 
-from .. import safeio
-from ..findings import EXIT_USAGE, exit_status
+from ..core import safeio
+from ..core.findings import EXIT_USAGE, exit_status
 from .common import Format, FormatOption, RootOption, check_root, publish_generated, render_findings
 
 
@@ -20,8 +20,8 @@ def docs(
     Example: forge docs --check
     """
     check_root(root)
-    from ..design import DESIGN_DOC, fill
-    from ..validate import validate
+    from ..render.design import DESIGN_DOC, fill
+    from ..checks.validate import validate
 
     report = validate(root, extra=False)
     status = exit_status(report.findings, report.io_error)

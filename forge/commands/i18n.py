@@ -30,9 +30,9 @@ def termbase(
     Example: forge i18n termbase --format tbx --out termbase.tbx
     """
     check_root(root)
-    from .. import atomic
-    from ..i18n import termbase as tb_module
-    from ..i18n.sources import Sources
+    from ..core import atomic
+    from ..text import termbase as tb_module
+    from ..text.sources import Sources
 
     sources = Sources(root)
     tb = tb_module.load(sources)
@@ -65,7 +65,7 @@ def export(
     Example: forge i18n export --lang fr --format po --out fr.po
     """
     check_root(root)
-    from .. import atomic
+    from ..core import atomic
     from ..i18n import exchange
 
     if lang != exchange.TARGET:
@@ -103,7 +103,7 @@ def import_(
     Example: forge i18n import fr.po
     """
     check_root(root)
-    from ..findings import exit_status
+    from ..core.findings import exit_status
     from ..i18n import importer
 
     items, found, io_error = importer.read(file)
@@ -141,9 +141,9 @@ def reviewed(
     Example: forge i18n reviewed cards/kindle/name
     """
     check_root(root)
-    from ..findings import Finding, exit_status
+    from ..core.findings import Finding, exit_status
     from ..i18n import fingerprints, inventory
-    from ..model import Position
+    from ..carddb.model import Position
 
     if bool(ids) == all_:
         fail("name the ids to mark reviewed, or give --all (not both)", format, "forge i18n reviewed --all")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import typer
 
-from ..findings import exit_status
+from ..core.findings import exit_status
 from .common import ReportFormat, ReportFormatOption, RootOption, check_root, echo_report, emit_ci, emit_json, plural, render_findings
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def parity(
     if format is ReportFormat.json:
         emit_json({**to_json(report), "fixed": fixed})
     elif format is not ReportFormat.text:
-        from ..reports import Suite
+        from ..core.reports import Suite
 
         emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1], root)
     else:

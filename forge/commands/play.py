@@ -40,8 +40,8 @@ def play(
     """
     check_root(root)
     public = _public(public_url, host, format)
-    from .. import atomic
-    from ..gate import judge
+    from ..core import atomic
+    from ..checks.gate import judge
     from ..play import serving
     from ..play.guard import LOOPBACK, host_name
     from ..play.project import PLAY_DIR, make_app, read

@@ -8,8 +8,8 @@ from typing import Optional
 
 import typer
 
-from ..findings import EXIT_USAGE, Finding, exit_status
-from ..model import Position
+from ..core.findings import EXIT_USAGE, Finding, exit_status
+from ..carddb.model import Position
 from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, io_failure,
                      is_quiet, plural, progress_bar, render_findings)
 
@@ -117,7 +117,7 @@ def cards(
     tts_url = parse_tts_url(tts_url)
     from ..render.cards import RenderOptions, render_cards
     from ..render.template import TemplateError
-    from ..text import PhraseError, load_phrasebooks
+    from ..text.cardtext import PhraseError, load_phrasebooks
 
     # one gate: what validate refuses is not rendered (but as a draft); the text fit is the render's own
     verdict = gate(root)
@@ -157,11 +157,11 @@ def cards(
 
 
 def gate(root: Path, prints_text: bool = True):
-    """Validate the project for a render: forge.gate's verdict.
+    """Validate the project for a render: forge.checks.gate's verdict.
 
     The render's own reports (counts, text fit, the card template) are left to the renderer; a command
-    that prints no card text is not refused for a locale or a template (forge.gate)."""
-    from ..gate import judge
+    that prints no card text is not refused for a locale or a template (forge.checks.gate)."""
+    from ..checks.gate import judge
     from ..render.template import TEMPLATE_FILE
 
     if not prints_text:

@@ -9,10 +9,10 @@ from typing import Optional
 
 import typer
 
-from .. import atomic, safeio
-from ..findings import ERROR
-from ..limits import DEFAULT_SEARCH_BUDGET, MAX_DECISION_CAP, MAX_SEARCH_BUDGET, MAX_TURN_CAP
-from ..workers import cap
+from ..core import atomic, safeio
+from ..core.findings import ERROR
+from ..core.limits import DEFAULT_SEARCH_BUDGET, MAX_DECISION_CAP, MAX_SEARCH_BUDGET, MAX_TURN_CAP
+from ..core.workers import cap
 from .common import (Format, FormatOption, RootOption, check_root, default_output, emit_json, fail, inside_project,
                      io_failure, render_findings)
 
@@ -74,9 +74,9 @@ def simulate(
     Example: forge simulate --games 2400 --jobs 2 --report   (charts and output/balance/report.html)
     """
     from ..engine.record import to_jsonl
-    from ..cluster import ClusterError  # imports no Ray: forge.cluster imports it when a cluster is used
-    from ..gate import judge
-    from ..simulate import Settings, render_text, to_json
+    from ..sim.cluster import ClusterError  # imports no Ray: forge.sim.cluster imports it when a cluster is used
+    from ..checks.gate import judge
+    from ..sim.simulate import Settings, render_text, to_json
 
     check_root(root)
     verdict = judge(root, prints_text=False)  # one gate: what validate refuses gives no figures (but a draft)
@@ -147,7 +147,7 @@ def _report_played(folder: Path, db, root: Path, out: Path | None, format: Forma
                    report: bool) -> None:
     """``--played``: the people's games through the simulate report's own figures (forge.balance.humans)."""
     from ..balance.humans import human_figures, read_played, render_humans
-    from ..simulate import render_text, to_json
+    from ..sim.simulate import render_text, to_json
 
     if not folder.is_dir():
         typer.echo(f"forge: error: {folder}: no such folder of game records", err=True)
@@ -171,7 +171,7 @@ def _report_played(folder: Path, db, root: Path, out: Path | None, format: Forma
 
 
 def _run_with_progress(db, settings):
-    from ..simulate import run
+    from ..sim.simulate import run
 
     if not sys.stderr.isatty():
         return run(db, settings)
@@ -207,10 +207,10 @@ def replay(
     """
     # The record streams: each line is checked, replayed and printed before the next is read.
     # Exit 1 for a bad record (FILE:LINE: [record] ...), 2 when the file cannot be read.
-    from ..database import load_database
+    from ..carddb.database import load_database
     from ..engine.record import RecordError, Replayer
-    from ..narrate import LogPrinter
-    from ..text import PhraseError, load_phrasebooks
+    from ..text.narrate import LogPrinter
+    from ..text.cardtext import PhraseError, load_phrasebooks
 
     check_root(root)
     if lang not in ("en", "fr"):
@@ -294,7 +294,7 @@ def _open_record(path: Path, root: Path):
     """The record opened for streaming, or safeio.UnsafeInput before a byte is read.
 
     A path named on the command line may lie outside the project; a link inside the
-    project that leads out of it is refused (forge.safeio). Folders, FIFOs and devices
+    project that leads out of it is refused (forge.core.safeio). Folders, FIFOs and devices
     are refused on the opened descriptor; the size limit is far above safeio's 10 MB
     since the record is streamed, never held.
     """

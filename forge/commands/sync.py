@@ -5,7 +5,7 @@ from pathlib import Path
 
 import typer
 
-from ..findings import EXIT_USAGE
+from ..core.findings import EXIT_USAGE
 from .common import Format, FormatOption, RootOption, check_root, echo_report, emit_json, plural, render_findings
 
 
@@ -20,7 +20,7 @@ def sync(
     Example: forge sync --check
     """
     check_root(root)
-    from ..sync import sync as run_sync
+    from ..pipeline.sync import sync as run_sync
 
     report = run_sync(root, write=not check)
     if format is Format.json:

@@ -7,12 +7,12 @@ import typer
 
 from typing import TYPE_CHECKING
 
-from ..findings import exit_status
+from ..core.findings import exit_status
 from .common import ReportFormat, ReportFormatOption, echo_report, emit_ci, is_verbose, RootOption, check_root, emit_json, plural, render_findings
 
 
 if TYPE_CHECKING:
-    from ..validate import Report
+    from ..checks.validate import Report
 
 
 def validate(
@@ -25,13 +25,13 @@ def validate(
     Example: forge validate --quick --format github
     """
     check_root(root)
-    from ..validate import validate as run_validation
+    from ..checks.validate import validate as run_validation
 
     report = run_validation(root, extra=not quick)
     if format is ReportFormat.json:
         emit_json(to_json(report))
     elif format is not ReportFormat.text:
-        from ..reports import Suite
+        from ..core.reports import Suite
 
         emit_ci(format, [Suite("validate", report.findings)], "forge validate", to_text(report).splitlines()[-1], root)
     else:

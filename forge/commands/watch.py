@@ -33,7 +33,7 @@ def watch(
     from ..preview.loop import watch as run
     from ..preview.server import start
     from ..preview.state import PreviewState
-    from ..workers import Interrupted
+    from ..core.workers import Interrupted
 
     state = PreviewState(root, ("en", "fr") if lang == "all" else (lang,))
     try:

@@ -6,7 +6,7 @@ from typing import Optional
 
 import typer
 
-from ..findings import exit_status
+from ..core.findings import exit_status
 from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json,
                      render_findings)
 from .render import Lang, app, refuse_a_refused_database

@@ -1,6 +1,6 @@
 """The reference rules engine of Rift Commanders.
 
-Pure: it imports ``forge.model``, ``forge.vocabulary`` and ``forge.limits`` (constants)
+Pure: it imports ``forge.carddb.model``, ``forge.carddb.vocabulary`` and ``forge.core.limits`` (constants)
 only, does no I/O and prints nothing. A game is reproducible from (card database, seed, agents): all
 the game's randomness comes from ``random.Random(seed)`` owned by the state.
 
@@ -14,7 +14,7 @@ the game's randomness comes from ``random.Random(seed)`` owned by the state.
 
 Modules: ``state`` (the rules), ``game`` (setup), ``actions`` (decisions),
 ``observation`` (what a player sees), ``agents``, ``record`` (JSON-lines records,
-replay; their logs in words are ``forge.narrate``'s), ``invariants``, ``proofs`` (``prove_cards(db)``),
+replay; their logs in words are ``forge.text.narrate``'s), ``invariants``, ``proofs`` (``prove_cards(db)``),
 ``builder`` (hand-built positions), ``sample`` (a small game in code).
 """
 from __future__ import annotations

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
+from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE
 from .actions import Action
 from .cards import CardDef, Line
 from .observation import Observation
@@ -789,5 +789,5 @@ class HeuristicAgent:
         return t.power
 
 
-#: The agents that need nothing but the rules; forge.agents.make_agent is the one registry that seats them.
+#: The agents that need nothing but the rules; forge.sim.agents.make_agent is the one registry that seats them.
 AGENTS = {"random": RandomAgent, "heuristic": HeuristicAgent}

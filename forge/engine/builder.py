@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..model import CardDatabase
-from ..vocabulary import FACTIONS
+from ..carddb.model import CardDatabase
+from ..carddb.vocabulary import FACTIONS
 from .cards import FACTION_INDEX
 from .game import Game
 from .state import OP_MAIN, OP_TURN, ROW_SIZE, STRATEGY, State

@@ -1,14 +1,14 @@
 """Cards compiled for the engine: flat, slotted, precomputed once per database.
 
-The engine never reads ``forge.model.Card`` in its hot loop: each design becomes a
+The engine never reads ``forge.carddb.model.Card`` in its hot loop: each design becomes a
 ``CardDef`` and each printed line a ``Line`` with its parameters resolved to
 plain values (faction indices, ints, strings), so resolving a line is attribute
 reads and no dictionary look-ups.
 """
 from __future__ import annotations
 
-from ..model import Card, CardDatabase, EffectLine
-from ..vocabulary import FACTIONS, VERBS
+from ..carddb.model import Card, CardDatabase, EffectLine
+from ..carddb.vocabulary import FACTIONS, VERBS
 
 FACTION_INDEX = {f: i for i, f in enumerate(FACTIONS)}
 NO_FACTION = -1
@@ -101,7 +101,7 @@ class CardDef:
         self.trap_kind = card.trap.kind if (self.is_trap and card.trap) else None
         self.trap_event = card.trap.event if (self.is_trap and card.trap) else None
         self.value = float(self.cost) + (0.5 if self.is_creature else 0.0)
-        # Its coverage keys (State.cov, read by forge.simulate), built once: the card's own count of
+        # Its coverage keys (State.cov, read by forge.sim.simulate), built once: the card's own count of
         # each use, and each player's (indexed by player) for the balance lab.
         self.k_played, self.k_activated, self.k_bought = ("played", self.id), ("activated", self.id), \
             ("bought", self.id)

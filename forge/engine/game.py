@@ -1,8 +1,8 @@
 """The game: a compiled card database plus caps; it deals new states (Setup 1-7)."""
 from __future__ import annotations
 
-from ..model import CardDatabase
-from ..vocabulary import FACTIONS
+from ..carddb.model import CardDatabase
+from ..carddb.vocabulary import FACTIONS
 from .actions import Action
 from .cards import FACTION_INDEX, CompiledCards
 from .state import (HAND_SIZE, OP_PICK, OP_SETUP_END, OP_TURN, P_SETASIDE, ROW_SIZE, SETUP, START_ALLEGIANCE,

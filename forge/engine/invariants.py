@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from operator import itemgetter
 
-from ..vocabulary import MAX_ALLEGIANCE
+from ..carddb.vocabulary import MAX_ALLEGIANCE
 from .state import MAX_CREATURES, State
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
-from ..model import Card
+from ..carddb.model import Card
 from .cards import CardDef
 from .state import OP_DRAIN, OP_LINES, OP_WINDOW
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..model import Card, CardDatabase, Keywords
-from ..vocabulary import FACTIONS, EffectLine
+from ..carddb.model import Card, CardDatabase, Keywords
+from ..carddb.vocabulary import FACTIONS, EffectLine
 from .actions import Action
 from .builder import build
 from .game import Game

@@ -29,8 +29,8 @@ import json
 import re
 from typing import BinaryIO, Iterator
 
-from ..model import CardDatabase
-from ..vocabulary import FACTIONS
+from ..carddb.model import CardDatabase
+from ..carddb.vocabulary import FACTIONS
 from .actions import Action
 from .game import Game
 from .state import State
@@ -40,7 +40,7 @@ VERSION = 2
 #: A record line is at most a few hundred bytes; a longer one is refused before it is held.
 MAX_LINE_BYTES = 1 << 20
 #: Caps a header may ask for: far above any real game, far below a record nobody can replay.
-from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP  # part of this module's API
+from ..core.limits import MAX_DECISION_CAP, MAX_TURN_CAP  # part of this module's API
 #: Why a game was stopped short (``capped``'s reason): the cap it reached.
 CAP_REASONS = ("turns", "decisions")
 #: Bound of every count in an event (cards drawn, damage, essence...).

@@ -4,8 +4,8 @@ Used by the engine's tests and benchmarks so they never depend on ``cards/``.
 """
 from __future__ import annotations
 
-from ..model import Card, CardDatabase, Faction, Keywords, TrapSpec, Trigger
-from ..vocabulary import FACTIONS, EffectLine, Threshold
+from ..carddb.model import Card, CardDatabase, Faction, Keywords, TrapSpec, Trigger
+from ..carddb.vocabulary import FACTIONS, EffectLine, Threshold
 
 
 def line(verb: str, n: int | None = None, *, when: tuple[str, int] | None = None, may: bool = False,

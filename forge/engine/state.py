@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 
-from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
+from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE
 from .actions import END, NO, PASS, STOP, YES, Action, IllegalDecision
 from .cards import CardDef, CompiledCards, Line
 

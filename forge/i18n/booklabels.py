@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from fnmatch import fnmatchcase
 from pathlib import Path
 
-from ..findings import Finding
+from ..core.findings import Finding
 from .css import PT_PER_MM, Css
 from .inventory import Inventory, Pair, dotted
 from .room import _PAGE_SIZES_MM, SAMPLE, Limit, _book_layout, width
@@ -144,7 +144,7 @@ def _back_cover_panel(css: Css) -> float:
 # -- where each label prints -----------------------------------------------------------------------
 def placed(root: Path, inv: Inventory) -> list[tuple[Place, list[Pair]]]:
     """Each bounded place with the labels it prints (none when the stylesheet cannot be read)."""
-    from .. import safeio
+    from ..core import safeio
     from ..render.assets import register_fonts
 
     register_fonts()

@@ -15,7 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from . import fingerprints, inventory, limits, termbase
+from . import fingerprints, inventory, limits
+from ..text import termbase
 from .checks.terms import used_terms
 
 PO_HEADER = "Rift Commanders: the French of every translatable string. Made by `forge i18n export`;\n" \

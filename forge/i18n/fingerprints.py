@@ -17,10 +17,10 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import atomic, safeio
-from ..findings import WARNING, Finding
+from ..core import atomic, safeio
+from ..core.findings import WARNING, Finding
 from .inventory import Inventory, Pair
-from .sources import Sources
+from ..text.sources import Sources
 
 SIDECAR = "locales/fr.fingerprints.yaml"
 #: Recorded in place of a fingerprint when what a French string stands beside changed without its own

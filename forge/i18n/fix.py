@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .. import atomic, safeio
+from ..core import atomic, safeio
 from .checks import Fix
 
 

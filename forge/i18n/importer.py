@@ -16,12 +16,12 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import atomic, safeio
-from ..findings import WARNING, Finding
-from ..model import Position
+from ..core import atomic, safeio
+from ..core.findings import WARNING, Finding
+from ..carddb.model import Position
 from . import fingerprints, inventory, yamledit
 from .exchange import MAX_LENGTH_FLAG, NEEDS_REVIEW, SLR_NS, TARGET, XLIFF_NS
-from .sources import Doc, Sources
+from ..text.sources import Doc, Sources
 
 #: A translation file larger than this is refused (the shipped game's .po is ~0.3 MB).
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
@@ -361,7 +361,7 @@ def _yaml_checked(doc: Doc, todo: list, problems: list) -> str:
 
 
 def _reads_back(text: str, todo: list) -> bool:
-    from .. import yamlsrc
+    from ..carddb import yamlsrc
 
     try:
         data, _ = yamlsrc.load(text)
@@ -418,7 +418,7 @@ def _prose_problem(doc: Doc, pair: inventory.Pair, fr: str) -> str:
 
 def _front_matter_safe(value: str) -> bool:
     """Whether ``key: value`` reads back as the text ``value`` (the books read their front matter as YAML)."""
-    from .. import yamlsrc
+    from ..carddb import yamlsrc
 
     if not yamledit.plain_ok(value, False):
         return False

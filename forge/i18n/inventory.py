@@ -17,9 +17,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..findings import Finding
+from ..core.findings import Finding
 from .prose import Unit, align, units
-from .sources import Doc, Sources
+from ..text.sources import Doc, Sources
 
 LANGS = ("en", "fr")
 BOOKS_DIR = "templates/books"
@@ -48,7 +48,7 @@ class Entry:
 
     def position(self, index: int = 0):
         """The position of character ``index`` of the string (its start when not verbatim)."""
-        from ..model import Position
+        from ..carddb.model import Position
 
         if self.offset is None:
             return Position(self.doc.rel, self.line, self.col)

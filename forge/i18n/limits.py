@@ -29,7 +29,7 @@ import math
 from dataclasses import replace
 from pathlib import Path
 
-from ..findings import Finding
+from ..core.findings import Finding
 from . import booklabels, templatelabels
 from .inventory import Inventory
 from .room import SAMPLE, Limit, _book_layout, _limit, _per_char, _plain, width
@@ -68,8 +68,8 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
 
 
 def _cards(root: Path, inv: Inventory):
-    from ..database import load_database
-    from ..text import Phrasebook
+    from ..carddb.database import load_database
+    from ..text.cardtext import Phrasebook
 
     load = load_database(root)
     docs = {lang: inv.sources.docs.get(f"locales/{lang}.yaml") for lang in ("en", "fr")}

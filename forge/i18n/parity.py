@@ -11,12 +11,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import narrate
-from ..database import load_database
-from ..findings import WARNING, Finding
-from ..text import Phrasebook
+from ..text import narrate
+from ..carddb.database import load_database
+from ..core.findings import WARNING, Finding
+from ..text.cardtext import Phrasebook
 from ..web import strings as web_words
-from . import booklabels, fingerprints, inventory, limits, templatelabels, termbase
+from . import booklabels, fingerprints, inventory, limits, templatelabels
+from ..text import termbase
 from .checks import (Fix, cards, englishword, length, numbers, plurals, presence, structure, terms, tokens,
                      typography, untranslated)
 

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import safeio
+from ..core import safeio
 from .css import LEGIBLE_PT, PT_PER_MM, Unreadable, box, lengths
 
 #: Average French prose: what "about N characters" means (accents, capitals, spaces and punctuation in

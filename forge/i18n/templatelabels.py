@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..findings import Finding
+from ..core.findings import Finding
 from .inventory import Inventory
 from .room import Limit, _limit, width
 

@@ -15,7 +15,7 @@ import re
 import threading
 from pathlib import Path
 
-from .. import atomic, safeio
+from ..core import atomic, safeio
 from .session import PlayError
 from .words import LANGS
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..findings import ERROR, Finding
+from ..core.findings import ERROR, Finding
 
 #: Where ``forge play`` keeps its games and pictures, under the output folder.
 PLAY_DIR = Path("output") / "play"
@@ -28,10 +28,10 @@ def read(root: Path) -> Playable:
 
     A locale that cannot be read is a finding: the page would have no words to show.
     """
-    from ..database import load_database
+    from ..carddb.database import load_database
     from ..engine import Game
-    from ..model import Position
-    from ..text import PhraseError, load_phrasebooks
+    from ..carddb.model import Position
+    from ..text.cardtext import PhraseError, load_phrasebooks
     from .words import from_books
 
     root = Path(root)

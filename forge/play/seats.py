@@ -18,7 +18,7 @@ import secrets
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import atomic, safeio
+from ..core import atomic, safeio
 from .session import PlayError
 
 #: The header that carries a page's key.

@@ -31,10 +31,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from ..csp import integrity
+from ..core.csp import integrity
 from ..engine import Action
-from ..escape import html_text
-from ..vocabulary import FACTIONS
+from ..core.escape import html_text
+from ..carddb.vocabulary import FACTIONS
 from . import live
 from .guard import LOOPBACK, Bucket, Guard, csrf_cookie, csrf_token
 from .images import CardImages

@@ -17,11 +17,11 @@ import threading
 import time
 from dataclasses import dataclass
 
-from ..agents import make_agent
+from ..sim.agents import make_agent
 from ..engine import Action, Game, IllegalDecision, Observation
 from ..engine.agents import AGENTS
 from ..engine.record import event_json, header, result
-from ..simulate import splitmix64
+from ..sim.simulate import splitmix64
 
 #: What a seat of the record's header says when a person plays it.
 HUMAN = "human"

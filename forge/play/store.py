@@ -3,11 +3,11 @@
 A game's id is its number (``7`` is ``game-000007.jsonl``), the next one after the
 highest on disk: ids are never reused, and they open nothing: a game is reached with
 a seat's key (``forge.play.seats``, kept beside the record), checked before the record
-is even read. The record is written whole once (``forge.atomic``), then after each move
+is even read. The record is written whole once (``forge.core.atomic``), then after each move
 its new lines are appended over the old result and closing lines (one ``pwrite`` that
 covers them, then fsync): a move costs its own bytes, not the whole game's, and a
 killed server leaves each game at its last whole move. A record is read only when it
-is an ordinary file inside the folder (``forge.safeio``: no link, no FIFO), then
+is an ordinary file inside the folder (``forge.core.safeio``: no link, no FIFO), then
 checked and replayed whole before anyone plays it.
 """
 from __future__ import annotations
@@ -20,10 +20,10 @@ import threading
 from collections import OrderedDict
 from pathlib import Path
 
-from .. import atomic, safeio
+from ..core import atomic, safeio
 from ..engine import Game
 from ..engine.record import RecordError, from_jsonl, replay
-from ..limits import MAX_DECISION_CAP, MAX_TURN_CAP
+from ..core.limits import MAX_DECISION_CAP, MAX_TURN_CAP
 from . import seats as keys
 from .seats import Grant, Seats
 from .session import PlayError, Session, restore

@@ -7,14 +7,14 @@ recruitment zone, its own hand, and the other hand and the decks as counts. A
 spectator's view is the same public part, with no hand at all. Every card a view
 names is asked of the observation (``defn``), which refuses a hidden one. Each option is one of the
 engine's legal options, sent as its ``[kind, a, b]`` with a label in the page's
-language; the log is the replay's (``forge.narrate.LogPrinter``, in the locales' words).
+language; the log is the replay's (``forge.text.narrate.LogPrinter``, in the locales' words).
 """
 from __future__ import annotations
 
 from ..engine import Observation
 from ..engine.state import OP_LINES
-from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
-from ..narrate import LogPrinter
+from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE
+from ..text.narrate import LogPrinter
 from .session import HUMAN, Session
 from .words import LANGS, Words, from_books
 

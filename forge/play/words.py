@@ -1,4 +1,4 @@
-"""The play page's own words, read from the project's locales (the log's are their ``log:``: forge.narrate).
+"""The play page's own words, read from the project's locales (the log's are their ``log:``: forge.text.narrate).
 
 They live in ``locales/<lang>.yaml`` under ``play:``, beside the card text's phrases, so that
 translators see them in their tools (``forge i18n export``) and ``forge parity`` checks them
@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..findings import Finding
-from ..model import Position
-from ..narrate import phrase
-from ..vocabulary import LANGUAGES
+from ..core.findings import Finding
+from ..carddb.model import Position
+from ..text.narrate import phrase
+from ..carddb.vocabulary import LANGUAGES
 
 LANGS = LANGUAGES
 #: The table of locales/<lang>.yaml that holds the page's words.

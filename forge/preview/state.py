@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..findings import Finding
+from ..core.findings import Finding
 
 IMAGE_WIDTH = 360  # pixels across the trimmed card: sharp on a laptop, ~40 KB a JPEG
 
@@ -44,7 +44,7 @@ def _digest(*parts) -> str:
 
 
 def _files_digest(root: Path, folder: str) -> str:
-    from .. import safeio
+    from ..core import safeio
 
     h = hashlib.sha256()
     base = Path(root) / folder
@@ -102,7 +102,7 @@ class PreviewState:
     def rebuild(self) -> None:
         """Validate the project and queue the cards whose images are out of date."""
         from ..render.template import TemplateError, load_template
-        from ..validate import validate
+        from ..checks.validate import validate
 
         report = validate(self.root, extra=True)
         load = report.load
@@ -164,7 +164,7 @@ class PreviewState:
         art = raw.get("art")
         if not isinstance(art, str):
             return ""
-        from .. import safeio
+        from ..core import safeio
 
         try:
             return hashlib.sha256(safeio.read_bytes(self.root / art, self.root)).hexdigest()

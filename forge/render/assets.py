@@ -9,7 +9,7 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
-from ..icons import (  # noqa: F401  (re-exported: the renderer's modules and the books import them from here)
+from ..carddb.gameicons import (  # noqa: F401  (re-exported: the renderer's modules and the books import them from here)
     DERIVED_ICONS, ICON_ALIASES, ICONS_FILE, MissingIconError, _icon_bodies, _icon_data, has_icon, icon_author,
     icon_names, resolve_icon_name, suggest_icon,
 )
@@ -97,7 +97,7 @@ def icon_path(name: str) -> tuple[IconPath, bool]:
 def assets_hash() -> str:
     """A hash of the vendored fonts, icons and colour profile and of the renderer's code, part of every cache key."""
     h = hashlib.sha256()
-    for f in sorted(Path(__file__).resolve().parent.glob("*.py")) + [Path(__file__).resolve().parents[1] / "icons.py"]:
+    for f in sorted(Path(__file__).resolve().parent.glob("*.py")) + [Path(__file__).resolve().parents[1] / "carddb" / "gameicons.py"]:
         h.update(f.name.encode())
         h.update(f.read_bytes())
     for f in sorted(ASSETS.rglob("*")):

@@ -31,12 +31,12 @@ from typing import Callable
 
 from reportlab.lib.units import mm
 
-from ..atomic import sweep_orphans, write_bytes
-from ..escape import neutralise
-from ..findings import WARNING, Finding
-from ..model import CardDatabase, ImageArt, Position
-from ..safeio import within
-from ..workers import cap, cpus, process_pool
+from ..core.atomic import sweep_orphans, write_bytes
+from ..core.escape import neutralise
+from ..core.findings import WARNING, Finding
+from ..carddb.model import CardDatabase, ImageArt, Position
+from ..core.safeio import within
+from ..core.workers import cap, cpus, process_pool
 from .aiddocs import mat_size, token_kinds
 from .aids import aid_cards, aid_set, shop_aid_cards
 from .assets import assets_hash, has_icon
@@ -46,7 +46,7 @@ from .jobs import (CHECK, MASTER, MPC, SCAN_MEMOS, THUMB, TRIM, CopyJob, DocJob,
                    cache_dir, check_output, differs, item_key, read_own, run_job, scan_memo_name, sound_products)
 from .preflight import shop_verdict
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
-from .seal import key as seal_key, seal, unseal
+from ..core.seal import key as seal_key, seal, unseal
 from .sheets import PAPERS, SHEET_BLEED, Back, back_of, sheet_layout
 from .template import Template, load_template
 from .tts import decks_for, image_rel, save_rel, saved_object, table_objects

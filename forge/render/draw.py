@@ -160,7 +160,7 @@ def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: boo
     validate`` reports why): a pipe, a link out of the project, a corrupt image, a
     decompression bomb. The card then gets its procedural art instead of stopping the render.
     """
-    from ..art import ArtError, fit_art, read_art
+    from ..carddb.art import ArtError, fit_art, read_art
 
     try:
         im = read_art(Path(root), rel)
@@ -175,8 +175,8 @@ def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: boo
 
 @lru_cache(maxsize=16)
 def _art_svg(root: str, rel: str, digest: str):
-    """An SVG picture as reportlab vectors (checked by ``forge.art.read_svg``), or None."""
-    from ..art import ArtError, art_bytes, read_svg
+    """An SVG picture as reportlab vectors (checked by ``forge.carddb.art.read_svg``), or None."""
+    from ..carddb.art import ArtError, art_bytes, read_svg
 
     try:
         return read_svg(art_bytes(Path(root), rel))
@@ -188,7 +188,7 @@ def _draw_svg(p: Painter, drawing, face: CardFace, x: float, y: float, w: float,
     """Draw SVG vectors into the window, cropped or fitted like a raster picture."""
     from reportlab.graphics import renderPDF
 
-    from ..art import placement
+    from ..carddb.art import placement
 
     dw, dh = float(drawing.width), float(drawing.height)
     (left, _, _, bottom), (fx, fy, _, _) = placement((dw, dh), (w, h), tuple(face.art_focus), face.art_fit)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from ..model import Card, CardDatabase, IconArt, ImageArt
+from ..carddb.model import Card, CardDatabase, IconArt, ImageArt
 from .assets import assets_hash
 from .fitmemo import FitMemo
 from .textclass import TextClass, TextStyle, class_align, class_of
@@ -115,8 +115,8 @@ class CardFace:
 
 def _digest_art(root: Path, rel: str) -> str | None:
     """The art file's hash; None when forge will not print it (missing, outside the project, not a sound
-    image: see ``forge.art``), so the face gets the default art and the renderer warns."""
-    from ..art import ArtError, art_bytes, decode_art, is_svg, read_svg
+    image: see ``forge.carddb.art``), so the face gets the default art and the renderer warns."""
+    from ..carddb.art import ArtError, art_bytes, decode_art, is_svg, read_svg
 
     try:
         data = art_bytes(Path(root), rel)

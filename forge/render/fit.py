@@ -79,7 +79,7 @@ class TextLayout:
 
 # -- turning markup into groups of atoms ------------------------------------------
 def _parse_markup(line: str):
-    from ..text import parse_markup  # the shared markup grammar (owned by forge.text)
+    from ..text.cardtext import parse_markup  # the shared markup grammar (owned by forge.text.cardtext)
 
     return parse_markup(line)
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..findings import Finding
-from ..model import CardDatabase, Position
+from ..core.findings import Finding
+from ..carddb.model import CardDatabase, Position
 from .face import build_face, face_problems, with_text_classes
 from .fitmemo import FitMemo
 from .template import TEMPLATE_FILE, TemplateError, load_template

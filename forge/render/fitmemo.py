@@ -16,9 +16,9 @@ import hashlib
 import json
 from pathlib import Path
 
-from .. import safeio
-from ..atomic import write_bytes
-from .seal import key_path, seal, unseal
+from ..core import safeio
+from ..core.atomic import write_bytes
+from ..core.seal import key_path, seal, unseal
 
 MEMO = Path(".cache") / "text-fit.json"
 #: How many projects' validate records are kept (the least recently written are removed).

@@ -32,10 +32,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .. import safeio
-from ..atomic import write_bytes
+from ..core import safeio
+from ..core.atomic import write_bytes
 from .paint import SHADINGS, Painter
-from .seal import seal_blob, unseal_blob
+from ..core.seal import seal_blob, unseal_blob
 
 #: Where fragments are kept, under the output folder.
 FORMS = Path(".cache") / "forms"
@@ -244,7 +244,7 @@ class FormCache:
 
 def prune(out: Path, keep: set[str]) -> None:
     """Remove the fragments of cards no longer drawn (their key not in ``keep``), and any of another format."""
-    from ..safeio import within
+    from ..core.safeio import within
 
     base = Path(out) / FORMS
     if not base.is_dir() or base.is_symlink():

@@ -10,15 +10,15 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import safeio
-from ..atomic import write_bytes
-from ..draft import stamp_pdf
+from ..core import safeio
+from ..core.atomic import write_bytes
+from .draft import stamp_pdf
 from .face import CardFace
 from .formcache import FormCache
 from .paint import Mark, Painter, text_outside_boxes
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
-from .seal import seal, unseal
+from ..core.seal import seal, unseal
 from . import aiddocs
 from .aids import Aid, AidSet, draw_aid
 from .sheets import PAPERS, Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet

@@ -18,8 +18,9 @@ from pathlib import Path
 
 from reportlab.lib.units import mm
 
-from .. import safeio, yamlsrc
-from ..yamlsrc import SourceMap
+from ..core import safeio
+from ..carddb import yamlsrc
+from ..carddb.yamlsrc import SourceMap
 
 TEMPLATE_DIR = Path("templates") / "cards"
 TEMPLATE_FILE = TEMPLATE_DIR / "card.yaml"
@@ -127,12 +128,12 @@ class Template:
         return self.data["fonts"][role]
 
     def labels(self, lang: str) -> dict:
-        """The labels printed in ``lang``, code spans without their backticks (``forge.verbatim``)."""
+        """The labels printed in ``lang``, code spans without their backticks (``forge.text.verbatim``)."""
         return self._printed_labels.get(lang) or self._printed_labels["en"]
 
     @cached_property
     def _printed_labels(self) -> dict:
-        from ..verbatim import plain
+        from ..text.verbatim import plain
 
         return plain(self.data["labels"])
 

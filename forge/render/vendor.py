@@ -23,7 +23,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from ..atomic import write_text
+from ..core.atomic import write_text
 from .assets import DERIVED_ICONS, ICONS_FILE, SYMBOL_ICONS
 
 
@@ -39,8 +39,8 @@ def _read_icon_set(source: Path) -> dict:
 
 def used_icons(root: Path) -> set[str]:
     """The icons the cards name: each faction's ``icon`` and each card's art composition."""
-    from ..database import load_database
-    from ..model import IconArt
+    from ..carddb.database import load_database
+    from ..carddb.model import IconArt
 
     db = load_database(root).db
     names = {f.icon for f in db.factions}

@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..findings import Finding
-from ..model import Position
-from ..yamlsrc import SourceMap
+from ..core.findings import Finding
+from ..carddb.model import Position
+from ..carddb.yamlsrc import SourceMap
 from .flow import CellError, flow, inner, parse
 
 LANG_FIELDS = ("name", "flavor")
@@ -127,7 +127,7 @@ def read_rows(name: str, rows: list[list], cell_name) -> Sheet:
 def _check_header(sheet: Sheet, header: list[str]) -> dict[str, int]:
     import difflib
 
-    from ..schema import build_schema
+    from ..carddb.schema import build_schema
 
     allowed = {c for c, _ in COLUMNS} | set(build_schema()["$defs"]["card"]["properties"])
     columns: dict[str, int] = {}

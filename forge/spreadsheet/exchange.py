@@ -5,10 +5,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import atomic, safeio
-from ..database import CARDS_DIR, check_schema, load_database
-from ..findings import ERROR, Finding
-from ..model import Position
+from ..core import atomic, safeio
+from ..carddb.database import CARDS_DIR, check_schema, load_database
+from ..core.findings import ERROR, Finding
+from ..carddb.model import Position
 from .columns import Sheet, header_for, kind_of, read_rows, to_row
 from .merge import MergeError, merge_file
 from .tables import SheetError, cell_name_csv, cell_name_xlsx, read_csv, read_xlsx, write_csv, write_xlsx

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 
-from .. import yamlsrc
+from ..carddb import yamlsrc
 
 _PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 _RESERVED = {"true", "false", "null", "~"}  # what YAML 1.2 (forge's reader) would not read as text

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import yamlsrc
+from ..carddb import yamlsrc
 from .flow import flow, scalar
 
 LINE_FIELDS = ("effects", "activate", "end_of_turn", "demise")

@@ -6,7 +6,7 @@ dates, so the same cards give the same bytes. An XLSX is a zip of XML: before
 openpyxl opens one, its entries are checked (count, total size, compression ratio)
 and every XML part is refused if it declares a DTD, so that a zip bomb is never
 unpacked and no entity is expanded; then the sheet is read by the cells it really
-holds, never by the size its ``<dimension>`` claims, within ``forge.limits``' budget.
+holds, never by the size its ``<dimension>`` claims, within ``forge.core.limits``' budget.
 
 A card name is contributor text: a cell starting with ``=``, ``+``, ``-``, ``@``, a tab
 or a carriage return would be a formula to a spreadsheet program (``=WEBSERVICE(…)``
@@ -23,8 +23,8 @@ import io
 import re
 import zipfile
 
-from ..escape import neutralise, restore
-from ..limits import (MAX_SHEET_CHARS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_ENTRIES, MAX_XLSX_RATIO,
+from ..core.escape import neutralise, restore
+from ..core.limits import (MAX_SHEET_CHARS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_ENTRIES, MAX_XLSX_RATIO,
                       MAX_XLSX_UNPACKED)
 
 FIXED_DATE = (2020, 1, 1, 0, 0, 0)
@@ -200,7 +200,7 @@ def _check_parts(data: bytes) -> None:
     one. Cells are counted on the text too, so no worksheet reaches openpyxl with more
     than MAX_SHEET_ROWS × MAX_SHEET_COLUMNS of them.
     """
-    from .. import safeio
+    from ..core import safeio
 
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))

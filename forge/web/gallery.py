@@ -18,11 +18,11 @@ from pathlib import Path
 from markupsafe import Markup, escape
 
 from ..books.content import KEYWORD_KEYS, card_constructs, sort_key
-from ..escape import json_in_html
-from ..findings import Finding
-from ..model import Card, CardDatabase, Position
-from ..text import parse_markup
-from ..vocabulary import MAX_ALLEGIANCE
+from ..core.escape import json_in_html
+from ..core.findings import Finding
+from ..carddb.model import Card, CardDatabase, Position
+from ..text.cardtext import parse_markup
+from ..carddb.vocabulary import MAX_ALLEGIANCE
 from .icons import Icons
 from .page import PageOutcome, asset, render, write
 from .strings import words
@@ -167,7 +167,7 @@ def build_gallery(root: Path, out: Path, langs: tuple[str, ...] = ("en", "fr"), 
 
     A database that does not load, a locale or card template that cannot print a card: findings, no page."""
     from ..render.template import TemplateError
-    from ..text import PhraseError
+    from ..text.cardtext import PhraseError
     from .pictures import CardPictures
 
     started = time.perf_counter()
@@ -196,9 +196,9 @@ def build_gallery(root: Path, out: Path, langs: tuple[str, ...] = ("en", "fr"), 
 
 def _load(root: Path, outcome: GalleryOutcome):
     """The database and the phrasebooks, or (None, None) with the findings that refuse them."""
-    from ..database import load_database
-    from ..findings import ERROR
-    from ..text import load_phrasebooks
+    from ..carddb.database import load_database
+    from ..core.findings import ERROR
+    from ..text.cardtext import load_phrasebooks
 
     load = load_database(root)
     errors = [f for f in load.findings if f.severity == ERROR]

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from markupsafe import Markup, escape
 
-from ..model import CardDatabase
+from ..carddb.model import CardDatabase
 
 #: The markup icons that are not factions, as the books draw them.
 SYMBOLS = ("soul", "activate", "demise", "trap")

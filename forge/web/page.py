@@ -3,7 +3,7 @@
 The templates (``templates/``, forge's own) render in forge's Jinja sandbox with
 autoescaping; styles and the page's one script are inlined; the page's data is JSON
 inside a ``<script type="application/json">`` that no ``</script>`` in a card name can
-close (``forge.escape.json_in_html``); the Content-Security-Policy lets the page run
+close (``forge.core.escape.json_in_html``); the Content-Security-Policy lets the page run
 nothing but that script, by the hash of forge's file (never of what the page holds),
 and load nothing but ``data:`` pictures. A page whose bytes did not change is not written again.
 """
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..csp import forge_script, page_policy
-from ..findings import Finding
+from ..core.csp import forge_script, page_policy
+from ..core.findings import Finding
 
 TEMPLATES = Path(__file__).parent / "templates"
 _CSP_SLOT = "forge-web-csp-slot"
@@ -48,7 +48,7 @@ def environment():
     """The sandboxed, autoescaping Jinja environment of this package's templates."""
     import jinja2
 
-    from .. import sandbox
+    from ..core import sandbox
 
     return sandbox.environment(jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                                trim_blocks=True, lstrip_blocks=True)
@@ -69,7 +69,7 @@ def render(template: str, context: dict, script: str) -> str:
 
 def write(path: Path, text: str, outcome: PageOutcome | None = None) -> PageOutcome:
     """Write the page atomically unless it already holds these bytes; an I/O failure is the outcome's."""
-    from .. import atomic
+    from ..core import atomic
     from ..render.jobs import differs
 
     outcome = outcome or PageOutcome()

@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..books.webassets import AssetCache, data_uri
-from ..model import Card, CardDatabase
+from ..carddb.model import Card, CardDatabase
 
 #: Width in pixels (a card is shown 150 to 240 CSS pixels wide) and WebP quality: about 10 KB a card.
 PICTURE_PX = 300

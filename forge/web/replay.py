@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import BinaryIO, Callable
 
 from ..engine.record import MAX_LINE_BYTES, RecordError, Replayer
-from ..narrate import LogPrinter
-from ..escape import json_in_html
-from ..findings import Finding
-from ..model import CardDatabase, Position
-from ..vocabulary import FACTIONS, MAX_ALLEGIANCE
+from ..text.narrate import LogPrinter
+from ..core.escape import json_in_html
+from ..core.findings import Finding
+from ..carddb.model import CardDatabase, Position
+from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE
 from . import board
 from .icons import Icons
 from .page import PageOutcome, asset, render, write
@@ -187,9 +187,9 @@ def build_replay(root: Path, opener: Callable[[], BinaryIO], record_name: str, t
     """Read the record ``opener()`` opens, write its page to ``target``; findings for what is wrong.
 
     ``cache``: the output folder whose picture record the cards are drawn from and kept in."""
-    from ..database import load_database
-    from ..findings import ERROR
-    from ..text import load_phrasebooks
+    from ..carddb.database import load_database
+    from ..core.findings import ERROR
+    from ..text.cardtext import load_phrasebooks
     from .pictures import CardPictures
 
     started = time.perf_counter()

@@ -4,14 +4,14 @@ They live in ``locales/<lang>.yaml`` under ``web:``, beside the play page's ``pl
 ``log:``, so that translators see them in their tools (``forge i18n export``), ``forge parity`` checks
 them (numbers, placeholders, English left in French, typography, the termbase) and stale tracking
 follows their English. A language's name is the locale's own ``language:``. The caller passes the
-phrasebooks it loaded (``forge.text.load_phrasebooks``): this module reads no file. A key a language
+phrasebooks it loaded (``forge.text.cardtext.load_phrasebooks``): this module reads no file. A key a language
 lacks reads in English; one missing in both reads as its key (``check`` reports it, run by parity):
 a locale never stops a page.
 """
 from __future__ import annotations
 
-from .. import localetable
-from ..findings import Finding
+from ..text import localetable
+from ..core.findings import Finding
 
 #: The table of locales/<lang>.yaml that holds the pages' words.
 TABLE = "web"

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from forge.balance.analysis import (HealthTrack, add_health, card_effects, CardTally, cost_curve, ending, endings,
+from forge.sim.analysis import (HealthTrack, add_health, card_effects, CardTally, cost_curve, ending, endings,
                                     faction_matrix, health_curves, length_summary)
 from forge.engine import Game, HeuristicAgent, run
 from forge.engine.builder import build

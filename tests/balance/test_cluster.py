@@ -17,8 +17,8 @@ import tracemalloc
 import pytest
 from typer.testing import CliRunner
 
-from forge import cluster
-from forge.simulate import GameOutcome, Report, Settings, batches, play_games, play_reports, run, to_json
+from forge.sim import cluster
+from forge.sim.simulate import GameOutcome, Report, Settings, batches, play_games, play_reports, run, to_json
 from tests.conftest import REPO
 
 
@@ -36,7 +36,7 @@ def ray_cluster():
 
 @pytest.fixture(scope="module")
 def db():
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     return load_database(REPO).db
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge.balance.compare import moved, render_markdown, simulate_both
-from forge.balance.stats import difference, paired_difference, wilson
+from forge.sim.compare import moved, render_markdown, simulate_both
+from forge.sim.stats import difference, paired_difference, wilson
 from forge.cli import app
 from forge.engine.sample import line, sample_database
-from forge.simulate import Settings
+from forge.sim.simulate import Settings
 
 REPO = Path(__file__).resolve().parents[2]
 

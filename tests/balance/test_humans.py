@@ -12,8 +12,8 @@ from typer.testing import CliRunner
 
 from forge.balance.humans import human_figures, read_played
 from forge.cli import app
-from forge.database import load_database
-from forge.simulate import to_json
+from forge.carddb.database import load_database
+from forge.sim.simulate import to_json
 
 from ..play.conftest import Keyed, new_game, play_out
 

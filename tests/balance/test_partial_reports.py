@@ -1,7 +1,7 @@
 """Partial reports merge into exactly the report of one process (issue 12 §4).
 
 Worker processes and Ray tasks each play a batch of games and send back its counts
-(forge.simulate.count, Report.merge); the driver merges them in game order. The merged report
+(forge.sim.simulate.count, Report.merge); the driver merges them in game order. The merged report
 must equal, field by field, the one built by adding every game in one process: the counts, the
 capped, failed and saved games in game order, and the JSON report.
 """
@@ -11,9 +11,9 @@ from dataclasses import fields
 
 import pytest
 
-from forge import simulate
+from forge.sim import simulate
 from forge.engine.sample import sample_database
-from forge.simulate import Report, Settings, batches, count, play_games, run, to_json
+from forge.sim.simulate import Report, Settings, batches, count, play_games, run, to_json
 
 # A low turn cap makes some games capped and --save-replays keeps every record: the lists merge too.
 SETTINGS = Settings(games=30, seed=3, turn_cap=14, record=True)

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from forge.balance import charts
 from forge.balance.report import build, render_html
 from forge.cli import app
-from forge.database import load_database
+from forge.carddb.database import load_database
 
 from ..browser import launch
 
@@ -187,7 +187,7 @@ def test_the_page_is_accessible_and_never_scrolls_sideways(written, browser, vie
 
 
 def test_the_text_report_says_the_new_figures(written):
-    from forge.simulate import render_text
+    from forge.sim.simulate import render_text
 
     _, data = written
     text = render_text(data)

@@ -17,7 +17,7 @@ import pytest
 from forge.engine import Game
 from forge.engine.record import make_record, to_jsonl
 from forge.engine.sample import sample_database
-from forge.simulate import PAIRINGS, Settings, _play, game_seed, run, to_json
+from forge.sim.simulate import PAIRINGS, Settings, _play, game_seed, run, to_json
 
 
 @pytest.fixture(scope="module")

@@ -1,4 +1,4 @@
-"""The search agent (forge.agents.search): legal, reproducible, blind to hidden cards, and stronger than chance.
+"""The search agent (forge.sim.agents.search): legal, reproducible, blind to hidden cards, and stronger than chance.
 
 Games here are short (a turn cap) and budgets tiny: the strength that matters (against the
 heuristic agent) is measured by benchmarks/search_strength.py, not in the suite.
@@ -10,8 +10,8 @@ import random
 
 import pytest
 
-from forge.agents import make_agent
-from forge.agents.search import SearchAgent, evaluate
+from forge.sim.agents import make_agent
+from forge.sim.agents.search import SearchAgent, evaluate
 from forge.engine import Game, Observation, RandomAgent
 from forge.engine.actions import Action
 from forge.engine.determinize import determinize
@@ -20,7 +20,7 @@ from forge.engine.agents import HeuristicAgent
 
 @pytest.fixture(scope="module")
 def db():
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     from tests.conftest import REPO
 
     return load_database(REPO).db
@@ -207,7 +207,7 @@ def test_forge_simulate_plays_the_search_agent(db):
     from typer.testing import CliRunner
 
     from forge.cli import app
-    from forge.simulate import Settings, run, to_json
+    from forge.sim.simulate import Settings, run, to_json
     from tests.conftest import REPO
 
     args = ["simulate", "--root", str(REPO), "--games", "2", "--seed", "1", "--turn-cap", "6", "--format", "json"]

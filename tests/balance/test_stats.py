@@ -6,8 +6,8 @@ from collections import Counter
 
 import pytest
 
-from forge.balance.analysis import CardTally, card_effects, seat_advantage
-from forge.balance.stats import difference, holm, one_proportion_p, two_proportion_p, wilson
+from forge.sim.analysis import CardTally, card_effects, seat_advantage
+from forge.sim.stats import difference, holm, one_proportion_p, two_proportion_p, wilson
 
 
 @pytest.mark.parametrize("k, n, low, high", [

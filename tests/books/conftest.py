@@ -8,8 +8,8 @@ import pytest
 
 from forge.books.build import build_books, output_path
 from forge.books.compose import compose, load_project
-from forge.database import load_database
-from forge.text import load_phrasebooks
+from forge.carddb.database import load_database
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("en", "fr")

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from forge.database import load_database
-from forge.model import collector_order
+from forge.carddb.database import load_database
+from forge.carddb.model import collector_order
 from forge.render.assets import icon_author
 
 

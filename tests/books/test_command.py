@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import atomic
+from forge.core import atomic
 from forge.cli import app
 
 from .conftest import copy_project

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from forge.books import content
-from forge.database import load_database
-from forge.text import load_phrasebooks
+from forge.carddb.database import load_database
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 

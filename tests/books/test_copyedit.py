@@ -27,7 +27,7 @@ def test_the_anatomy_does_not_say_names_are_the_same_in_every_language(composed)
 
 import pytest
 
-from forge.vocabulary import plural_category
+from forge.carddb.vocabulary import plural_category
 
 from .conftest import REPO, project_of
 
@@ -40,9 +40,9 @@ def test_plural_rules_are_the_languages():
 
 def test_the_engines_log_counts_by_the_languages_rules():
     """The game log said "keeps 0 card": English takes the plural for 0, French the singular."""
-    from forge.database import load_database
-    from forge.narrate import LogPrinter
-    from forge.text import load_phrasebooks
+    from forge.carddb.database import load_database
+    from forge.text.narrate import LogPrinter
+    from forge.text.cardtext import load_phrasebooks
 
     books = load_phrasebooks(REPO)
     db = load_database(REPO).db

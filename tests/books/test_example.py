@@ -12,7 +12,7 @@ import pytest
 
 from forge.books import example
 from forge.books.compose import compose
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.engine.state import HAND_SIZE, PLAY_STEPS, WOUND_PROTECTION
 
 from .conftest import REPO, copy_project, project_of
@@ -113,7 +113,7 @@ def test_the_back_cover_is_a_quick_reference_in_the_engines_order(rendered, lang
     """The last page, read back from the PDF: the turn's phases in the engine's order, the six steps,
     what meets a Wound in the engine's order, and the engine's numbers."""
     from forge.engine.state import TURN_PHASES
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
 
     from .pages import page_texts
 

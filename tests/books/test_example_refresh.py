@@ -4,9 +4,9 @@ from __future__ import annotations
 import pytest
 
 from forge.books import example
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.i18n import fingerprints, inventory
-from forge.sync import example_review_ids, regenerate_example
+from forge.pipeline.sync import example_review_ids, regenerate_example
 
 from .conftest import REPO, copy_project
 
@@ -80,7 +80,7 @@ def test_build_plays_it_again_and_flags_the_example_french_for_review(tmp_path):
 
 @pytest.mark.slow
 def test_build_writes_the_example_though_its_writes_are_confined_to_the_output_folder(tmp_path):
-    from forge import atomic
+    from forge.core import atomic
 
     root = copy_project(tmp_path / "game")
     db = _rename_ash_runner(root)

@@ -67,9 +67,9 @@ def test_the_books_show_cards_at_their_printed_text_size():
     from pathlib import Path
 
     from forge.books.anatomy import classed_face
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     from forge.render.face import build_faces
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
 
     root = Path(__file__).resolve().parents[2]
     load = load_database(root)

@@ -106,7 +106,7 @@ def _not_shown(root: Path) -> str:
     in either language; derived from the shipped books, which change with the cards."""
     from forge.books.compose import compose
     from forge.books.example import EXAMPLE_FILE, read
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     from .conftest import project_of
 
@@ -209,7 +209,7 @@ def _with_forge_at(book, home: Path):
     file: URLs point there, and the fetch policy reads its assets there."""
     import dataclasses
 
-    from forge import safeio
+    from forge.core import safeio
     from forge.books.fetch import UrlPolicy
 
     here, there = safeio.FORGE_HOME.as_uri(), home.as_uri()
@@ -220,7 +220,7 @@ def _with_forge_at(book, home: Path):
 
 
 def _install_forge_assets(home: Path) -> None:
-    from forge import safeio
+    from forge.core import safeio
 
     shutil.copytree(safeio.FORGE_HOME / "forge" / "assets", home / "forge" / "assets")
 
@@ -228,7 +228,7 @@ def _install_forge_assets(home: Path) -> None:
 def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_project_lie(tmp_path, monkeypatch):
     """The build key names the press file (its document ID): the same project and the same forge, in
     other folders, give the same key; a change to a file the book is made of still moves it."""
-    from forge import safeio
+    from forge.core import safeio
     from forge.books import build
     from forge.books.compose import compose
 
@@ -261,7 +261,7 @@ def test_the_key_is_the_same_when_forge_runs_in_its_own_checkout(tmp_path, monke
     """``forge build`` in forge's checkout (the project folder is also forge's home, its package inside)
     and the same forge on a copy of the project elsewhere give one key: forge's fonts are named by
     forge's package in both, not by the project that happens to hold it."""
-    from forge import safeio
+    from forge.core import safeio
     from forge.books import build
     from forge.books.compose import compose
 
@@ -331,7 +331,7 @@ def test_a_card_change_lays_out_again_the_book_showing_it(game, monkeypatch):
 
 def test_the_record_keeps_what_composing_found(game, monkeypatch):
     """A book left as it is, not composed, still reports the warnings composing it found."""
-    from forge.render.seal import seal, unseal
+    from forge.core.seal import seal, unseal
 
     record = game / "output" / BOOK_RECORD
     books = unseal(record.read_bytes())

@@ -10,8 +10,8 @@ import re
 import pytest
 
 from forge.books.compose import load_project
-from forge.database import load_database
-from forge.text import load_phrasebooks
+from forge.carddb.database import load_database
+from forge.text.cardtext import load_phrasebooks
 
 from .conftest import KINDS, LANGS, REPO
 from .pages import blank_below, page_texts

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from forge.books import compose
-from forge.render import seal
+from forge.core import seal
 
 
 @pytest.fixture

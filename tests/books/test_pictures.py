@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from forge.books.anatomy import render_back, render_card, without_pictures
-from forge.database import load_database
-from forge.text import load_phrasebooks
+from forge.carddb.database import load_database
+from forge.text.cardtext import load_phrasebooks
 from tests.conftest import REPO
 
 

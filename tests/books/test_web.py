@@ -118,7 +118,7 @@ def test_the_text_is_the_pdf_s(web_edition, composed, kind, lang):
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_card_named_previews_its_picture_and_reads_as_text(web_edition, shipped_root, kind, lang):
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     db = load_database(shipped_root).db
     text = page(web_edition, kind, lang)
@@ -135,7 +135,7 @@ def test_every_card_named_previews_its_picture_and_reads_as_text(web_edition, sh
 
 
 def test_the_reference_previews_every_card_of_the_game(web_edition, shipped_root):
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     db = load_database(shipped_root).db
     for lang in LANGS:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import atomic
+from forge.core import atomic
 from forge.cli import app
 
 REPO = Path(__file__).resolve().parents[2]

@@ -1,4 +1,4 @@
-"""forge.box: how a boxed stage ends, each way, as the parent sees it (issue 23 §4)."""
+"""forge.core.box: how a boxed stage ends, each way, as the parent sees it (issue 23 §4)."""
 from __future__ import annotations
 
 import os
@@ -6,8 +6,8 @@ import signal
 import time
 from pathlib import Path
 
-from forge import safeio
-from forge.box import Limits, Pool
+from forge.core import safeio
+from forge.core.box import Limits, Pool
 
 ROOMY = Limits(memory=1 << 30, cpu=30, wall=60.0, output=1 << 20)
 

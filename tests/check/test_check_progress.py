@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from forge.check import check
+from forge.checks.check import check
 
 from ..conftest import REPO
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.engine import state as engine_state
-from forge.simulate import smoke
-from forge.text import PhraseError, load_phrasebooks
+from forge.sim.simulate import smoke
+from forge.text.cardtext import PhraseError, load_phrasebooks
 
 
 def _line_of(path, needle: str) -> int:

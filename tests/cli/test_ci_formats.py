@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.findings import Finding
-from forge.model import Position
-from forge import reports
+from forge.core.findings import Finding
+from forge.carddb.model import Position
+from forge.core import reports
 
 runner = CliRunner()
 SARIF_SCHEMA = json.loads((Path(__file__).parents[1] / "data" / "sarif-2.1.0-rtm.5.json").read_text())

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 #: What the help and the quick validation never need: the rules engine, the renderers, the books, the sheets.
-HEAVY = ("forge.engine", "forge.render", "forge.books", "forge.simulate", "forge.spreadsheet", "forge.preview",
+HEAVY = ("forge.engine", "forge.render", "forge.books", "forge.sim.simulate", "forge.spreadsheet", "forge.preview",
          "reportlab", "weasyprint", "PIL", "pypdf", "pypdfium2", "openpyxl")
 
 PROBE = """
@@ -59,7 +59,7 @@ def test_validate_parses_its_options_without_pydantic(args):
     """Typer coerces forge's plain option values without pydantic (``forge.commands.plainparams``)."""
     root = str(Path(__file__).resolve().parents[2])
     loaded = _loaded(*args, "--root", root)
-    assert "forge.validate" in loaded
+    assert "forge.checks.validate" in loaded
     assert not {m for m in loaded if m.split(".")[0] in ("pydantic", "pydantic_core")}
 
 

@@ -45,7 +45,7 @@ def test_a_link_inside_the_project_is_followed(repo):
 
 
 def test_a_committed_file_over_the_limit_is_refused(repo, no_hang):
-    from forge import safeio
+    from forge.core import safeio
 
     big = repo / "cards" / "big.yaml"
     with open(big, "wb") as f:

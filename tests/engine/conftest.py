@@ -1,4 +1,4 @@
-"""Test cards built directly as forge.model.Card objects, and small drivers for scenarios."""
+"""Test cards built directly as forge.carddb.model.Card objects, and small drivers for scenarios."""
 from __future__ import annotations
 
 import pytest
@@ -6,7 +6,7 @@ import pytest
 from forge.engine import Action, Game
 from forge.engine.builder import build, cid
 from forge.engine.sample import card, line, sample_database
-from forge.model import CardDatabase, Keywords, TrapSpec, Trigger
+from forge.carddb.model import CardDatabase, Keywords, TrapSpec, Trigger
 
 __all__ = ["Action", "Keywords", "TrapSpec", "Trigger", "card", "line", "make_db", "scenario", "cid",
            "act", "pass_all", "ids"]

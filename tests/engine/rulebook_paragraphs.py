@@ -252,7 +252,7 @@ NOT_RULES: tuple[NotRule, ...] = (
             "the heading of traps-none, traps-each-time and traps-when"),
     NotRule("traps-list", TRAPS, "The 8 traps of the game:", "Les 8 pièges du jeu :",
             "a list of cards (lost in extraction); the count is the card database's, checked by forge validate "
-            "(forge.rulebook.TRAPS)"),
+            "(forge.carddb.rulebook.TRAPS)"),
     NotRule("traps-reference", TRAPS, "The clarifications for each trap are in the Reference.",
             "Les précisions sur chaque piège sont dans la Référence.", "a pointer to the Reference"),
     NotRule("keywords-reference", VOCABULARY, "Each keyword has its full entry in the Reference.",

@@ -18,10 +18,10 @@ from forge.engine.proofs import prove_cards
 from forge.engine.record import ReplayMismatch, digest, from_jsonl, make_record, replay, to_jsonl
 from forge.engine.sample import card, line, sample_database
 from forge.engine.state import HANDLED_VERBS, OP_WINDOW
-from forge.simulate import PAIRINGS, Settings, game_seed, play_games
-from forge.narrate import render
-from forge.text import load_phrasebooks
-from forge.vocabulary import FACTIONS, VERBS
+from forge.sim.simulate import PAIRINGS, Settings, game_seed, play_games
+from forge.text.narrate import render
+from forge.text.cardtext import load_phrasebooks
+from forge.carddb.vocabulary import FACTIONS, VERBS
 
 ENGINE = Path(__file__).resolve().parents[2] / "forge" / "engine"
 
@@ -39,8 +39,8 @@ def test_engine_is_pure_it_imports_only_model_vocabulary_limits_and_stdlib():
                 if node.level == 0:
                     assert node.module.split(".")[0] in allowed_std, (path.name, node.module)
                 elif node.level == 2:
-                    # forge.limits: constants only (the caps the command line shows), no import of its own
-                    assert node.module in ("model", "vocabulary", "limits"), (path.name, node.module)
+                    # forge.core.limits: constants only (the caps the command line shows), no import of its own
+                    assert node.module in ("carddb.model", "carddb.vocabulary", "core.limits"), (path.name, node.module)
             elif isinstance(node, ast.Import):
                 for n in node.names:
                     assert n.name.split(".")[0] in allowed_std, (path.name, n.name)
@@ -145,7 +145,7 @@ def test_invariant_checker_catches_a_lost_card(sample_game):
 def test_prove_cards_passes_the_sample_game_and_names_a_broken_line():
     db = sample_database()
     assert all(p.ok for p in prove_cards(db))
-    from forge.vocabulary import EffectLine
+    from forge.carddb.vocabulary import EffectLine
     db.cards.append(card("broken", "spell", ["red"], effects=[line("wound", 1), EffectLine("teleport", {"n": 1})]))
     proof = prove_cards(db)[-1]
     assert not proof.ok
@@ -254,7 +254,7 @@ def test_replay_command_prints_the_log_and_checks_the_record(tmp_path):
 
 
 def test_prove_cards_sees_a_summon_trigger_of_another_creature():
-    from forge.model import Trigger
+    from forge.carddb.model import Trigger
 
     db = sample_database()
     db.cards.append(card("herald", "creature", ["white"], triggers=[Trigger("summon", "you", (line("draw", 1),))]))

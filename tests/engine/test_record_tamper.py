@@ -15,21 +15,21 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import forge.database
+import forge.carddb.database
 from forge.cli import app
 from forge.engine import Game, HeuristicAgent, run
 from forge.engine.record import (MAX_LINE_BYTES, RecordError, Replayer, ReplayMismatch, digest, from_jsonl,
                                  make_record, replay, to_jsonl)
 from forge.engine.sample import sample_database
-from forge.narrate import LogPrinter, render
-from forge.simulate import Settings, play_games
-from forge.text import load_phrasebooks
+from forge.text.narrate import LogPrinter, render
+from forge.sim.simulate import Settings, play_games
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 BOOKS = load_phrasebooks(REPO)  # the log's phrases are the locales'
 
 
-_LOAD = forge.database.load_database
+_LOAD = forge.carddb.database.load_database
 
 
 @lru_cache(maxsize=1)
@@ -40,7 +40,7 @@ def _load():
 @pytest.fixture(autouse=True)
 def _cached_database(monkeypatch):
     """``forge replay`` loads the shipped cards once for the whole file (the command imports it late)."""
-    monkeypatch.setattr(forge.database, "load_database", lambda root: _load())
+    monkeypatch.setattr(forge.carddb.database, "load_database", lambda root: _load())
 
 
 @lru_cache(maxsize=1)
@@ -390,7 +390,7 @@ def test_replay_streams_a_long_record_in_bounded_memory(tmp_path):
 
 
 def test_the_record_of_a_game_that_could_not_be_dealt_says_so():
-    """forge.simulate leaves a bare header with the error when even the deal failed."""
+    """forge.sim.simulate leaves a bare header with the error when even the deal failed."""
     text = to_jsonl([{"t": "header", "seed": 1, "factions": ["red", "blue"], "error": "ValueError: no deck"}])
     with pytest.raises(RecordError) as exc:
         replay(sample_database(), text)

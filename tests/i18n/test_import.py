@@ -7,7 +7,7 @@ import polib
 import pytest
 from lxml import etree
 
-from forge import yamlsrc
+from forge.carddb import yamlsrc
 from forge.i18n import inventory
 
 from .helpers import changed, export, prose_id, run_import, snapshot

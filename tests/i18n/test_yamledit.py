@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge import yamlsrc
+from forge.carddb import yamlsrc
 from forge.i18n import yamledit
 
 

@@ -103,10 +103,10 @@ def test_the_fit_check_agrees_with_the_renderer(shipped):
     import yaml
     from reportlab.pdfgen.canvas import Canvas
 
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     from forge.render.assets import register_fonts
     from forge.render.paint import Painter
-    from forge.text import Phrasebook
+    from forge.text.cardtext import Phrasebook
 
     line = mistake(shipped, "Un Rite n’est jamais perdu, et aucun effet ne peut le viser.",
                    "Un Rite n’est jamais perdu. " * 12)

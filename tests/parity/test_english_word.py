@@ -13,7 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.i18n import inventory, termbase
+from forge.i18n import inventory
+from forge.text import termbase
 from forge.i18n.checks import englishword
 
 runner = CliRunner()

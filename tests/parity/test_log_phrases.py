@@ -94,9 +94,9 @@ def test_a_log_phrase_imported_from_the_po_reaches_the_replay(shipped, tmp_path)
     result = runner.invoke(app, ["i18n", "import", str(out), "--root", str(shipped)])
     assert result.exit_code == 0, result.output
     assert 'win: "{player} remporte la partie."' in (shipped / FR).read_text(encoding="utf-8")
-    from forge.narrate import LogPrinter
+    from forge.text.narrate import LogPrinter
     from forge.engine.sample import sample_database
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
 
     printer = LogPrinter(sample_database(), load_phrasebooks(shipped), "fr")
     assert printer({"t": "event", "e": "win", "player": 1}) == "Joueur 2 remporte la partie."

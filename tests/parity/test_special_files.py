@@ -53,7 +53,7 @@ def test_an_unreadable_locale_is_an_io_error(project, monkeypatch):
     import errno
     import os
 
-    from forge import safeio
+    from forge.core import safeio
 
     project("red.yaml", card())
     target = os.fspath((project.root / "locales" / "fr.yaml").resolve())

@@ -2,7 +2,7 @@
 
 Issue 11: ``templates/cards/card.yaml`` holds 73 translated strings that were outside the
 translators' workflow. Each test makes one mistake in a copy of the shipped game and
-asserts the finding's file, line and rule. Code spans (`` `…` ``, ``forge.verbatim``) are
+asserts the finding's file, line and rule. Code spans (`` `…` ``, ``forge.text.verbatim``) are
 the rule for technical text: copied as they are, never read as language.
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from forge import verbatim
+from forge.text import verbatim
 from forge.cli import app
 from forge.i18n import inventory, limits
 from forge.render.template import parse_template

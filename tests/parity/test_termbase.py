@@ -10,8 +10,8 @@ from xml.etree import ElementTree as ET
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.i18n import termbase
-from forge.i18n.sources import Sources
+from forge.text import termbase
+from forge.text.sources import Sources
 
 runner = CliRunner()
 NS = {"t": "urn:iso:std:iso:30042:ed-2"}

@@ -1,10 +1,11 @@
 """English left in the French found from word lists, not only function words (issue 11 §1), measured on the real text."""
 from __future__ import annotations
 
-from forge.i18n import inventory, termbase
+from forge.i18n import inventory
+from forge.text import termbase
 from forge.i18n.checks import untranslated
 from forge.i18n.inventory import Entry, Pair
-from forge.i18n.sources import Doc
+from forge.text.sources import Doc
 
 
 def test_the_word_lists_are_installed_and_keep_shared_words_out():

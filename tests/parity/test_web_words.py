@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 from forge.web.strings import KEYS, words
 
 from .helpers import export_po, findings, found, line_of, mistake

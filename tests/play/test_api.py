@@ -8,8 +8,8 @@ from typer.testing import CliRunner
 
 from forge.cli import app as cli
 from forge.engine.record import digest, from_jsonl, replay
-from forge.narrate import render
-from forge.text import load_phrasebooks
+from forge.text.narrate import render
+from forge.text.cardtext import load_phrasebooks
 
 from ..conftest import REPO
 from .conftest import choose, decide, new_game, play_out
@@ -109,7 +109,7 @@ def test_the_page_speaks_french(client):
     assert fr["names"] == ["Joueur 1 (Vous)", "Joueur 2 (IA)"]
     page = client.get("/game/1?lang=fr")
     assert page.status_code == 200 and '<html lang="fr"' in page.text
-    from forge.csp import integrity  # the page runs forge's app.js only: pinned by its hash
+    from forge.core.csp import integrity  # the page runs forge's app.js only: pinned by its hash
 
     script = client.get("/static/app.js").content
     assert f'<script src="/static/app.js" integrity="{integrity(script)}" defer></script>' in page.text

@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from forge.cli import app
 from forge.play.project import make_app, read
 from forge.play.words import TABLE
-from forge.yamlsrc import load
+from forge.carddb.yamlsrc import load
 
 from ..conftest import REPO
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.csp import integrity
+from forge.core.csp import integrity
 from forge.preview.server import start
 from forge.preview.snapshot import changed, snapshot
 from forge.preview.state import PreviewState
@@ -237,9 +237,9 @@ def test_a_busy_port_is_a_usage_error(shipped):
 
 def test_cards_are_drawn_at_their_text_class_size_as_printed(state, shipped):
     """A card's text size depends on the other cards of its class: the preview draws the printed face."""
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     from forge.render.face import build_faces
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
 
     load = load_database(shipped)
     printed = {f.id: f for f in build_faces(load.db, load_phrasebooks(shipped), ["en"], shipped)["en"]}

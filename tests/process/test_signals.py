@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.workers import cpus
+from forge.core.workers import cpus
 
 from .procs import children, running, wait_for
 

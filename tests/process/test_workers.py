@@ -1,4 +1,4 @@
-"""forge.workers: workers that die with their parent, stop cleanly, and a --jobs capped at what is useful."""
+"""forge.core.workers: workers that die with their parent, stop cleanly, and a --jobs capped at what is useful."""
 from __future__ import annotations
 
 import ctypes
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import atomic, workers
+from forge.core import atomic, workers
 from forge.cli import app
 from tests.render.test_command import CARDS
 
@@ -275,8 +275,8 @@ def test_ctrl_c_stops_mp_pool_workers_that_miss_their_sigterm(tmp_path):
 @pytest.mark.skipif(workers.cpus() < 2, reason="on a single core forge plays every game in its own process")
 def test_simulated_games_are_the_same_in_the_same_order_with_two_workers():
     """forge simulate plays through mp_pool's imap: its outcomes, in game order, do not depend on --jobs."""
-    from forge.database import load_database
-    from forge.simulate import Settings, play_games
+    from forge.carddb.database import load_database
+    from forge.sim.simulate import Settings, play_games
 
     db = load_database(Path(__file__).resolve().parents[2]).db
     alone = list(play_games(db, Settings(games=10, seed=3, jobs=1)))

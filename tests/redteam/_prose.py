@@ -17,8 +17,8 @@ def game(target: Path) -> Path:
 
 def compose_book(root: Path, kind: str, lang: str):
     from forge.books.compose import compose, load_project
-    from forge.database import load_database
-    from forge.text import load_phrasebooks
+    from forge.carddb.database import load_database
+    from forge.text.cardtext import load_phrasebooks
 
     load = load_database(root)
     return compose(load_project(root, load.db, load_phrasebooks(root)), kind, lang)

@@ -15,7 +15,7 @@ from jinja2.sandbox import SecurityError
 import pytest
 from typer.testing import CliRunner
 
-from forge import sandbox
+from forge.core import sandbox
 from forge.cli import app
 
 ATTACKS = [

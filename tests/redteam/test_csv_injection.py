@@ -82,7 +82,7 @@ def test_the_names_come_back_as_they_were(shipped: Path, fmt: str):
 
 def test_the_other_csv_writers_neutralise_too(monkeypatch):
     import forge.render.cards as cards
-    from forge.i18n.termbase import Term, Termbase, to_csv
+    from forge.text.termbase import Term, Termbase, to_csv
     from forge.spreadsheet.tables import neutralise, restore
 
     assert [neutralise(c) for c in ("=1", "-x", "'=y", "ok", "'ok")] == ["'=1", "'-x", "''=y", "ok", "'ok"]

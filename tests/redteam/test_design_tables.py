@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.design import DESIGN_DOC, fill
-from forge.validate import validate
+from forge.render.design import DESIGN_DOC, fill
+from forge.checks.validate import validate
 from tests.conftest import REPO
 
 EVIL = "Back|draft <!-- /forge:table --> x"

@@ -5,7 +5,7 @@ comment, a bare URL became a link, and the markers were lost (``- + ember-fox`` 
 bullet). A line break in an id forged a line of the report of its own (``+ a-card-never-added``),
 in the text format too. Now the cards' lines sit in a ``diff`` code block (added green, removed red;
 GitHub reads no Markdown, mention or link there, and the fence outlasts any backtick run), every
-line is one line, and the rest is escaped by ``forge.escape.markdown_text``.
+line is one line, and the rest is escaped by ``forge.core.escape.markdown_text``.
 """
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ Before, every check ran in forge's one process with no limit: an SVG's `<use>` c
 kill or "internal error". Now a check that exceeds its memory, CPU, time or output budget fails with a
 `[budget]` finding at the file it was reading, exit 1, at once and without a traceback. The costly reading is
 played here by the schema check (or the simulation's results) replaced after it opened a card file, so the
-tests hold whichever parser a real attack would drive; `forge.check.limits` is narrowed for that check only.
+tests hold whichever parser a real attack would drive; `forge.checks.check.limits` is narrowed for that check only.
 
 Also: `forge check` composes every book in every language, as `forge build` does, so a book whose prose does
 not compose fails the gate instead of the build.
@@ -20,11 +20,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import check as check_module, safeio
+from forge.checks import check as check_module
+from forge.core import safeio
 from forge.cli import app
-from forge.findings import Finding
-from forge.model import Position
-from forge.schema import schema_text
+from forge.core.findings import Finding
+from forge.carddb.model import Position
+from forge.carddb.schema import schema_text
 
 from ..conftest import REPO
 

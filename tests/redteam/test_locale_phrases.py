@@ -51,8 +51,8 @@ def test_validate_reports_it(shipped: Path, attack):
 
 @pytest.mark.parametrize("attack", NOT_PLACEHOLDERS)
 def test_format_syntax_is_never_evaluated(shipped: Path, attack):
-    from forge.database import load_database
-    from forge.text import load_phrasebooks
+    from forge.carddb.database import load_database
+    from forge.text.cardtext import load_phrasebooks
 
     with_threshold(shipped, attack)
     db = load_database(shipped).db

@@ -34,9 +34,9 @@ def test_a_rulebook_that_would_lose_its_example_fails_at_the_record(tmp_path):
 
 
 def test_the_example_is_never_played_again_through_a_link_out_of_the_project(tmp_path):
-    from forge import safeio
+    from forge.core import safeio
     from forge.books import example
-    from forge.database import load_database
+    from forge.carddb.database import load_database
 
     root = game(tmp_path / "game")
     _rename_a_card_the_example_plays(root)

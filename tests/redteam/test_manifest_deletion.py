@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.render import seal
+from forge.core import seal
 
 
 def render(root: Path):

@@ -5,7 +5,7 @@ command: ``::error file=…::`` annotates any file, ``::stop-commands::`` silenc
 annotations, ``::add-mask::`` hides text. A card id holding a line break was quoted as written in
 the findings of ``forge check`` and ``forge parity`` (text, the format of ``forge build`` in the
 Action and of a workflow that asks for it): its second line was such a command. A finding now
-renders on its own lines whatever it quotes (``forge.escape.one_line``).
+renders on its own lines whatever it quotes (``forge.core.escape.one_line``).
 
 ``--format github`` already escaped ``%``, CR and LF in a command's message and ``:`` and ``,`` in
 its properties as GitHub documents: its test below is a regression, not a fix.

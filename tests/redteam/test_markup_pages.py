@@ -74,8 +74,8 @@ def test_gallery_words_and_names_with_markup_are_text(game):
     """Regression (held before): web words, a card's name and flavour, in the text, attributes and JSON data."""
     import dataclasses
 
-    from forge.database import load_database
-    from forge.text import load_phrasebooks
+    from forge.carddb.database import load_database
+    from forge.text.cardtext import load_phrasebooks
     from forge.web.gallery import page
 
     for key, value in (("gallery_title", TITLE), ("gallery_intro", IMG), ("none", CLOSE), ("search_hint", IMG)):
@@ -94,10 +94,10 @@ def test_gallery_words_and_names_with_markup_are_text(game):
 
 def test_replay_words_with_markup_are_text(game, tmp_path):
     """Regression (held before): the replay viewer's words, in its text and its JSON data."""
-    from forge.database import load_database
+    from forge.carddb.database import load_database
     from forge.engine import Game, HeuristicAgent, run
     from forge.engine.record import make_record, to_jsonl
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
     from forge.web import replay
 
     set_word(game, "en", "web", "replay_title", TITLE)

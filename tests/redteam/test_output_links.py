@@ -86,7 +86,7 @@ def test_a_link_inside_the_output_folder_is_not_followed_out(shipped: Path, else
 
 @pytest.mark.slow
 def test_the_write_rule_ends_with_the_command(shipped: Path, elsewhere: Path):
-    from forge import atomic
+    from forge.core import atomic
 
     invoke("render", "rulebook", "--root", str(shipped), "--lang", "en")
     atomic.write_text(elsewhere / "later.txt", "a later write of a library user")  # not confined any more

@@ -69,7 +69,7 @@ def test_parity_reports_it_too(shipped: Path):
 
 
 def test_the_log_prints_a_refused_placeholder_as_written_never_formatted(shipped: Path):
-    from forge.narrate import phrase
+    from forge.text.narrate import phrase
 
     assert phrase("— Turn {turn:>900000000}: {player} —", "en", turn=3, player="Ann") == \
         "— Turn {turn:>900000000}: Ann —"
@@ -77,13 +77,13 @@ def test_the_log_prints_a_refused_placeholder_as_written_never_formatted(shipped
 
 
 def test_the_shipped_locales_pass(shipped: Path):
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
 
     assert all(not book.problems for book in load_phrasebooks(shipped).values())
 
 
 def test_a_phrase_of_stray_braces_is_a_few_findings_not_thousands(shipped: Path):
-    from forge.text import load_phrasebooks
+    from forge.text.cardtext import load_phrasebooks
 
     attack(shipped, '  rush: "**Rush**"', "**Rush**", "**Rush** " + "}{" * 100_000)
     problems = load_phrasebooks(shipped)["en"].problems

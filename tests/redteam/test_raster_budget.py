@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from forge import limits
+from forge.core import limits
 
 from .boxed import call, forge
 from .test_svg_budget import HEAD, with_art
@@ -76,8 +76,8 @@ def test_the_renderer_draws_the_default_art_instead(tmp_path: Path, bomb: bytes)
 
 def test_pillow_takes_forge_limit():
     """Pillow refuses (not only warns) past forge's cap wherever forge opens a project's image."""
-    from forge.art import ArtError, decode_art
-    from forge.safeio import pillow
+    from forge.carddb.art import ArtError, decode_art
+    from forge.core.safeio import pillow
 
     assert pillow().MAX_IMAGE_PIXELS == limits.MAX_IMAGE_PIXELS
     wide = (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", 6_000, 5_000, 8, 3, 0, 0, 0))

@@ -3,8 +3,8 @@
 Before: svglib copied the element a `<use>` names for every `<use>`, so a 3 KB file with
 ten nested levels of ten `<use>` each (10^10 elements) hung `forge validate` (killed after
 300 s at 1.1 GB), and six files of a few thousand elements each took minutes. Now
-``forge.svgsafe`` counts what the file would draw, following every reference once, and
-refuses it past the budget (``forge.limits``), in well under a second.
+``forge.core.svgsafe`` counts what the file would draw, following every reference once, and
+refuses it past the budget (``forge.core.limits``), in well under a second.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from forge import limits
+from forge.core import limits
 
 from .boxed import forge
 
@@ -74,7 +74,7 @@ def test_a_drawing_within_the_budget_still_passes(shipped: Path):
 
 
 def test_scripts_and_event_handlers_never_reach_svglib():
-    from forge.svgsafe import sanitise
+    from forge.core.svgsafe import sanitise
 
     data = (HEAD + '<script>alert(1)</script><foreignObject><p xmlns="http://www.w3.org/1999/xhtml">x</p>'
             '</foreignObject><rect width="5" height="5" onclick="alert(2)" onload="alert(3)"/></svg>').encode()

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from forge import limits
+from forge.core import limits
 
 from .boxed import REPO, forge
 

@@ -1,4 +1,4 @@
-"""XML from a contributor has no DTD, in any encoding: one parser (``forge.safeio.parse_xml``) refuses it.
+"""XML from a contributor has no DTD, in any encoding: one parser (``forge.core.safeio.parse_xml``) refuses it.
 
 Before: `forge i18n import` looked for the bytes `<!DOCTYPE` before parsing, so the same XLIFF
 saved as UTF-16 (with or without a byte-order mark) went through with its DOCTYPE and entities;
@@ -59,7 +59,7 @@ def test_the_same_file_without_a_doctype_imports(shipped: Path, tmp_path: Path, 
 
 @pytest.mark.parametrize("codec", ["utf-16", "utf-16-le", "utf-16-be", "utf-8-sig"])
 def test_an_svg_with_a_doctype_is_refused_in_any_encoding(codec: str):
-    from forge.art import ArtError, read_svg
+    from forge.carddb.art import ArtError, read_svg
 
     svg = ('<?xml version="1.0" encoding="%s"?><!DOCTYPE svg [<!ENTITY a "x">]>'
            '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><text>&a;</text></svg>'
@@ -69,7 +69,7 @@ def test_an_svg_with_a_doctype_is_refused_in_any_encoding(codec: str):
 
 
 def test_the_parser_itself():
-    from forge.safeio import XMLRefused, parse_xml
+    from forge.core.safeio import XMLRefused, parse_xml
 
     assert parse_xml("<a>é</a>".encode("utf-16")).text == "é"
     for data, kind in [(b"<!DOCTYPE a><a/>", "doctype"), (b"  <!doctype a><a/>", "doctype"),

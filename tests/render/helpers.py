@@ -2,9 +2,9 @@
 shipped cards or on the locale files' wording."""
 from __future__ import annotations
 
-from forge.model import Card, CardDatabase, Faction, IconArt, Keywords, TrapSpec, Trigger
-from forge.text import parse_markup
-from forge.vocabulary import EffectLine, Threshold
+from forge.carddb.model import Card, CardDatabase, Faction, IconArt, Keywords, TrapSpec, Trigger
+from forge.text.cardtext import parse_markup
+from forge.carddb.vocabulary import EffectLine, Threshold
 
 FACTIONS = [
     Faction("red", {"en": "The Ember Host", "fr": "L'Ost des Braises"}, "#b3261e", "burning-embers", {}),
@@ -44,7 +44,7 @@ KEYWORDS = {"en": {"wound": "Wound", "unblockable_wound": "Unblockable Wound", "
 
 
 class FakeBook:
-    """Implements what the renderer uses of forge.text.Phrasebook, from the tables above."""
+    """Implements what the renderer uses of forge.text.cardtext.Phrasebook, from the tables above."""
 
     def __init__(self, lang: str, text: dict | None = None):
         self.lang = lang

@@ -96,7 +96,7 @@ def test_art_outside_the_project_is_never_read(art_project):
 
 
 def test_render_warns_about_missing_art_and_icons(art_project, tmp_path):
-    from forge.model import Faction
+    from forge.carddb.model import Faction
     from forge.render.cards import RenderOptions, render_cards
 
     root, db = art_project

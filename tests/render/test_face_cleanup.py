@@ -10,14 +10,14 @@ from pathlib import Path
 
 from pypdf import PdfReader
 
-from forge.database import load_database
-from forge.model import CardDatabase, collector_order
+from forge.carddb.database import load_database
+from forge.carddb.model import CardDatabase, collector_order
 from forge.render.assets import SYMBOL_ICONS, icon_path
 from forge.render.face import build_face, build_faces
 from forge.render.jobs import cards_pdf
 from forge.render.paint import Painter
 from forge.render.template import load_template
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 from .helpers import books, mini_db
 

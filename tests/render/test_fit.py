@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from forge.model import Position
+from forge.carddb.model import Position
 from forge.render.face import build_face, measure_face
 from reportlab.pdfbase.pdfmetrics import stringWidth
 

@@ -33,8 +33,8 @@ def tpl():
 @pytest.fixture(autouse=True)
 def unconfined():
     """These tests write fragments under their own folder: no output folder an earlier CLI test confined
-    writes to (forge.atomic.confine) applies."""
-    from forge.atomic import release
+    writes to (forge.core.atomic.confine) applies."""
+    from forge.core.atomic import release
 
     release()
     yield

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.render.face import build_faces
 from forge.render.jobs import cards_pdf
 from forge.render.template import load_template
 from forge.render.texture import FRAME_TEXTURES, TEXTURES, frame_seed, frame_theme
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 DPI = 72

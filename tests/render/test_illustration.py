@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from forge.database import load_database
-from forge.model import IconArt
+from forge.carddb.database import load_database
+from forge.carddb.model import IconArt
 from forge.render.face import build_face, build_faces
 from forge.render.illustration import PALETTES, theme_of
 from forge.render.jobs import cards_pdf
 from forge.render.template import load_template
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 from .helpers import books, mini_db
 

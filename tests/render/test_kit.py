@@ -12,7 +12,7 @@ from pypdf import PdfReader
 from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.render.aiddocs import draw_mat, mat_pdf, mat_size, slot_size, tokens_pdf
 from forge.render.aids import (MARKER_COVER, Aid, aid_cards, aid_set, draw_aid, shop_aid_cards, shop_marker_cell,
                                tracker_cell)
@@ -21,7 +21,7 @@ from forge.render.paint import Painter
 from forge.render.pdf import register_fonts
 from forge.render.sheets import PAPERS
 from forge.render.template import load_template
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 DB = load_database(REPO).db

@@ -1,7 +1,7 @@
 """Outputs that cannot be written: exit 2, one line with the path and the reason, previous outputs kept.
 
 As root, chmod does not stop a write, so a read-only folder and a full disk are
-simulated where forge.atomic writes (forked workers inherit the patch); an
+simulated where forge.core.atomic writes (forked workers inherit the patch); an
 `output/` that is a file is real.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import atomic
+from forge.core import atomic
 from forge.cli import app
 
 from .test_command import CARDS

@@ -8,8 +8,8 @@ import math
 import pytest
 from pypdf import PdfReader
 
-from forge import atomic
-from forge.database import load_database
+from forge.core import atomic
+from forge.carddb.database import load_database
 
 from .helpers import aid_count
 from .test_command import CARDS, run

@@ -16,7 +16,7 @@ from forge.render.jobs import scan_memo_name
 from forge.render.pdf import FormCanvas
 from forge.render.pdfscan import ScanMemo
 from forge.render.preflight import measure_pdf
-from forge.render.seal import seal
+from forge.core.seal import seal
 
 from .helpers import books, mini_db
 
@@ -210,7 +210,7 @@ def test_a_form_placed_as_before_is_not_parsed_where_its_object_number_moved(tmp
     from forge.render.sheets import pnp_sheets
     from forge.render.template import load_template
 
-    from forge.atomic import release
+    from forge.core.atomic import release
 
     release()  # fragments are written under tmp_path, whatever an earlier CLI test confined writes to
     tpl = load_template(REPO)

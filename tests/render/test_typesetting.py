@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.render.face import build_faces, measure_face, text_area, with_text_classes
 from forge.render.fit import (
     TextStyle, _greedy, layout_at, layout_fixed, line_words, paragraph_groups, starts_with_number, wrap,
 )
 from forge.render.template import TEMPLATE_FILE, load_template, parse_template
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 DB = load_database(REPO).db
@@ -328,7 +328,7 @@ def test_custom_classes_without_a_limit_or_alignment_do_not_break_the_fitter():
 
 def test_a_sealed_record_of_another_shape_is_not_trusted(tmp_path):
     """A record sealed here by another version of forge (other fields, other types) is measured again."""
-    from forge.render.seal import seal
+    from forge.core.seal import seal
 
     out = tmp_path / "output"
     build_faces(DB, BOOKS, ["en", "fr"], REPO, out)

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.database import load_database
-from forge.model import IconArt
+from forge.carddb.database import load_database
+from forge.carddb.model import IconArt
 from forge.render import vendor
 from forge.render.assets import DERIVED_ICONS, ICONS_FILE, SYMBOL_ICONS, icon_author
 

@@ -132,7 +132,7 @@ def test_an_output_folder_from_elsewhere_is_not_trusted(tmp_path, monkeypatch):
     key that is not this machine's, they are no records, and everything is rendered again."""
     import hashlib
 
-    from forge.render import seal
+    from forge.core import seal
     from forge.render.jobs import HASHES, MASTER
 
     out = tmp_path / "output"

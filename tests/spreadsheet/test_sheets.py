@@ -13,7 +13,7 @@ from openpyxl import load_workbook
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.spreadsheet.exchange import export_cards, import_cards
 
 runner = CliRunner()
@@ -231,7 +231,7 @@ def test_stdout_export_is_the_csv(shipped):
 
 def test_the_readme_card_example_works_when_pasted_as_written(shipped):
     """README, "Writing a card": replace the `ash-runner` block with the example; the database validates."""
-    from forge.validate import validate
+    from forge.checks.validate import validate
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("## Writing a card", 1)[1]

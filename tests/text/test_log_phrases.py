@@ -1,4 +1,4 @@
-"""The game log's phrases live in locales/<lang>.yaml (``log:``), outside the engine (``forge.narrate``).
+"""The game log's phrases live in locales/<lang>.yaml (``log:``), outside the engine (``forge.text.narrate``).
 
 Moving them there changed no English line and no French word: the French only gained its typography
 (’ apostrophes, no-break spaces before « : ; », now that parity checks it). One record line of every
@@ -13,8 +13,8 @@ import pytest
 
 from forge.engine.record import FIELDS
 from forge.engine.sample import sample_database
-from forge.narrate import KINDS, LogPrinter, phrase, placeholders, render
-from forge.text import load_phrasebooks
+from forge.text.narrate import KINDS, LogPrinter, phrase, placeholders, render
+from forge.text.cardtext import load_phrasebooks
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -5,9 +5,9 @@ import itertools
 
 import pytest
 
-from forge.model import Card, Keywords, TrapSpec, Trigger
-from forge.text import load_phrasebooks, parse_markup, wording_differences, Span
-from forge.vocabulary import EVENT_ACTORS, EVENTS, FACTIONS, LANGUAGES, TIMINGS, VERBS, EffectLine, Threshold
+from forge.carddb.model import Card, Keywords, TrapSpec, Trigger
+from forge.text.cardtext import load_phrasebooks, parse_markup, wording_differences, Span
+from forge.carddb.vocabulary import EVENT_ACTORS, EVENTS, FACTIONS, LANGUAGES, TIMINGS, VERBS, EffectLine, Threshold
 
 from ..conftest import REPO
 

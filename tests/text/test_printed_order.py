@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from forge.database import load_database
-from forge.vocabulary import LANGUAGES
+from forge.carddb.database import load_database
+from forge.carddb.vocabulary import LANGUAGES
 
 from ..conftest import REPO
 from .test_phrases import BOOKS
@@ -94,7 +94,7 @@ def test_books_tags_follow_the_printed_order(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_old_order_is_read_as_the_rulebook_says(lang):
     """The reader behind rule printed-layout: a trigger printed after ⟳ belongs to the activation."""
-    from forge.text import LineReader, Reading
+    from forge.text.cardtext import LineReader, Reading
 
     book = BOOKS[lang]
     card = CARDS["warlord-of-cinders"]

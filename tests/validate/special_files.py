@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from forge import safeio
+from forge.core import safeio
 
 
 def fifo(path: Path) -> Path:

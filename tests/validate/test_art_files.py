@@ -19,7 +19,7 @@ from pypdf import PdfReader
 from forge.render.draw import _art_image
 from forge.render.face import build_face
 from forge.render.jobs import cards_pdf
-from forge.art import ART_FORMATS, ArtError, read_art
+from forge.carddb.art import ART_FORMATS, ArtError, read_art
 
 from ..render.helpers import books, mini_db
 from .helpers import CREATURE, only, run
@@ -109,7 +109,7 @@ def test_art_that_is_not_an_ordinary_file_is_refused(project, no_hang, kind, wor
 
 
 def test_art_larger_than_the_input_limit_is_never_read(project, no_hang):
-    from forge import safeio
+    from forge.core import safeio
 
     path = card_with_art(project, None)
     with open(path, "wb") as f:

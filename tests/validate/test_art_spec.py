@@ -11,9 +11,9 @@ import re
 
 import pytest
 
-from forge.art import ArtError, art_dpi, placement, read_svg
-from forge.database import load_database
-from forge.model import IconArt, ImageArt
+from forge.carddb.art import ArtError, art_dpi, placement, read_svg
+from forge.carddb.database import load_database
+from forge.carddb.model import IconArt, ImageArt
 
 from .helpers import CREATURE, only, run
 

@@ -5,7 +5,7 @@ import os
 import time
 import tracemalloc
 
-from forge import yamlsrc
+from forge.carddb import yamlsrc
 
 from .helpers import CREATURE, only, run, run_text
 
@@ -172,7 +172,7 @@ def test_unreadable_card_file_exits_2(project, monkeypatch):
     """A file that cannot be opened (chmod 000 for anyone but root) is an I/O error."""
     import errno
 
-    from forge import safeio
+    from forge.core import safeio
 
     path = project("red.yaml", CREATURE)
     real_open = os.open
@@ -235,7 +235,7 @@ def test_locale_that_is_not_utf8_is_a_finding(project):
 
 
 def test_a_broken_card_template_is_a_finding(project):
-    from forge.validate import validate
+    from forge.checks.validate import validate
 
     project("red.yaml", CREATURE)
     (project.root / "templates/cards").mkdir(parents=True)

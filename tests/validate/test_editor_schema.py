@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from forge import yamlsrc
-from forge.schema import SCHEMA_PATH, build_schema, schema_text
-from forge.validate import validate
+from forge.carddb import yamlsrc
+from forge.carddb.schema import SCHEMA_PATH, build_schema, schema_text
+from forge.checks.validate import validate
 
 REPO = Path(__file__).resolve().parents[2]
 EDITOR = json.loads(schema_text())

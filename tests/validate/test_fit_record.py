@@ -15,11 +15,11 @@ from typer.testing import CliRunner
 import forge.render.face as face_module
 import forge.render.fit as fit_module
 from forge.cli import app
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.render import fitmemo
 from forge.render.face import build_face, measure_face, with_text_classes
 from forge.render.template import load_template
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 from ..conftest import REPO
 
@@ -153,7 +153,7 @@ def test_a_change_of_fonts_or_fitting_code_measures_everything_again(crowded, mo
 
 @pytest.mark.parametrize("damage", ["forged", "garbage", "foreign-shape"])
 def test_a_record_this_machine_did_not_write_is_ignored(crowded, damage):
-    from forge.render.seal import seal
+    from forge.core.seal import seal
 
     fresh = findings(crowded)
     path = record(crowded)
@@ -181,7 +181,7 @@ def test_validate_writes_nothing_into_the_project(crowded):
 
 
 def test_a_link_in_place_of_the_record_is_neither_read_nor_written_through(crowded, tmp_path_factory):
-    from forge.render.seal import seal
+    from forge.core.seal import seal
 
     fresh = findings(crowded)
     target = tmp_path_factory.mktemp("elsewhere") / "facts.json"
@@ -213,7 +213,7 @@ def test_the_records_of_the_least_recently_validated_projects_are_removed(shippe
 
 def test_a_revalidate_does_not_load_the_fitter_nor_reportlabs_fonts(shipped, cache_home):
     """What makes the re-run fast: with every text known, neither the fitter nor the font metrics load."""
-    code = ("import sys; from forge.validate import validate; r = validate(sys.argv[1]); "
+    code = ("import sys; from forge.checks.validate import validate; r = validate(sys.argv[1]); "
             "print(len(r.findings), 'forge.render.fit' in sys.modules, 'reportlab.pdfbase.pdfmetrics' in sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(REPO)}  # XDG_CACHE_HOME: this test's (cache_home)
     runs = [subprocess.run([sys.executable, "-c", code, str(shipped)], env=env, capture_output=True, text=True,

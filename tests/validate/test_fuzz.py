@@ -16,7 +16,7 @@ import yaml
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from forge.validate import validate
+from forge.checks.validate import validate
 
 from ..conftest import REPO, SCHEMA_LINE
 

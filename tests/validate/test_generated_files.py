@@ -6,7 +6,7 @@ import json
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.schema import SCHEMA_PATH, schema_text
+from forge.carddb.schema import SCHEMA_PATH, schema_text
 
 runner = CliRunner()
 

@@ -3,7 +3,7 @@
 Two families (issue 7, sections 2 and 3):
 
 - files that are not ordinary files (a FIFO, a device, a folder, a link to
-  /dev/zero or out of the project, a file over 10 MB), refused by ``forge.safeio``
+  /dev/zero or out of the project, a file over 10 MB), refused by ``forge.core.safeio``
   before a byte is read, for card files, locales and the card template;
 - YAML that PyYAML cannot turn into data (a bare ``=``, unknown tags, a number of
   thousands of digits, a NUL byte), each a ``yaml-*`` finding at its line and column.
@@ -17,9 +17,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from forge import yamlsrc
+from forge.carddb import yamlsrc
 from forge.cli import app
-from forge.validate import validate
+from forge.checks.validate import validate
 
 from .helpers import CREATURE, only, run, run_text
 from .special_files import KINDS, fifo, symlink

@@ -7,11 +7,11 @@ from dataclasses import replace
 
 import pytest
 
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.render import fit
 from forge.render.face import build_face, text_area
 from forge.render.template import load_template
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 
 from ..conftest import REPO
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from forge.validate import validate
+from forge.checks.validate import validate
 
 from ..conftest import REPO
 from .helpers import CREATURE as BASE_CREATURE, run

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from forge.validate import validate
+from forge.checks.validate import validate
 
 
 def _lines(path: Path) -> list[str]:

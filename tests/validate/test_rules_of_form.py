@@ -4,8 +4,8 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from forge.design import construct_counts
-from forge.validate import validate
+from forge.render.design import construct_counts
+from forge.checks.validate import validate
 
 from ..conftest import REPO
 from .helpers import CREATURE, run

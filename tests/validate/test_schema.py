@@ -6,7 +6,7 @@ import json
 import yaml
 from jsonschema import Draft202012Validator
 
-from forge.schema import SCHEMA_PATH, schema_text
+from forge.carddb.schema import SCHEMA_PATH, schema_text
 
 from ..conftest import REPO, SCHEMA_LINE
 
@@ -33,9 +33,9 @@ def test_standard_validator_accepts_every_shipped_card_file():
 
 
 def test_design_document_tables_are_current():
-    from forge.design import fill
-    from forge.text import load_phrasebooks
-    from forge.validate import validate
+    from forge.render.design import fill
+    from forge.text.cardtext import load_phrasebooks
+    from forge.checks.validate import validate
 
     text = (REPO / "docs" / "design.md").read_text(encoding="utf-8")
     assert fill(text, validate(REPO, extra=False).load.db, load_phrasebooks(REPO)) == text, "run `forge docs`"

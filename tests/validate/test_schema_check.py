@@ -1,4 +1,4 @@
-"""The compiled schema check (forge/schemacheck.py) says "valid" exactly when jsonschema finds no error.
+"""The compiled schema check (forge/carddb/schemacheck.py) says "valid" exactly when jsonschema finds no error.
 
 ``database.check_schema`` trusts it for valid files and asks jsonschema only for the others, so one
 "valid" that jsonschema would refuse would lose findings: the verdicts are compared on the shipped
@@ -17,9 +17,9 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from forge import database, schemacheck
-from forge.schema import build_schema
-from forge.yamlsrc import load as load_yaml
+from forge.carddb import database, schemacheck
+from forge.carddb.schema import build_schema
+from forge.carddb.yamlsrc import load as load_yaml
 
 from ..conftest import REPO
 from .test_fuzz import places
@@ -81,7 +81,7 @@ def test_a_file_that_fails_gets_jsonschemas_findings(monkeypatch):
 
 
 def test_a_valid_project_is_validated_without_importing_jsonschema():
-    code = ("import sys; from forge.validate import validate; r = validate(sys.argv[1], extra=False); "
+    code = ("import sys; from forge.checks.validate import validate; r = validate(sys.argv[1], extra=False); "
             "print(len(r.findings), 'jsonschema' in sys.modules)")
     env = {**os.environ, "PYTHONPATH": str(REPO)}
     out = subprocess.run([sys.executable, "-c", code, str(REPO)], env=env, capture_output=True, text=True, check=True)

@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from forge.database import load_database
-from forge.text import load_phrasebooks
+from forge.carddb.database import load_database
+from forge.text.cardtext import load_phrasebooks
 
 from ..browser import DESKTOP, Visit, launch
 

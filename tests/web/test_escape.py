@@ -1,4 +1,4 @@
-"""forge.escape and forge.csp: the one way contributor text enters each format, and the pages' policies."""
+"""forge.core.escape and forge.core.csp: the one way contributor text enters each format, and the pages' policies."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import lxml.html
 
-from forge.csp import forge_script, integrity, page_policy, script_hash
-from forge.escape import ZWJ, code_fence, html_text, json_in_html, markdown_text, one_line
+from forge.core.csp import forge_script, integrity, page_policy, script_hash
+from forge.core.escape import ZWJ, code_fence, html_text, json_in_html, markdown_text, one_line
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "forge" / "web" / "templates"
 

@@ -12,10 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.database import load_database
+from forge.carddb.database import load_database
 from forge.engine.record import from_jsonl, to_jsonl
-from forge.narrate import render
-from forge.text import load_phrasebooks
+from forge.text.narrate import render
+from forge.text.cardtext import load_phrasebooks
 from forge.web import replay as replay_mod
 from forge.web.board import cards_of
 
@@ -203,7 +203,7 @@ def test_a_card_name_with_markup_shows_as_text(played, shipped_db, tmp_path):
 def test_a_failing_games_record_shows_the_game_up_to_the_failure(shipped_db, tmp_path, wound_fails_after_turn_4):
     """The record forge simulate saves for a game the engine fails in: a page up to the failing decision,
     the failure said at its line (exit 1: it is a finding)."""
-    from forge.simulate import Settings, play_games
+    from forge.sim.simulate import Settings, play_games
 
     db, books = shipped_db
     failed = next(o for o in play_games(db, Settings(games=12, seed=0)) if o.error)
@@ -258,7 +258,7 @@ def test_a_capped_games_outcome_names_its_cap_in_the_pages_language(shipped_db, 
     language through the log's cap words, as the log and the play page do (not « limite de turns »)."""
     from types import SimpleNamespace
 
-    from forge.narrate import LogPrinter
+    from forge.text.narrate import LogPrinter
     from forge.web.strings import words
 
     db, books = shipped_db

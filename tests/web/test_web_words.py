@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import lxml.html
 
-from forge.text import load_phrasebooks
+from forge.text.cardtext import load_phrasebooks
 from forge.web.replay import build_replay
 from forge.web.strings import KEYS, words
 

@@ -10,12 +10,12 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ...findings import ERROR, Finding
-from ...verbatim import SPAN
+from ...core.findings import ERROR, Finding
+from ...text.verbatim import SPAN
 from ..inventory import Entry, Pair
 
 #: Directives and placeholders (``{card:id}``, ``{count:health health}``, ``{n|a|b}``, ``{kw:x}``), icons,
-#: and code spans (`` `~/Library/` ``: verbatim text, ``forge.verbatim``).
+#: and code spans (`` `~/Library/` ``: verbatim text, ``forge.text.verbatim``).
 CODE = re.compile(r"\{\w+(?::[^{}\n]*|\|[^|{}]*\|[^{}]*)?\}|\[\[[a-z_]+\]\]|"
                   + SPAN.pattern, re.S)
 _PLURAL = re.compile(r"\{\w+\|([^|{}]*)\|([^{}]*)\}")

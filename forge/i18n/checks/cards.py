@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...database import LoadResult
-from ...findings import Finding
-from ...model import Card, Position
-from ...text import Phrasebook, PhraseError, parse_markup, variant_key
+from ...carddb.database import LoadResult
+from ...core.findings import Finding
+from ...carddb.model import Card, Position
+from ...text.cardtext import Phrasebook, PhraseError, parse_markup, variant_key
 from ..inventory import LANGS, Inventory
 from .numbers import numbers
 

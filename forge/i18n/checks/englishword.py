@@ -23,9 +23,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ...findings import Finding
+from ...core.findings import Finding
 from ..inventory import Inventory, Pair
-from ..termbase import Termbase
+from ...text.termbase import Termbase
 from . import at, label, masked
 from . import untranslated
 from .untranslated import DATA, STOPWORDS, TITLES, _WORD, _a_name

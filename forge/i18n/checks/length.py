@@ -7,8 +7,8 @@ is ``limits.check``'s: it knows which word of the line has too little room.
 """
 from __future__ import annotations
 
-from ...database import LoadResult
-from ...findings import Finding
+from ...carddb.database import LoadResult
+from ...core.findings import Finding
 from ..inventory import Inventory
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ...findings import Finding
+from ...core.findings import Finding
 from ..inventory import Inventory
 from . import at, both, label, masked
 

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from ...findings import Finding
+from ...core.findings import Finding
 from ..inventory import Inventory
-from ..termbase import Termbase
+from ...text.termbase import Termbase
 from . import at, both, label
 
 _PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^{}]*)\}")

@@ -1,7 +1,7 @@
 """Every string exists in both languages: a missing key or language, or an empty translation."""
 from __future__ import annotations
 
-from ...findings import Finding
+from ...core.findings import Finding
 from ..inventory import Inventory, dotted
 from . import at, label
 

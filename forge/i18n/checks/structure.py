@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import os
 
-from ...findings import Finding
-from ...model import Position
+from ...core.findings import Finding
+from ...carddb.model import Position
 from ..inventory import BOOKS_DIR, Inventory
 from ..prose import Unit, align
 

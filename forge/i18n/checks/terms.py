@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ...findings import Finding
-from ...model import Position
+from ...core.findings import Finding
+from ...carddb.model import Position
 from ..inventory import Inventory, dotted
-from ..termbase import Term, Termbase
+from ...text.termbase import Term, Termbase
 from . import at, both, label, masked, readings
 
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from ...findings import Finding
+from ...core.findings import Finding
 from ...prose import grammar
-from ...verbatim import spans
+from ...text.verbatim import spans
 from ..inventory import Inventory, Pair
 from . import at, both, label
 
@@ -54,7 +54,7 @@ _LANG_CODE = re.compile(r"(?<![^\W_])(?:en|fr)(?![^\W_])")
 
 
 def code_spans(text: str) -> Counter:
-    """Code spans (`` `~/Library/` ``, ``forge.verbatim``): copied character for character, spaces included,
+    """Code spans (`` `~/Library/` ``, ``forge.text.verbatim``): copied character for character, spaces included,
     but for a language code standing alone (a file named after its language: ``rift-commanders-en``)."""
     return Counter(_LANG_CODE.sub("{lang}", span) for span in spans(text))
 

@@ -1,7 +1,7 @@
 """Whitespace and punctuation: spaces, sentence ends, and French typography, with their corrections.
 
 Every string: no leading, trailing or double spaces, and the same sentence-ending mark
-in both languages. A code span (`` `…` ``, ``forge.verbatim``) is verbatim: its spaces and
+in both languages. A code span (`` `…` ``, ``forge.text.verbatim``) is verbatim: its spaces and
 marks are not read (an indented line of a plain-text file starts with one: `` `   `Linux``). French strings of the YAML files (locales, cards, factions, book
 labels): a no-break space before ``: ; ! ?`` and inside « », and ’ for the apostrophe.
 The books' prose is typeset by forge (``books/typography.py`` adds the French spacing
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import re
 
-from ...findings import Finding
-from ...verbatim import SPAN
+from ...core.findings import Finding
+from ...text.verbatim import SPAN
 from ..inventory import Entry, Inventory, Pair
 from . import Fix, at, both, label, masked
 

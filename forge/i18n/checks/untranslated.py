@@ -17,9 +17,9 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from ...findings import Finding
+from ...core.findings import Finding
 from ..inventory import Inventory, Pair
-from ..termbase import Termbase
+from ...text.termbase import Termbase
 from . import at, both, label, masked
 
 DATA = Path(__file__).resolve().parents[1] / "data"
