@@ -42,17 +42,29 @@ def _quotes(text: str, opening: str, closing: str, state: list[bool]) -> str:
     return "".join(out)
 
 
+_FR_PUNCT = frozenset(":;!?»")
+_DIGITS = frozenset("0123456789×")
+
+
 def _text(text: str, lang: str, state: list[bool]) -> str:
-    text = _APOSTROPHE.sub("\u2019", text).replace("...", "\u2026")
+    # Each rule runs only where its character occurs: a book has ~9,000 runs of text, most of them bare
+    # words, and a regex call costs more than the test for its character.
+    if "'" in text:
+        text = _APOSTROPHE.sub("\u2019", text)
+    text = text.replace("...", "\u2026")
     if lang == "fr":
-        text = _quotes(text, "«" + NBSP, NBSP + "»", state)
-        text = _FR_BEFORE.sub(NBSP + r"\1", text)
-        text = _FR_GLUED.sub(NBSP + r"\1", text)
-        text = _FR_AFTER.sub("«" + NBSP, text)
-        text = _FR_CLOSE_GLUED.sub(NBSP + "»", text)
-    else:
+        if '"' in text:
+            text = _quotes(text, "«" + NBSP, NBSP + "»", state)
+        if not _FR_PUNCT.isdisjoint(text):
+            text = _FR_BEFORE.sub(NBSP + r"\1", text)
+            text = _FR_GLUED.sub(NBSP + r"\1", text)
+        if "«" in text:
+            text = _FR_AFTER.sub("«" + NBSP, text)
+        if "»" in text:
+            text = _FR_CLOSE_GLUED.sub(NBSP + "»", text)
+    elif '"' in text:
         text = _quotes(text, "\u201c", "\u201d", state)
-    return _NUMBER_WORD.sub(r"\1" + NBSP, text)
+    return _NUMBER_WORD.sub(r"\1" + NBSP, text) if not _DIGITS.isdisjoint(text) else text
 
 
 _GLUED_INLINE = re.compile(
@@ -158,7 +170,7 @@ _BUTTON_PUNCT = re.compile(r"(?<!<span class=\"nw\">)"
 def bind_punctuation(markup: str) -> str:
     """A card's button (the web edition) and the punctuation after it in a no-wrap span: a browser
     may break a line after a button, and the next line would start with the button's full stop."""
-    return _BUTTON_PUNCT.sub(r'<span class="nw">\1\2</span>', markup)
+    return _BUTTON_PUNCT.sub(r'<span class="nw">\1\2</span>', markup) if "<button" in markup else markup
 
 
 #: The most characters of text two last words may hold to be bound (past it, the last word alone).
@@ -166,7 +178,7 @@ _BOUND_MOST = 32
 #: Where a paragraph ends: a block's end tag, or a span set as a block (a card's line, a table's second line).
 _BLOCK_END = re.compile(r"</(?:p|li|td|div)>|<span class=\"(?:line|sub|starters|per-faction)\b")
 #: Inline elements a paragraph's text may end inside: the last words are bound inside them.
-_CLOSING_INLINE = re.compile(r"(?:</(?:span|em|b|strong|i|a)>|\s)+$")
+_CLOSING_INLINE = re.compile(r"</(?:span|em|b|strong|i|a)>")
 _SPACES = " \t\n\r"
 _OPEN = re.compile(r"<([a-zA-Z][a-zA-Z0-9]*)\b[^>]*>")
 
@@ -213,13 +225,29 @@ def _word_starts(markup: str, end: int, stop: int) -> list[int]:
     return starts
 
 
+def _text_end(markup: str, stop: int, end: int) -> int:
+    """Where a paragraph's text ends before ``end``: back past spaces and the inline elements' end tags
+    (read backwards from ``end``: a regex anchored there would be tried at every place of the paragraph)."""
+    i = end
+    while i > stop:
+        if markup[i - 1].isspace():
+            i -= 1
+            continue
+        if markup[i - 1] == ">":
+            at = markup.rfind("<", stop, i)
+            if at >= 0 and _CLOSING_INLINE.fullmatch(markup, at, i):
+                i = at
+                continue
+        break
+    return i
+
+
 def bind_last_words(markup: str) -> str:
     """Each paragraph's, list item's and table cell's last two words in a no-wrap span: no one-word
     last line, and the last word is never hyphenated (WeasyPrint has no ``hyphenate-limit-last``)."""
     out, pos = [], 0
     for m in _BLOCK_END.finditer(markup):
-        tail = _CLOSING_INLINE.search(markup, pos, m.start())
-        end = tail.start() if tail else m.start()
+        end = _text_end(markup, pos, m.start())
         bound = markup.rfind('<span class="nw">', pos, end)
         if bound >= 0 and markup.count("<span", bound, end) > markup.count("</span>", bound, end):
             continue  # the last words are in a no-wrap span already
