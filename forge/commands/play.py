@@ -73,6 +73,10 @@ def play(
         if not loopback:
             typer.echo(f"serving on {host}: a game opens only by its links (keep them secret); use HTTPS between "
                        "machines (docs/play.md)", err=True)
+    for gid, key in app.state.play.store.adopt():  # games kept before links: their links, to this terminal only
+        link = f"{url}game/{gid}#{key}"
+        typer.echo(json.dumps({"event": "adopted", "game": gid, "url": link}) if format is Format.json
+                   else f"game {gid}, kept before games had links: {link}")
     if open_browser:
         import webbrowser
 

@@ -104,6 +104,30 @@ class GameStore:
             raise PlayError(404, f"no game {gid} opens with this key: ask its players for the link")
         return grant
 
+    def adopt(self) -> list[tuple[str, str]]:
+        """Keys for the games kept before games had keys (a record with no key file beside it), so that
+        nobody loses a game to an upgrade: one key per game for its people's seats, given to whoever runs
+        ``forge play`` (it prints the links); ``(game, key)`` pairs. A record that cannot be played is
+        left as it is: opening it says why."""
+        found = []
+        for name in self._names():
+            m = _FILE.fullmatch(name)
+            kept = keys.keys_path(self.folder / name) if m else None
+            if kept is None or kept.exists() or kept.is_symlink():
+                continue
+            gid = str(int(m.group(1)))
+            try:
+                session = self._load(gid)
+            except PlayError:
+                continue
+            grants = Seats(session.mode)
+            key = grants.grant(session.humans())
+            keys.save(kept, grants)
+            with self.lock:
+                self.grants[gid] = grants
+            found.append((gid, key))
+        return found
+
     def seats(self, gid: str) -> Seats:
         """The grants of a game ``authorize`` let in."""
         return self.grants[gid]

@@ -143,3 +143,21 @@ def test_the_server_s_socket_sets_tcp_nodelay_on_every_connection():
         peer.close()
     finally:
         sock.close()
+
+
+def test_a_game_kept_before_games_had_keys_is_adopted_with_a_new_key_and_opens_again(client, playable):
+    """No game is lost to the upgrade that brought keys: `forge play` gives a game with no key file a key for
+    its people's seats (printed to the terminal of whoever runs it), and that key opens the game."""
+    from forge.play.seats import keys_path
+    from forge.play.store import GameStore
+
+    from .conftest import new_game
+
+    gid, view = new_game(client, seed=8)
+    record = client.folder / "games" / f"game-{int(gid):06d}.jsonl"
+    keys_path(record).unlink()  # as a game from before keys is kept
+    store = GameStore(client.folder / "games", playable.game)
+    [(adopted, key)] = store.adopt()
+    assert adopted == gid and keys_path(record).is_file() and store.adopt() == []  # once, not at every start
+    again = GameStore(client.folder / "games", playable.game)
+    assert again.authorize(gid, key).seats == (0,) and again.get(gid).state.decisions == view["decision_no"]
