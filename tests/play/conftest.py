@@ -7,10 +7,18 @@ import re
 import pytest
 from starlette.testclient import TestClient
 
+from ..browser import launch
+
 
 #: The order a test player prefers options in: act first, then spend, then stop (games end in ~20 turns).
 PREFERENCE = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
               "end", "pass", "stop", "no")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A Chromium for each browser test module of the play server (skipped without it)."""
+    yield from launch()
 
 
 class Keyed(TestClient):

@@ -23,7 +23,7 @@ import pytest
 
 from forge.engine.record import replay
 
-from ..browser import launch, serious_violations
+from ..browser import serious_violations
 from ..conftest import REPO
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
@@ -33,12 +33,6 @@ SMALL_DESKTOP = {"width": 1280, "height": 800}
 CLICK_ORDER = ("play", "summon", "activate", "trap", "guard", "buy", "raise", "pick", "faction", "yes", "order",
                "end", "pass", "stop", "no")
 MAX_CLICKS = 1500
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """The module's Chromium (skipped without it)."""
-    yield from launch()
 
 
 @pytest.fixture(scope="module")
@@ -376,7 +370,11 @@ def test_a_missing_game_and_a_server_gone_are_said(browser, server):
     tab = Tab(browser, url)
     page = tab.page
     try:
-        page.goto(f"{url}/game/999999?lang=en")
+        page.goto(f"{url}/game/999999?lang=en")  # no key in the link
+        page.wait_for_selector("#status a.button")
+        assert page.inner_text("#status").startswith("Game 999999 opens by its link only")
+        page.goto("about:blank")  # else the new fragment alone would not load the page again
+        page.goto(f"{url}/game/999999?lang=en#{'k' * 32}")  # a key, of no game (a wrong one reads the same)
         page.wait_for_selector("#status a.button")
         assert page.inner_text("#status").startswith("There is no game 999999 on this server.")
         tab.start("en", seed=3)

@@ -13,7 +13,6 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from ..browser import launch
 from ..conftest import REPO
 from .test_browser import MAX_CLICKS, Tab, _best_button
 
@@ -38,12 +37,6 @@ def remote_server(tmp_path_factory):
 
 def _hand_shown(page, where: str) -> bool:
     return page.query_selector(f"{where} .zone.hand") is not None
-
-
-@pytest.fixture(scope="module")
-def browser():
-    """The module's Chromium (skipped without it)."""
-    yield from launch()
 
 
 @pytest.mark.slow

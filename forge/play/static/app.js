@@ -333,7 +333,8 @@ async function showGame(gid) {
     forgeLive.follow(view, () => view, render, W);  // the other player's moves, the clock (live.js)
   } catch (err) {
     // no game to show: say why where "Loading" was, and offer a new one
-    $("status").replaceChildren(err.status === 404 ? say("no_game", {game: gid}) : refusal(err), " ",
+    $("status").replaceChildren(err.status === 404 ? say("no_game", {game: gid})
+                                : err.status === 403 ? say("no_key", {game: gid}) : refusal(err), " ",
                                 el("a", {class: "button", href: `/?lang=${LANG}`, text: W.new_game}));
   }
 }
