@@ -134,7 +134,7 @@ def test_a_card_name_previews_the_card_on_hover_focus_and_tap(visit):
 
     phone = visit(PHONE, touch=True)
     page = phone.open("reference-fr.html", "entry-wound")
-    name = page.locator("#entry-wound ~ p.users button.card-ref").first
+    name = page.locator("section.entry:has(#entry-wound) p.users button.card-ref").first  # its example and users are kept whole, in one block
     name.tap()
     preview = page.locator("#card-preview")
     assert preview.is_visible() and name.get_attribute("aria-describedby") == "card-preview"
