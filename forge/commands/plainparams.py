@@ -48,6 +48,8 @@ def plain_value(annotation: Any, info: Any, value: Any, param: Any = None, ctx: 
         except ValueError:
             return UNSURE  # Typer's adapter says what is wrong, in its words
     if annotation is Path and info.path_type in (None, Path):
+        if info.exists or not info.file_okay or not info.dir_okay:
+            return UNSURE  # a path that must be (or not be) a folder: the adapter checks it, in its words
         if type(value) is str and value:
             value = Path(value)  # what the adapter's Path validation makes of a string
         if not isinstance(value, Path):

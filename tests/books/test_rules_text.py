@@ -27,10 +27,10 @@ def normalized(text: str) -> str:
 def test_every_rule_paragraph_is_in_the_rulebook_in_order(composed, lang):
     html = composed[("rulebook", lang)].html
     text = normalized(re.sub(r"<style>.*?</style>|<[^>]+>", "", html, flags=re.S))
-    text = text[text.find(normalized(rulebook_paragraphs.PARAGRAPHS[0].__getattribute__(lang))):]
+    text = text[text.find(normalized(rulebook_paragraphs.PARAGRAPHS[0].in_book(lang))):]
     position, missing = 0, []
     for paragraph in rulebook_paragraphs.PARAGRAPHS:
-        words = normalized(getattr(paragraph, lang))
+        words = normalized(paragraph.in_book(lang))
         found = text.find(words, position)
         if found == -1:
             missing.append(paragraph.id)

@@ -23,6 +23,13 @@ class Paragraph(NamedTuple):
     section: str
     en: str
     fr: str
+    #: The first words as forge's own rulebook prints them, where its copyedit rewords the seed's (a heading's
+    #: words no longer repeated as a bold lead-in, issue 24 §4); empty: the same words.
+    book_en: str = ""
+    book_fr: str = ""
+
+    def in_book(self, lang: str) -> str:
+        return getattr(self, f"book_{lang}") or getattr(self, lang)
 
 
 class NotRule(NamedTuple):
@@ -57,8 +64,9 @@ PARAGRAPHS: tuple[Paragraph, ...] = (
     # -- Goal, factions, box ---------------------------------------------------------------
     P("intro", INTRO, "Rift Commanders is a deckbuilding game for 2 players",
       "Rift Commanders est un jeu de deckbuilding pour 2 joueurs"),
-    P("goal", INTRO, "To win, reduce your opponent's health to 0.",
-      "Pour gagner, réduisez à 0 les points de vie de votre adversaire."),
+    P("goal", INTRO, "Goal: reduce your opponent's health to 0.",
+      "But du jeu : réduire à 0 les points de vie de votre adversaire.",
+      "To win, reduce your opponent's health to 0.", "Pour gagner, réduisez à 0 les points de vie de votre adversaire."),
     P("factions", INTRO, "Four factions clash:", "Quatre factions s'affrontent :"),
     P("factions-allegiance", INTRO, "Your starting faction is not a prison.",
       "Votre faction de départ n'est pas une prison."),
@@ -185,7 +193,9 @@ PARAGRAPHS: tuple[Paragraph, ...] = (
       "Garder des cartes en main à la fin de votre tour (jusqu'à 2)"),
     # -- Vocabulary --------------------------------------------------------------------------------
     P("vocabulary", VOCABULARY, "Only commanders have health.", "Seuls les commandants ont des points de vie."),
-    P("destroy-exile", VOCABULARY, "A destroyed creature goes to its owner's discard pile",
+    P("destroy-exile", VOCABULARY, "Destroying and exiling: a destroyed creature goes to its owner's discard pile",
+      "Détruire et exiler : une créature détruite va dans la défausse de son propriétaire",
+      "A destroyed creature goes to its owner's discard pile",
       "Une créature détruite va dans la défausse de son propriétaire"),
     # -- General principles ------------------------------------------------------------------------
     P("principle-1", PRINCIPLES, "The card text takes precedence over the rulebook.",

@@ -171,8 +171,8 @@ def test_a_keyword_label_not_as_the_termbase_says(shipped):
 
 
 def test_a_core_term_translated_another_way(shipped):
-    line = mistake(shipped, "templates/books/rulebook.fr.md", "Une carte exilée va sur la pile d'exil commune",
-                   "Une carte exilée va sur la pile de bannissement commune")
+    line = mistake(shipped, "templates/books/rulebook.fr.md", "va sur la pile d'exil commune",
+                   "va sur la pile de bannissement commune")
     assert found(shipped, "terminology") == {("templates/books/rulebook.fr.md", line)}
 
 
