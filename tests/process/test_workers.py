@@ -228,7 +228,7 @@ def test_mp_pool_imap_raises_a_workers_error_at_its_item():
 _DEAF_WORKERS = """
 import os, signal, sys, time
 from pathlib import Path
-from forge import workers
+from forge.core import workers
 
 def deaf(folder):
     signal.signal(signal.SIGTERM, signal.SIG_IGN)  # this worker will not hear its SIGTERM
