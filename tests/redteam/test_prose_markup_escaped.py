@@ -16,7 +16,8 @@ SCRIPT = "<script>alert('prose')</script>"
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_html_in_prose_is_text(tmp_path, lang):
     root = game(tmp_path / "game")
-    append(root, "rulebook", lang, f"Un paragraphe {SCRIPT} <img src=x onerror=alert(1)>")
+    # words after the attack: a paragraph's last two words are bound in a span (typography), not the attack's
+    append(root, "rulebook", lang, f"Un paragraphe {SCRIPT} <img src=x onerror=alert(1)> et la suite du paragraphe.")
     result = compose_book(root, "rulebook", lang)
     assert result.ok, [f.render() for f in result.findings]
     assert "<script>alert" not in result.html and "<img src=x" not in result.html
