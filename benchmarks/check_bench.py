@@ -37,6 +37,11 @@ Measured on 2 cores (issue 23 §4), forge before the box (5 checks in one proces
         cut      wall 21.4 s (15.5-28.5) (x1.54), CPU 2.52 s (2.29-2.67) (x1.68)
     each check's CPU in its own forked child, the lowest of 4-5 runs on that machine, main -> cut:
         books 1.00-1.20 -> 0.86-0.93 CPU s, parity 0.61-0.69 -> 0.54-0.58
+    after the merges of issue 24's book work and the typography's cuts (a paragraph's end read backwards,
+    each text rule only where its character occurs), a quiet machine (load average 0.9-1.1), 15 runs each:
+        before   (954f2df) wall 1.35 s (1.05-1.59), CPU 1.32 s
+        main     (c9719b7) wall 1.67 s (1.49-1.84) (x1.23), CPU 2.75 s (x2.08)
+        now                wall 1.53 s (1.33-1.66) (x1.13), CPU 2.49 s (x1.88); books 0.96 CPU s
 The boxes cost little (the five old checks use about what they did); composing the four books is the new
 work, ~0.9 CPU s even without their card pictures, and the wall time's longest path. On an idle machine
 it runs beside the other checks; on a loaded one the two cores are not free, so it adds as CPU: the CPU
