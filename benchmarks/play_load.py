@@ -14,6 +14,13 @@ after its moves, the whole run after ``--seconds``. ``--think 0 --games 50`` is 
 test: every client sends its next move as soon as it has the answer, and the longest
 answer (``max``) says whether any game waited for seconds.
 
+Measured on 2 cores, quiet (load average 0.5-1.4), each tree on its own copy, one after the other:
+    100 games, 1 s think   before (c9719b7): p95 54.5 ms, p99 61.6 ms, in the server p95 7.8 ms
+                           now (thread pool, appended records, TCP_NODELAY): p95 15.3 ms, p99 28.4 ms,
+                           in the server p95 8.6 ms; 2.8-2.9 ms of CPU a move on both
+    50 games, no pause     before: p95 166.6 ms, max 217 ms, record writing p95 74 ms
+                           now: p95 147.7 ms, max 180 ms, record writing p95 16 ms
+
 Each game is opened with its key (the ``key`` of the creation's answer, in ``x-forge-key``);
 a server of before keys (today's main) answers without one, so the same file measures both.
 """
