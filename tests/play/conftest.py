@@ -1,13 +1,20 @@
 """Shared fixtures of the play server's tests: the shipped project read once, a fresh play folder per test."""
 from __future__ import annotations
 
+import json
+import os
 import random
 import re
+import shutil
+import signal
+import subprocess
+import sys
 
 import pytest
 from starlette.testclient import TestClient
 
 from ..browser import launch
+from ..conftest import REPO
 
 
 #: The order a test player prefers options in: act first, then spend, then stop (games end in ~20 turns).
@@ -153,3 +160,21 @@ class Stream:
             except TimeoutError:
                 pass
         return self.views()
+
+
+def serve_play(tmp_path_factory, *options: str):
+    """``forge play --port 0 OPTIONS`` on a copy of the shipped project, in its own process, as a person runs
+    it (a generator for a module fixture): yields its URL and the project's folder, stops it after."""
+    project = tmp_path_factory.mktemp("project")
+    for part in ("cards", "locales", "templates"):
+        shutil.copytree(REPO / part, project / part)
+    proc = subprocess.Popen([sys.executable, "-m", "forge.cli", "play", "--root", str(project), *options,
+                             "--port", "0", "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        line = proc.stdout.readline()
+        assert line, proc.stderr.read()
+        yield json.loads(line)["url"].rstrip("/"), project
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)

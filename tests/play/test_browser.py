@@ -12,10 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import signal
-import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
@@ -24,7 +20,7 @@ import pytest
 from forge.engine.record import replay
 
 from ..browser import serious_violations
-from ..conftest import REPO
+from .conftest import serve_play
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
 #: The sizes the seat's own side must fit without scrolling (issue 25 §1).
@@ -38,19 +34,7 @@ MAX_CLICKS = 1500
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``forge play --port 0`` on a copy of the shipped project, in its own process, as a person runs it."""
-    project = tmp_path_factory.mktemp("project")
-    for part in ("cards", "locales", "templates"):
-        shutil.copytree(REPO / part, project / part)
-    proc = subprocess.Popen([sys.executable, "-m", "forge.cli", "play", "--root", str(project), "--port", "0",
-                             "--format", "json"], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    try:
-        line = proc.stdout.readline()
-        assert line, "forge play did not start"
-        yield json.loads(line)["url"].rstrip("/"), project
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+    yield from serve_play(tmp_path_factory)
 
 
 class Tab:

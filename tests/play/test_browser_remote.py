@@ -3,36 +3,18 @@ play each other through ``forge play`` served off loopback (127.0.0.2: the CSRF 
 work), each seeing the other's moves live, to the end of the game; ``forge replay`` then verifies the record."""
 from __future__ import annotations
 
-import json
-import os
-import shutil
-import signal
-import subprocess
-import sys
 
 import pytest
 from typer.testing import CliRunner
 
-from ..conftest import REPO
+from .conftest import serve_play
 from .test_browser import MAX_CLICKS, Tab, _best_button
 
 
 @pytest.fixture(scope="module")
 def remote_server(tmp_path_factory):
     """``forge play --host 127.0.0.2``: not a loopback name, so the page works as it does between two machines."""
-    project = tmp_path_factory.mktemp("project")
-    for part in ("cards", "locales", "templates"):
-        shutil.copytree(REPO / part, project / part)
-    proc = subprocess.Popen([sys.executable, "-m", "forge.cli", "play", "--root", str(project), "--host", "127.0.0.2",
-                             "--port", "0", "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
-    try:
-        line = proc.stdout.readline()
-        assert line, proc.stderr.read()
-        yield json.loads(line)["url"].rstrip("/"), project
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
+    yield from serve_play(tmp_path_factory, "--host", "127.0.0.2")
 
 
 def _hand_shown(page, where: str) -> bool:
