@@ -58,6 +58,7 @@ class PreviewApp:
         self.state, self.stopping = state, stopping
         self.pages = _static()
         self.streams = 0  # counted on the event loop: no lock
+        self.waiting: anyio.CapacityLimiter | None = None  # the streams' own threads: they never starve the pages'
 
     def page(self, request: Request) -> Response:
         body, kind = self.pages[request.url.path]
@@ -81,6 +82,8 @@ class PreviewApp:
         if self.streams >= MAX_STREAMS:
             return _error(503, "too many open previews")
         self.streams += 1
+        if self.waiting is None:  # made on the event loop, where anyio wants it
+            self.waiting = anyio.CapacityLimiter(MAX_STREAMS)
         return StreamingResponse(self._stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
     async def _stream(self):
@@ -88,7 +91,7 @@ class PreviewApp:
             version = -1
             while not self.stopping.is_set():
                 current = await anyio.to_thread.run_sync(self.state.wait, version, HEARTBEAT, self.stopping,
-                                                         abandon_on_cancel=True)
+                                                         abandon_on_cancel=True, limiter=self.waiting)
                 if self.stopping.is_set():
                     return
                 yield f"data: {current}\n\n" if current != version else ": still here\n\n"
@@ -113,7 +116,7 @@ def create_app(state: PreviewState, stopping: threading.Event, hosts: tuple[str,
     preview = PreviewApp(state, stopping)
     routes = [Route(path, preview.page) for path in STATIC] + [
         Route("/state.json", preview.snapshot), Route("/card/{lang}/{name}", preview.card),
-        Route("/events", preview.events)]
+        Route("/events", preview.events), Route("/favicon.ico", lambda request: Response(status_code=204))]
     return Starlette(routes=routes, middleware=[Middleware(Guard, hosts=hosts, csrf=csrf)],
                      exception_handlers={HTTPException: _http_error, Exception: _crash})
 
