@@ -46,6 +46,7 @@ def _get(server, path: str, headers: dict[str, str]):
     return response.status, response.getheader("Cross-Origin-Resource-Policy"), body
 
 
+@pytest.mark.slow  # the preview's first build: about 4 s
 def test_another_site_cannot_embed_a_card_of_the_preview(watch):
     server, card = watch
     status, corp, body = _get(server, f"/card/en/{card}.jpg", EMBEDDED)
@@ -69,3 +70,46 @@ def test_another_site_cannot_embed_a_card_of_the_play_server(playable, tmp_path)
         followed = play.get("/", headers={"sec-fetch-site": "cross-site", "sec-fetch-mode": "navigate",
                                           "sec-fetch-dest": "document"})
         assert followed.status_code == 200  # an invitation link sent by chat still opens the game
+
+
+@pytest.fixture
+def browser():
+    from ..browser import launch
+
+    yield from launch()
+
+
+@pytest.mark.slow
+def test_in_chromium_another_sites_page_gets_no_picture_and_the_preview_shows_them_all(watch, browser):
+    """The attack as a browser makes it: a page on localhost (another site than 127.0.0.1) embeds the card."""
+    import http.server
+    import threading
+
+    server, card = watch
+    picture = f"http://127.0.0.1:{server.server_address[1]}/card/en/{card}.jpg"
+    page = f'<!doctype html><img id="probe" src="{picture}">'.encode()
+
+    class Evil(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            self.send_response(200)
+            self.send_header("content-type", "text/html")
+            self.end_headers()
+            self.wfile.write(page)
+
+        def log_message(self, *args):
+            pass
+
+    evil = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Evil)
+    threading.Thread(target=evil.serve_forever, daemon=True).start()
+    context = browser.new_context()
+    try:
+        tab = context.new_page()
+        tab.goto(f"http://localhost:{evil.server_address[1]}/")
+        tab.wait_for_function("document.getElementById('probe').complete")
+        assert tab.evaluate("document.getElementById('probe').naturalWidth") == 0  # nothing learnt
+        tab.goto(f"http://127.0.0.1:{server.server_address[1]}/")  # the preview's own page shows it
+        tab.wait_for_function(f"[...document.images].some(i => i.src.includes('/{card}.jpg') && i.naturalWidth > 0)")
+    finally:
+        context.close()
+        evil.shutdown()
+        evil.server_close()
