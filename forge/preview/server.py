@@ -81,12 +81,12 @@ class PreviewApp:
             return Response(media_type="text/event-stream")
         if self.streams >= MAX_STREAMS:
             return _error(503, "too many open previews")
-        self.streams += 1
         if self.waiting is None:  # made on the event loop, where anyio wants it
             self.waiting = anyio.CapacityLimiter(MAX_STREAMS)
         return StreamingResponse(self._stream(), media_type="text/event-stream", headers={"x-accel-buffering": "no"})
 
     async def _stream(self):
+        self.streams += 1  # counted once running: a stream never started (its page gone first) is never freed
         try:
             version = -1
             while not self.stopping.is_set():

@@ -6,6 +6,7 @@ would ask them (its Host, Origin and fetch-metadata headers), and must answer al
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from starlette.testclient import TestClient
@@ -113,3 +114,35 @@ def test_the_preview_stays_read_only(servers):
     assert r.status_code == 405 and "read-only" in r.json()["error"]
     r = watch.get("/nothing-here")
     assert r.status_code == 404 and "/state.json" in r.json()["error"]
+
+
+def test_the_previews_change_streams_are_bounded_and_a_closed_page_frees_its_own(shipped):
+    """The rewrite on Starlette keeps the preview's bound on open streams (503 past it), and frees them."""
+    import socket
+
+    from forge.preview.server import MAX_STREAMS, start
+
+    state = PreviewState(shipped, ("en",))
+    server = start(state, "127.0.0.1", 0)
+    port = server.server_address[1]
+
+    def stream():
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(f"GET /events HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
+        return sock, sock.recv(4096).split(b"\r\n")[0]
+
+    try:
+        for _ in range(2):  # twice: the first round's pages, closed, left no slot taken
+            opened = [stream() for _ in range(MAX_STREAMS + 1)]
+            assert [status for _, status in opened].count(b"HTTP/1.1 200 OK") == MAX_STREAMS
+            assert opened[-1][1] == b"HTTP/1.1 503 Service Unavailable"
+            for sock, _ in opened:
+                sock.close()
+            deadline = time.monotonic() + 10
+            while server.uvicorn.server_state.connections and time.monotonic() < deadline:
+                with state.changed:
+                    state._bump()  # a change: each stream writes, and finds its page gone
+                time.sleep(0.05)
+    finally:
+        server.shutdown()
+        server.server_close()
