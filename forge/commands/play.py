@@ -43,7 +43,7 @@ def play(
     from ..core import atomic
     from ..checks.gate import judge
     from ..play import serving
-    from ..play.guard import LOOPBACK, host_name
+    from ..core.httpguard import LOOPBACK, bound_hosts, host_name
     from ..play.project import PLAY_DIR, make_app, read
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
@@ -58,7 +58,7 @@ def play(
         typer.echo(render_findings(project.findings), err=True)
         raise typer.Exit(2 if project.io_error else 1)
     loopback = host in LOOPBACK and public is None
-    hosts = (host_name(public.netloc),) if public is not None else (host,)
+    hosts = (host_name(public.netloc),) if public is not None else bound_hosts(host)
     app = make_app(project, folder, hosts, csrf=not loopback, secure=public is not None and public.scheme == "https")
     try:
         sock = serving.bind(host, port)

@@ -43,3 +43,12 @@ def page_policy(*scripts: Path) -> str:
         "script-src " + (" ".join(hashes) if hashes else "'none'"),
         "base-uri 'none'", "form-action 'none'", "object-src 'none'",
     ])
+
+
+def served_policy() -> str:
+    """A served app's policy (``forge play``, ``forge watch``): its own files only, from its own origin; no frame
+    may hold it, no form may post anywhere (the pages' scripts send their requests), no plug-in runs."""
+    return "; ".join([
+        "default-src 'self'", "img-src 'self'", "style-src 'self'", "script-src 'self'", "connect-src 'self'",
+        "object-src 'none'", "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'",
+    ])

@@ -4,8 +4,8 @@ Every refusal is a 4xx with a JSON body ``{"error": reason}`` that says what was
 wrong and leaves the game as it was; nothing a request sends can reach a
 traceback. A game is opened only with one of its keys (``forge.play.seats``), which
 says the seats it may decide for (none: a spectator); what each answer shows is that
-seat's view (``forge.play.views``). The gate (``forge.play.guard``) answers only to the
-server's own Host names and asks a CSRF token off loopback; the app sends a content
+seat's view (``forge.play.views``). The gate (``forge.core.httpguard``, shared with ``forge watch``) answers only
+to the server's own Host names and asks a CSRF token off loopback; the app sends a content
 security policy that allows only its own page, scripts and pictures (the scripts also
 pinned by their hashes, ``integrity``), and serves no file by a path a request names:
 the page and its scripts are held in memory, a picture is looked up by card id
@@ -32,11 +32,12 @@ from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
 from ..core.csp import integrity
+from ..core.httpguard import LOOPBACK, Guard, csrf_cookie, csrf_token
 from ..engine import Action
 from ..core.escape import html_text
 from ..carddb.vocabulary import FACTIONS
 from . import live
-from .guard import LOOPBACK, Bucket, Guard, csrf_cookie, csrf_token
+from .guard import Bucket
 from .images import CardImages
 from .seats import HEADER as KEY_HEADER
 from .session import HUMAN, PlayError

@@ -88,10 +88,11 @@ class PreviewState:
             card = self.cards.get(card_id)
             return card.images.get(lang) if card else None
 
-    def wait(self, version: int, timeout: float) -> int:
-        """Block until the version passes ``version`` (or ``timeout`` seconds); the current version."""
+    def wait(self, version: int, timeout: float, stop: threading.Event | None = None) -> int:
+        """Block until the version passes ``version``, ``stop`` is set (and ``changed`` notified) or ``timeout``
+        seconds pass; the current version."""
         with self.changed:
-            self.changed.wait_for(lambda: self.version != version, timeout)
+            self.changed.wait_for(lambda: self.version != version or (stop is not None and stop.is_set()), timeout)
             return self.version
 
     def _bump(self) -> None:
