@@ -9,9 +9,10 @@ the characters of one thing and keeps every other byte:
   quoting style when it can hold the new value (double quotes otherwise), or one key added at
   the end of its table (``forge i18n import``);
 - ``fix_files``: character spans inside strings written verbatim (``forge parity --fix``,
-  ``forge sync``), a span refused unless it lies inside the characters of one scalar;
+  ``forge sync``), a span refused unless it lies inside the characters of one string and the
+  file then reads back with that string, and nothing else, changed;
 - ``merge_file``: whole cards replaced field by field, new cards appended, in the card files'
-  own style (``forge sheet import``).
+  own style (``forge cards import``).
 
 The file is parsed within yamlsrc's budget before any edit (it may come from a stranger), a
 value reached through an alias (``*name``) is never edited (that would change the anchored
@@ -212,8 +213,9 @@ def fix_files(root: Path | str, fixes: list) -> dict[str, int]:
     byte-order mark); returns how many were applied in each file written.
 
     Where two fixes overlap the first is kept (a second run applies the rest). In a YAML file a fix is
-    applied only inside the characters of one plain or quoted scalar that no alias shares, and the file
-    only when it reads back; the others are left for a person (the check that found them reports them again).
+    applied only inside the characters of one plain or quoted string that no alias shares, and only when
+    the file reads back with those strings, and nothing else, changed; the others are left for a person
+    (the check that found them reports them again).
     """
     root = Path(root)
     by_file: dict[str, list] = {}
