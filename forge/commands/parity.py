@@ -29,9 +29,9 @@ def parity(
     report = run_parity(root)
     fixed = {}
     if fix and report.fixes:
-        from ..i18n.fix import apply
+        from ..carddb.yamledit import fix_files
 
-        fixed = apply(root, report.fixes)
+        fixed = fix_files(root, report.fixes)
         report = run_parity(root)
     if format is ReportFormat.json:
         emit_json({**to_json(report), "fixed": fixed})

@@ -19,7 +19,8 @@ from pathlib import Path
 from ..core import atomic, safeio
 from ..core.findings import WARNING, Finding
 from ..carddb.model import Position
-from . import fingerprints, inventory, yamledit
+from ..carddb import yamledit
+from . import fingerprints, inventory
 from .exchange import MAX_LENGTH_FLAG, NEEDS_REVIEW, SLR_NS, TARGET, XLIFF_NS
 from ..text.sources import Doc, Sources
 
@@ -371,20 +372,18 @@ def _reads_back(text: str, todo: list) -> bool:
 
 
 def _yaml(doc: Doc, todo: list, problems: list, quoted_only: bool = False) -> str:
-    import yaml
-
     try:
-        node = yamledit.compose(doc.text)
-    except yaml.YAMLError:
+        tree = yamledit.compose(doc.text)
+    except yamledit.EditError:
         problems.append((todo[0][0], "the file does not parse"))
         return doc.text
     edits = []
     for pid, pair, path, fr in todo:
         try:
             if pair.fr is not None:
-                edits.append(yamledit.replace(doc.text, node, path, fr, quoted_only))
+                edits.append(yamledit.replace(doc.text, tree, path, fr, quoted_only))
             else:
-                edits.append(yamledit.insert(doc.text, node, path[:-1], str(path[-1]), fr, quoted_only))
+                edits.append(yamledit.insert(doc.text, tree, path[:-1], str(path[-1]), fr, quoted_only))
         except yamledit.EditError as exc:
             problems.append((pid, str(exc)))
     return yamledit.apply(doc.text, edits)

@@ -129,9 +129,9 @@ def _typography(root: Path, report: SyncReport, write: bool) -> bool:
     if not fixes:
         return False
     if write:
-        from ..i18n.fix import apply
+        from ..carddb.yamledit import fix_files
 
-        counts = apply(root, fixes)
+        counts = fix_files(root, fixes)
     else:
         counts: dict[str, int] = {}
         for fix in set(fixes):

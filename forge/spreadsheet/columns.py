@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from ..core.findings import Finding
 from ..carddb.model import Position
 from ..carddb.yamlsrc import SourceMap
-from .flow import CellError, flow, inner, parse
+from ..carddb.yamledit import flow
+from .flow import CellError, inner, parse
 
 LANG_FIELDS = ("name", "flavor")
 LANGS = ("en", "fr")

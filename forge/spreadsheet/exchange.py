@@ -10,7 +10,7 @@ from ..carddb.database import CARDS_DIR, check_schema, load_database
 from ..core.findings import ERROR, Finding
 from ..carddb.model import Position
 from .columns import Sheet, header_for, kind_of, read_rows, to_row
-from .merge import MergeError, merge_file
+from ..carddb.yamledit import EditError, merge_file
 from .tables import SheetError, cell_name_csv, cell_name_xlsx, read_csv, read_xlsx, write_csv, write_xlsx
 
 FORMATS = ("csv", "xlsx")
@@ -94,7 +94,7 @@ def import_cards(root: Path, path: Path, dry_run: bool = False) -> Imported:
         try:
             current = safeio.read_text(root / rel, root) if (root / rel).exists() else None
             texts[rel] = merge_file(current, changes, additions)
-        except (safeio.UnsafeInput, UnicodeDecodeError, MergeError) as exc:
+        except (safeio.UnsafeInput, UnicodeDecodeError, EditError) as exc:
             result.findings.append(Finding(Position(rel), "import", f"cannot update the file: {exc}",
                                            "fix the file (forge validate), then import again"))
     if not result.ok or dry_run:

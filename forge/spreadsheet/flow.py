@@ -1,36 +1,10 @@
-"""YAML flow syntax for one cell: written the way the card files write it, read with forge's safe loader."""
+"""The cell syntax: a mapping or list written without its outer brackets, read with forge's safe loader.
+
+Values are written the way the card files write them (``carddb.yamledit.flow``)."""
 from __future__ import annotations
 
-import json
-import re
-
 from ..carddb import yamlsrc
-
-_PLAIN = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
-_RESERVED = {"true", "false", "null", "~"}  # what YAML 1.2 (forge's reader) would not read as text
-
-
-def scalar(value, quote: bool = False) -> str:
-    """A scalar as the card files write it: plain words and numbers bare, other text double-quoted."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    text = str(value)
-    if not quote and _PLAIN.fullmatch(text) and text.lower() not in _RESERVED:
-        return text
-    return json.dumps(text, ensure_ascii=False)  # a JSON string is a YAML double-quoted scalar
-
-
-def flow(value, quote_text: bool = False) -> str:
-    """``{a: 1, b: [x, y]}``: a value in flow syntax; ``quote_text`` quotes every string (names, flavour)."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{scalar(k)}: {flow(v, quote_text)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(flow(v, quote_text) for v in value) + "]"
-    return scalar(value, quote=quote_text)
+from ..carddb.yamledit import flow
 
 
 def inner(value) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from forge.carddb import yamlsrc
-from forge.i18n import yamledit
+from forge.carddb import yamledit
 
 
 def write(text: str, path: tuple, value: str) -> str:
