@@ -24,7 +24,7 @@ MOST_BLANK = 0.38
 AIM_BLANK = 0.2
 #: Classes of the closing blocks whose leading may change, and by how much at most (a factor).
 FILLABLE = ("art-credits", "credits")
-LOOSEST, TIGHTEST = 1.8, 0.85
+LOOSEST, TIGHTEST = 1.15, 0.85  # no looser: at 1.8 the credits read double-spaced (issue 24 §4)
 #: Classes of paragraphs whose space after may change (the worked example's events), and its most, in CSS px
 #: (3.5 mm, about one line of the text: a list spaced out, not a gap a reader takes for a section's end;
 #: 2.5 mm left the English rulebook's last page 47 % blank once the soul sources listed every card).

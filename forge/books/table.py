@@ -2,7 +2,9 @@
 
 Both come from the game record of ``forge.books.example``: the diagram draws the table
 that game was dealt (its recruitment row, its factions, each player's hand after setup 7),
-with real card images from the card renderer; the example tells its last turns, one
+the face-up cards as simplified faces (name, cost, type: a miniature of the full card, 17 mm
+wide, printed its rules text at 2 pt and its name at 3.5 pt) and the piles as real card
+backs from the card renderer; the example tells its last turns, one
 sentence per event, worded by ``strings.yaml``'s ``example:`` phrases, with the cards
 that act pictured beside each turn. Nothing here is typed: change the cards or the
 rules and the record stops replaying, which the build reports.
@@ -11,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -24,6 +27,7 @@ from ..engine.state import (
     START_ALLEGIANCE,
 )
 from ..carddb.vocabulary import FACTIONS
+from ..render.hyphen import hyphenator
 from .anatomy import render_back, render_card
 from .example import ACTIONS, ANSWERED, PICTURED, Example, Moment
 
@@ -37,8 +41,10 @@ ROW_GAP = 1.5
 FIGURE_W = 120.0
 #: The callouts' badge (``.callout`` in book.css): a 4.2 mm disc, placed by its top-left corner.
 CALLOUT = 4.2
-#: The Rites column and the Rite slots sit at the right edge; the Rites overlap, their name banners showing.
+#: The Rites column and the Rite slots sit at the right edge; the Rites are stacked bands, their names whole
+#: (a full card under three overlapping ones showed 8.4 mm of each: on a phone, a name needs three lines).
 RITE_X = FIGURE_W - CARD_W
+BAND_GAP = 0.6
 #: Pixel width of the small card images (about 300 dpi at 17 mm).
 THUMB_PX = 200
 #: Cards pictured beside one turn of the example, at most.
@@ -80,16 +86,68 @@ def _kept(key: tuple, data: bytes) -> str:
 
 # -- the setup diagram ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Placed:
-    """Something drawn on the table: a card image, an empty slot or a label, at (x, y) mm."""
+class Face:
+    """A face-up card of the diagram, simplified to what a player reads across the table."""
 
-    kind: str  # "card", "slot", "label", "counters"
+    cost: str  # "" for a card without a cost (a Rite)
+    kind: str  # the type word, in the book's language
+    icon: Markup  # the faction's icon
+    color: str  # the faction's frame colour (#rrggbb, the schema's pattern)
+    soft: str  # the name with soft hyphens: only a phone's narrow table may cut it (book.css sets hyphens: none)
+    band: bool = False  # a Rite of the stack: a band as tall as its share of the zone, its name at the top
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Something drawn on the table: a card image, a card's face, an empty slot or a label, at (x, y) mm."""
+
+    kind: str  # "card", "face", "slot", "label", "counters"
     x: float
     y: float
     w: float = CARD_W
     h: float = CARD_H
     uri: str = ""
     text: str = ""
+    face: Face | None = None
+
+
+_COLOR = re.compile(r"#[0-9a-fA-F]{6}")
+
+
+def face(book, card_id: str, x: float, y: float, h: float = CARD_H) -> Placed:
+    """A face-up card as its simplified face: its name, cost, type and faction, each at 6 pt or more
+    (``h`` less than a card's height: a band of the Rites' stack)."""
+    card = book.cards[card_id]
+    faction = next((f for f in book.project.db.factions if f.id == card.faction), None)
+    color = faction.color if faction is not None and _COLOR.fullmatch(faction.color) else "#8a7a5c"
+    name = book.L.name(card)
+    return Placed("face", x, y, h=h, text=name, face=Face(
+        "" if card.cost is None else str(card.cost), book.L.type_word(card.type),
+        book.icon(card.faction) if faction is not None else Markup(""), color, _soft(name, book.lang), h < CARD_H))
+
+
+def _soft(name: str, lang: str) -> str:
+    """``name`` with soft hyphens in its words of 7 letters or more: pyphen's points (3 letters each side),
+    or for a word its dictionary cannot cut (Berserker, Oathsworn) one cut between two consonants, the
+    one nearest its middle (or before an s and a consonant)."""
+    words = hyphenator({"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=3, right=3)
+    out = []
+    for word in name.split(" "):
+        soft = words.inserted(word, hyphen="\u00ad") if len(word) >= 7 else word
+        if soft == word and len(word) >= 8:
+            low = word.lower()
+            cuts = [i for i in range(3, len(word) - 2) if low[i - 1:i + 1].isalpha() and (
+                    not set(low[i - 1:i + 1]) & set(_VOWELS) and low[i - 1:i + 1] not in _DIGRAPHS
+                    or low[i - 1] in _VOWELS and low[i] == "s" and low[i + 1] not in _VOWELS)]  # Fire-storm
+            if cuts:
+                at = min(cuts, key=lambda i: abs(2 * i - len(word)))
+                soft = word[:at] + "\u00ad" + word[at:]
+        out.append(soft)
+    return " ".join(out)
+
+
+_VOWELS = "aeiouyàâäéèêëîïôöùûü"
+_DIGRAPHS = frozenset({"ch", "ck", "gh", "ph", "sh", "th", "wh", "qu", "gn"})
 
 
 def _band(book, player: int, example: Example, y: float, field_y: float, hand: int, first: bool) -> list[Placed]:
@@ -145,12 +203,11 @@ def setup_view(book, example: Example) -> dict:
     placed.append(Placed("slot", 0, zone_y + row, text=s["exile"]))
     columns = COLUMNS
     for i, card_id in enumerate(example.row):
-        placed.append(Placed("card", STEP + (i % columns) * STEP, zone_y + (i // columns) * row,
-                             uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
-    rite_step = (2 * CARD_H + ROW_GAP - CARD_H) / max(1, len(example.rites) - 1)
+        placed.append(face(book, card_id, STEP + (i % columns) * STEP, zone_y + (i // columns) * row))
+    rites = max(1, len(example.rites))  # stacked as bands sharing the zone's two rows: each name shows whole
+    band = (2 * CARD_H + ROW_GAP - (rites - 1) * BAND_GAP) / rites
     for i, card_id in enumerate(example.rites):
-        placed.append(Placed("card", RITE_X, round(zone_y + i * rite_step, 2),
-                             uri=card_image(book, card_id), text=book.L.name(book.cards[card_id])))
+        placed.append(face(book, card_id, RITE_X, round(zone_y + i * (band + BAND_GAP), 2), round(band, 2)))
     zone_bottom = zone_y + 2 * CARD_H + ROW_GAP + 0.8
     placed.append(Placed("label", STEP, zone_bottom, w=RECRUITMENT_LABEL_W, h=4, text=book.words(s["recruitment"])))
     placed.append(Placed("label", (columns + 1) * STEP, zone_bottom, w=RITES_LABEL_W, h=4, text=s["rites"]))
