@@ -32,10 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..core import safeio
-from ..core.atomic import write_bytes
 from .paint import SHADINGS, Painter
-from ..core.seal import seal_blob, unseal_blob
+from ..core.seal import SealedBlob
 
 #: Where fragments are kept, under the output folder.
 FORMS = Path(".cache") / "forms"
@@ -225,20 +223,17 @@ class FormCache:
         if fragment is None or fragment.parts[-1].name != name:
             fragment = make()
             if fragment is not None and self.out is not None:
-                write_bytes(self.out / rel, seal_blob(fragment.to_bytes()))
+                self._record(rel).save(fragment.to_bytes())
         if len(self._memory) > 4096:
             self._memory.clear()
         self._memory[tag] = fragment
         return fragment
 
+    def _record(self, rel: Path) -> SealedBlob:
+        return SealedBlob(self.out / rel, "form fragment", FORMAT, folder=self.out, limit=MAX_FRAGMENT)
+
     def _read(self, rel: Path) -> Fragment | None:
-        if self.out is None:
-            return None
-        try:
-            with safeio.open_regular(self.out / rel, MAX_FRAGMENT) as fh:
-                payload = unseal_blob(fh.read(MAX_FRAGMENT + 1))
-        except (OSError, safeio.UnsafeInput):
-            return None
+        payload = self._record(rel).load() if self.out is not None else None
         return Fragment.from_bytes(payload) if payload is not None else None
 
 

@@ -210,13 +210,17 @@ class _Recording(Scan):
         super().ink(value, where)
 
 
+#: The kind of sealed record (``forge.core.seal``) a scan memo is.
+MEMO_KIND = "preflight scan"
+
+
 class ScanMemo:
     """Form records kept between runs in a sealed file under the output folder (see the module doc)."""
 
     def __init__(self, out: Path, name: Path):
         from .fitmemo import FitMemo
 
-        self._facts = FitMemo(out, name)
+        self._facts = FitMemo(out, name, kind=MEMO_KIND)
 
     def get(self, digest: str) -> tuple[dict, dict] | None:
         """A kept record of the form with this digest and the resources it used ({key: digest})."""
