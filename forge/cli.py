@@ -48,7 +48,10 @@ def _run(app) -> int:
     """Run the Typer app; a usage error (unknown option, bad value…) is reported in forge's own style,
     ``forge: error: …`` and a hint, like every other error, instead of Typer's framed panel."""
     from typer import Abort
-    from typer._click.exceptions import ClickException  # Typer 0.29 vendors Click
+
+    from .core.compat.typer import click_exception
+
+    ClickException = click_exception()  # Typer 0.29 vendors Click
 
     try:
         status = app(standalone_mode=False)

@@ -50,14 +50,15 @@ def _classes(box) -> set[str]:
 
 
 def shape(pages) -> Shape:
-    from weasyprint.formatting_structure import boxes
+    from ..core.compat import weasyprint as weasyprint_internals
 
+    boxes = weasyprint_internals.boxes()
     blocks: dict[str, list[float]] = {}
     gaps: dict[str, list[float]] = {}
     pitches: dict[str, list[float]] = {}
     blank, height = 0.0, 1.0
     for number, page in enumerate(pages):
-        root = page._page_box
+        root = weasyprint_internals.page_box(page)
         top, height = root.content_box_y(), root.height
         bottom = top
         todo = [(root, None)]

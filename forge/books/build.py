@@ -337,17 +337,17 @@ def _preload() -> None:
 
 def _read_record(out: Path) -> dict:
     """The sealed record of the last build (book -> key, size, hash, pages, problems), or nothing."""
-    from ..render.jobs import read_own
-    from ..core.seal import unseal
+    return book_record(out).load() or {}  # a record this machine did not write is no record
 
-    data = unseal(read_own(out / BOOK_RECORD))  # a record this machine did not write is no record
-    return data if isinstance(data, dict) else {}
+
+def book_record(out: Path):
+    """The sealed record of the last build (``BOOK_RECORD``)."""
+    from ..core.seal import SealedRecord
+
+    return SealedRecord(Path(out) / BOOK_RECORD, "book build", folder=out)
 
 
 def _write_record(out: Path, record: dict, outcomes: list[BookOutcome]) -> None:
-    from ..core import atomic
-    from ..core.seal import seal
-
     books = dict(record)
     for o in outcomes:
         name = f"{o.kind}-{o.lang}"
@@ -357,10 +357,7 @@ def _write_record(out: Path, record: dict, outcomes: list[BookOutcome]) -> None:
         else:
             books.pop(name, None)  # not current any more: laid out again next time
     if books != record:
-        try:
-            atomic.write_bytes(out / BOOK_RECORD, seal(books))
-        except OSError:
-            pass  # no record: the books are laid out again next time, nothing is lost
+        book_record(out).save(books, quiet=True)  # unsaved: the books are laid out again next time, nothing lost
 
 
 def _heaviest_first(jobs: list[tuple]) -> list[tuple]:

@@ -32,6 +32,7 @@ from functools import lru_cache
 
 import pydyf
 
+from ..core.compat import pydyf as pydyf_internals
 from ..render.colour import image_to_press, press_cmyk, text_cmyk
 from ..render.paint import GRADIENT_STEPS
 from .pdfobjects import number
@@ -133,7 +134,7 @@ def _press_image(data: bytes, width: int, height: int, flate: bool) -> tuple[byt
 def convert_image(image: pydyf.Stream) -> None:
     if image.extra.get("ColorSpace") != "/DeviceRGB":
         return
-    data = b"".join(pydyf._to_bytes(part) for part in image.stream)
+    data = b"".join(pydyf_internals.to_bytes(part) for part in image.stream)
     flate = image.extra.get("Filter") == "/FlateDecode"
     samples, width, height = _press_image(data, int(image.extra["Width"]), int(image.extra["Height"]), flate)
     for key in ("Decode", "DecodeParms"):

@@ -280,6 +280,11 @@ class _CompiledLayouts(jinja2.BytecodeCache):
 
         return seal.key_path().parent / "layouts.json"
 
+    def record(self):
+        from ..core.seal import SealedRecord
+
+        return SealedRecord(self.path(), "compiled layouts", self._version(), limit=self.MAX_BYTES)
+
     @staticmethod
     def _version() -> str:
         import sys
@@ -287,15 +292,8 @@ class _CompiledLayouts(jinja2.BytecodeCache):
         return f"jinja2 {jinja2.__version__}, python {sys.version}"
 
     def _stored(self) -> dict[str, bytes]:
-        from ..core import seal
-
-        try:
-            with safeio.open_regular(self.path(), self.MAX_BYTES) as fh:
-                record = seal.unseal(fh.read(self.MAX_BYTES + 1))
-        except (safeio.UnsafeInput, OSError):
-            return {}
-        if not isinstance(record, dict) or record.get("version") != self._version() \
-                or not isinstance(record.get("code"), dict):
+        record = self.record().load()  # a record of other Jinja or Python versions is no record
+        if record is None or not isinstance(record.get("code"), dict):
             return {}
         try:
             return {key: base64.b64decode(code, validate=True) for key, code in record["code"].items()}
@@ -303,14 +301,9 @@ class _CompiledLayouts(jinja2.BytecodeCache):
             return {}
 
     def _store(self) -> None:
-        from ..core import atomic
-        from ..core import seal
-
         code = {key: base64.b64encode(data).decode("ascii") for key, data in sorted(self.code.items())}
-        try:
-            atomic.write_bytes(self.path(), seal.seal({"version": self._version(), "code": code}))
-        except OSError:  # a read-only cache, or a command whose writes are confined to its output folder
-            pass
+        # unsaved in a read-only cache, or by a command whose writes are confined to its output folder
+        self.record().save({"code": code}, quiet=True)
 
 
 _COMPILED_LAYOUTS = _CompiledLayouts()

@@ -23,8 +23,9 @@ _RAW_TEXT = ("style", "script", "title", "textarea")
 def _lines_by_block(page) -> dict[int, tuple[object, list[str]]]:
     """The text of each line of a page's flow (running heads and folios left out), by the block that
     holds it (keyed by the block's element, which stays the same on both sides of a page turn)."""
-    from weasyprint.formatting_structure import boxes
+    from ..core.compat import weasyprint as weasyprint_internals
 
+    boxes = weasyprint_internals.boxes()
     out: dict[int, tuple[object, list[str]]] = {}
 
     def text_of(line) -> str:
@@ -49,7 +50,7 @@ def _lines_by_block(page) -> dict[int, tuple[object, list[str]]]:
         for child in getattr(box, "children", None) or []:
             walk(child, block)
 
-    walk(page._page_box, None)
+    walk(weasyprint_internals.page_box(page), None)
     return out
 
 

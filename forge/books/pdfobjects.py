@@ -21,6 +21,8 @@ from typing import Iterator
 
 import pydyf
 
+from ..core.compat import pydyf as pydyf_internals
+
 
 def number(reference) -> int:
     """The object number of an indirect reference as pydyf writes them (``b"12 0 R"``)."""
@@ -50,7 +52,7 @@ _STREAM_DATA = pydyf.Stream.data
 
 def _payload(stream: pydyf.Stream) -> bytes:
     """What pydyf writes between ``stream`` and ``endstream``: the items joined, deflated if asked."""
-    data = b"\n".join(pydyf._to_bytes(item) for item in stream.stream)
+    data = b"\n".join(pydyf_internals.to_bytes(item) for item in stream.stream)
     if stream.compress:
         compressor = zlib.compressobj(level=9)
         data = compressor.compress(data) + compressor.flush()

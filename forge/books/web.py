@@ -364,15 +364,21 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
 WEB_RECORD = Path(".cache") / "web.json"
 
 
+def web_record(out: Path):
+    """The last edition's sealed record (``WEB_RECORD``)."""
+    from ..core.seal import SealedRecord
+
+    return SealedRecord(Path(out) / WEB_RECORD, "web edition", folder=out)
+
+
 def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
     """When the project's sources, forge and the options are the last edition's and every asked page is on
     disk as it was written, the outcomes as they were (the pages not even composed): True."""
     from ..render.jobs import read_own
-    from ..core.seal import unseal
     from .build import findings_of
 
-    record = unseal(read_own(out / WEB_RECORD))
-    if not sources or not isinstance(record, dict) or record.get("sources") != sources:
+    record = web_record(out).load()
+    if not sources or record is None or record.get("sources") != sources:
         return False
     pages = record.get("pages") or {}
     for o in outcomes:
@@ -389,17 +395,15 @@ def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
 
 def _record(out: Path, sources: str, outcomes: list[WebOutcome]) -> None:
     """Keep this edition's record when every page is current; drop it otherwise (the next run composes)."""
-    from ..core import atomic
-    from ..core.seal import seal
     from .build import finding_rows
 
-    path = out / WEB_RECORD
-    try:
-        if sources and all(o.ready for o in outcomes):
-            pages = {f"{o.kind}-{o.lang}": {"size": o.size, "sha256": o.sha256, "findings": finding_rows(o.findings)}
-                     for o in outcomes}
-            atomic.write_bytes(path, seal({"sources": sources, "pages": pages}))
-        else:
-            path.unlink(missing_ok=True)
-    except OSError:
-        pass  # no record: the pages are composed again next time, nothing is lost
+    record = web_record(out)
+    if sources and all(o.ready for o in outcomes):
+        pages = {f"{o.kind}-{o.lang}": {"size": o.size, "sha256": o.sha256, "findings": finding_rows(o.findings)}
+                 for o in outcomes}
+        record.save({"sources": sources, "pages": pages}, quiet=True)  # unsaved: composed again next time
+    else:
+        try:
+            record.path.unlink(missing_ok=True)
+        except OSError:
+            pass  # no record: the pages are composed again next time, nothing is lost

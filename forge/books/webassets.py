@@ -91,17 +91,13 @@ class AssetCache:
     (``forge.core.seal``): a record this machine did not write is no record. What a run did not
     use is dropped from it."""
 
-    RECORD = Path(".cache") / "web-assets.json"
+    RECORD, KIND = Path(".cache") / "web-assets.json", "web assets"
 
     def __init__(self, out: Path | None = None):
-        self.out = out
-        self.known: dict[str, str] = {}
-        if out is not None:  # imported only then: `forge check`'s cache, kept nowhere, needs no card jobs module
-            from ..render.jobs import read_own
-            from ..core.seal import unseal
+        from ..core.seal import SealedRecord
 
-            known = unseal(read_own(Path(out) / self.RECORD))
-            self.known = known if isinstance(known, dict) else {}
+        self.record = SealedRecord(Path(out) / self.RECORD, self.KIND, folder=out) if out is not None else None
+        self.known: dict[str, str] = (self.record.load() or {}) if self.record else {}
         self.used: dict[str, str] = {}
 
     def get(self, key: str, make) -> str:
@@ -113,15 +109,8 @@ class AssetCache:
 
     def save(self) -> None:
         """Keep what this run used for the next; a record that cannot be written is no loss."""
-        from ..core import atomic
-        from ..core.seal import seal
-
-        if self.out is None or self.used == self.known:
-            return
-        try:
-            atomic.write_bytes(Path(self.out) / self.RECORD, seal(self.used))
-        except OSError:
-            pass
+        if self.record is not None and self.used != self.known:
+            self.record.save(self.used, quiet=True)
 
 
 def local_image(src: str, root: Path, policy: UrlPolicy) -> str | None:

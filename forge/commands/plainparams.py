@@ -4,7 +4,8 @@ Typer 0.29 turns every option value (a path, an enum, an int) into its type thro
 TypeAdapter, and importing pydantic was about a tenth of a first ``forge validate``. Forge's
 options are plain: ``str``, ``bool``, ``int`` without bounds, ``Path`` and enums. For those, this module
 gives each parameter a ``PlainRuntimeParam`` that converts a value the way Typer's adapter would,
-through Typer's own pydantic-free helpers (``coerce_cli_choice``, ``coerce_cli_path``); any other
+through Typer's own pydantic-free helpers (``coerce_cli_choice``, ``coerce_cli_path``, reached through
+``forge.core.compat.typer`` like every Typer internal); any other
 value (a bad enum name, "1e3" for an int…), and any other kind of parameter, goes to Typer's
 adapter, so every error message is Typer's own. ``tests/cli/test_plain_params.py`` compares the
 two on every option of every command. A Typer without these internals is left as it is.
@@ -12,7 +13,6 @@ two on every option of every command. A Typer without these internals is left as
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from enum import Enum
 from pathlib import Path
 from typing import Any
@@ -24,7 +24,7 @@ UNSURE = object()
 
 def plain_value(annotation: Any, info: Any, value: Any, param: Any = None, ctx: Any = None) -> Any:
     """``value`` as Typer's adapter coerces it for ``annotation``, or ``UNSURE`` (then the adapter decides)."""
-    from typer._param_types import coerce_cli_choice, coerce_cli_path
+    from ..core.compat.typer import coerce_cli_choice, coerce_cli_path
 
     if getattr(info, "parser", None) is not None or getattr(info, "click_type", None) is not None:
         return UNSURE
@@ -58,41 +58,13 @@ def plain_value(annotation: Any, info: Any, value: Any, param: Any = None, ctx: 
     return UNSURE
 
 
+def _plain(annotation: Any) -> bool:
+    """Whether a parameter of this annotation gets ``plain_value`` first."""
+    return annotation in (str, int, bool, Path) or (isinstance(annotation, type) and issubclass(annotation, Enum))
+
+
 def install() -> bool:
     """Give Typer's parameters plain coercion where it applies; False when this Typer's internals differ."""
-    try:
-        from typer import core
-        from typer._coercion import RuntimeParam, build_runtime_param
-        from typer._param_types import coerce_cli_choice, coerce_cli_path  # noqa: F401 - present, or no install
-    except ImportError:
-        return False
-    parameter = getattr(core, "_TyperParameter", None)
-    if parameter is None or not hasattr(parameter, "get_runtime_param") or getattr(parameter, "_forge_plain", False):
-        return getattr(parameter, "_forge_plain", False)
+    from ..core.compat import typer as typer_internals
 
-    @dataclass(frozen=True)
-    class PlainRuntimeParam(RuntimeParam):
-        """Plain values converted here, every other one by the runtime param Typer would have built."""
-
-        descriptor: Any = None
-
-        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
-            done = plain_value(self.annotation, self.parameter_info, value, param, ctx)
-            if done is not UNSURE:
-                return done
-            return build_runtime_param(self.descriptor)._coerce_value(value, param=param, ctx=ctx)
-
-    def get_runtime_param(self):
-        if self._runtime_param is None:
-            d = self.type_descriptor
-            if d.file_annotation is None and (d.annotation in (str, int, bool, Path) or (
-                    isinstance(d.annotation, type) and issubclass(d.annotation, Enum))):
-                self._runtime_param = PlainRuntimeParam(parameter_info=d.parameter_info, annotation=d.annotation,
-                                                        descriptor=d)
-            else:
-                self._runtime_param = build_runtime_param(d)
-        return self._runtime_param
-
-    parameter.get_runtime_param = get_runtime_param
-    parameter._forge_plain = True
-    return True
+    return typer_internals.coerce_plain(_plain, plain_value, UNSURE)

@@ -9,6 +9,12 @@ key that lives outside the project (``$XDG_CACHE_HOME/forge/state.key``, made on
 first use, mode 0600); a record whose seal does not match is no record, and what it
 described is rendered again. Where no key file can be kept, a key for this process
 only is used: nothing is trusted across runs, and everything is rendered again.
+
+Every such record is a ``SealedRecord`` (JSON) or a ``SealedBlob`` (bytes), so each cache reads
+and writes its file the same way: the seal covers the record's kind and version too, so a
+record of another cache or of another forge (or format) version is no record either, and so
+is a truncated or over-large file, a link or a special file in its place, or one whose folder
+leads out of the folder it belongs in. A record that is no record costs a redo, never a trace.
 """
 from __future__ import annotations
 
@@ -17,6 +23,9 @@ import hmac
 import json
 import os
 from pathlib import Path
+
+from .. import __version__
+from . import atomic, safeio
 
 _KEY: dict[str, bytes] = {}
 
@@ -53,48 +62,119 @@ def _load_or_make(path: Path) -> bytes:
     return os.urandom(32)  # no key file: trust nothing across runs
 
 
-def _mac(payload: bytes) -> str:
-    return hmac.new(key(), payload, hashlib.sha256).hexdigest()
+def _mac(payload: bytes) -> bytes:
+    return hmac.new(key(), payload, hashlib.sha256).digest()
 
 
 def _canonical(data) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
 
 
-def seal(data) -> bytes:
-    """A JSON record of ``data`` (JSON-native values) with its seal."""
-    return json.dumps({"data": data, "seal": _mac(_canonical(data))}, sort_keys=True, indent=1,
-                      ensure_ascii=False).encode("utf-8")
+#: No record forge keeps is near this (the largest, the render manifest of 500 cards, is a few MB).
+MAX_RECORD = 64 * 1024 * 1024
 
 
-def unseal(raw: bytes | None):
-    """The data of a record this machine sealed, or None (missing, not JSON, not sealed here, altered)."""
-    if not raw:
-        return None
-    try:
-        record = json.loads(raw)
-    except ValueError:
-        return None
-    if not isinstance(record, dict) or not isinstance(record.get("seal"), str) or "data" not in record:
-        return None
-    if not hmac.compare_digest(record["seal"], _mac(_canonical(record["data"]))):
-        return None
-    return record["data"]
+class _Sealed:
+    """The file of one record: where it is, what it is, and how it is read and written (see the module doc).
+
+    ``folder`` is where the file must stay once links are followed (the output folder, or the key's
+    folder): a record under a planted link to elsewhere is neither read nor written.
+    """
+
+    def __init__(self, path: Path | str, kind: str, version: str = "1", *, folder: Path | str | None = None,
+                 limit: int = MAX_RECORD):
+        self.path, self.kind, self.limit = Path(path), kind, limit
+        self.version = f"forge {__version__}, {version}"
+        self.folder = Path(folder) if folder is not None else None
+
+    def _header(self) -> bytes:
+        return _canonical([self.kind, self.version])
+
+    def _placed(self) -> bool:
+        """Whether no folder between ``folder`` and the file is a link (or ``..``): an lstat each, not a
+        ``resolve()`` of the whole path, since a render reads two records of each of its 1 000 faces."""
+        if self.folder is None:
+            return True
+        try:
+            rel = self.path.parent.relative_to(self.folder)
+        except ValueError:
+            return False
+        here = self.folder
+        for part in rel.parts:
+            here = here / part
+            if part == ".." or here.is_symlink():
+                return False
+        return True
+
+    def _read(self) -> bytes | None:
+        if not self._placed():
+            return None
+        try:
+            with safeio.open_regular(self.path, self.limit) as fh:
+                raw = fh.read(self.limit + 1)
+        except (OSError, safeio.UnsafeInput):
+            return None
+        return raw if len(raw) <= self.limit else None
+
+    def _write(self, raw: bytes, quiet: bool) -> bool:
+        """Write atomically; a failure raises ``atomic.WriteError`` unless ``quiet`` (then: False)."""
+        try:
+            if not self._placed():
+                raise atomic.WriteError(self.path, f"a link leads it out of {self.folder}")
+            atomic.write_bytes(self.path, raw)
+        except OSError:
+            if quiet:
+                return False
+            raise
+        return True
+
+
+class SealedRecord(_Sealed):
+    """A JSON object (JSON-native values) kept in a file: ``load()`` gives it back only as this forge sealed it."""
+
+    def load(self) -> dict | None:
+        """The record's data, or None (missing, unreadable, not JSON, not sealed here, another kind or version)."""
+        raw = self._read()
+        if not raw:
+            return None
+        try:
+            record = json.loads(raw)
+        except (ValueError, RecursionError):  # RecursionError: a file of 100 000 nested brackets
+            return None
+        if not isinstance(record, dict) or not isinstance(record.get("seal"), str) \
+                or record.get("kind") != self.kind or record.get("version") != self.version:
+            return None
+        data = record.get("data")
+        if not isinstance(data, dict) or not hmac.compare_digest(record["seal"], self._seal_of(data)):
+            return None
+        return data
+
+    def save(self, data: dict, *, quiet: bool = False) -> bool:
+        """Seal and write ``data``; see ``_write`` for ``quiet``."""
+        record = {"kind": self.kind, "version": self.version, "data": data, "seal": self._seal_of(data)}
+        raw = json.dumps(record, sort_keys=True, indent=1, ensure_ascii=False).encode("utf-8")
+        return self._write(raw, quiet)
+
+    def _seal_of(self, data: dict) -> str:
+        return _mac(self._header() + b"\n" + _canonical(data)).hex()
 
 
 _BLOB = b"forge-sealed-blob\n"
 
 
-def seal_blob(payload: bytes) -> bytes:
-    """``payload`` (any bytes) with its seal in front, for binary records (``formcache``)."""
-    return _BLOB + hmac.new(key(), payload, hashlib.sha256).digest() + payload
+class SealedBlob(_Sealed):
+    """Bytes kept in a file, with their seal in front (``formcache``'s fragments)."""
 
+    def load(self) -> bytes | None:
+        """The payload, or None (missing, unreadable, truncated, not sealed here, another kind or version)."""
+        raw = self._read()
+        if not raw or not raw.startswith(_BLOB) or len(raw) < len(_BLOB) + 32:
+            return None
+        mac, payload = raw[len(_BLOB):len(_BLOB) + 32], raw[len(_BLOB) + 32:]
+        return payload if hmac.compare_digest(mac, self._seal_of(payload)) else None
 
-def unseal_blob(raw: bytes | None) -> bytes | None:
-    """The payload of a blob this machine sealed, or None (missing, not sealed here, altered)."""
-    if not raw or not raw.startswith(_BLOB) or len(raw) < len(_BLOB) + 32:
-        return None
-    mac, payload = raw[len(_BLOB):len(_BLOB) + 32], raw[len(_BLOB) + 32:]
-    if not hmac.compare_digest(mac, hmac.new(key(), payload, hashlib.sha256).digest()):
-        return None
-    return payload
+    def save(self, payload: bytes, *, quiet: bool = False) -> bool:
+        return self._write(_BLOB + self._seal_of(payload) + payload, quiet)
+
+    def _seal_of(self, payload: bytes) -> bytes:
+        return _mac(self._header() + b"\n" + payload)

@@ -43,10 +43,10 @@ from .assets import assets_hash, has_icon
 from .face import BACK_DESIGNS, build_faces
 from .formcache import prune as prune_forms
 from .jobs import (CHECK, MASTER, MPC, SCAN_MEMOS, THUMB, TRIM, CopyJob, DocJob, FaceJob, JobResult, SheetJob,
-                   cache_dir, check_output, differs, item_key, read_own, run_job, scan_memo_name, sound_products)
+                   cache_dir, check_output, differs, face_record, item_key, run_job, scan_memo_name, sound_products)
 from .preflight import shop_verdict
 from .raster import GAMECRAFTER_SIZE, MPC_SIZE
-from ..core.seal import key as seal_key, seal, unseal
+from ..core.seal import SealedRecord, key as seal_key
 from .sheets import PAPERS, SHEET_BLEED, Back, back_of, sheet_layout
 from .template import Template, load_template
 from .tts import decks_for, image_rel, save_rel, saved_object, table_objects
@@ -54,6 +54,11 @@ from .tts import decks_for, image_rel, save_rel, saved_object, table_objects
 PROFILES: tuple[str, ...] = ("pnp", "gamecrafter", "mpc", "pod", "tts", "proof")
 LANGS: tuple[str, ...] = ("en", "fr")
 MANIFEST = Path(".cache") / "manifest.json"
+
+
+def manifest_record(out: Path) -> SealedRecord:
+    """The last run's record of each output (``MANIFEST``): its key, check, scope and figures."""
+    return SealedRecord(Path(out) / MANIFEST, "render manifest", folder=out)
 FACE_BATCH = 6
 
 Progress = Callable[[int, int, str], None]
@@ -328,8 +333,8 @@ def _weight(job) -> int:
 
 def _read_manifest(out: Path) -> dict:
     """The last run's record; anything unreadable or malformed counts as no record (everything is rendered)."""
-    record = unseal(read_own(out / MANIFEST))  # a record this machine did not write is no record
-    files = record.get("files") if isinstance(record, dict) else None
+    record = manifest_record(out).load() or {}  # a record this machine did not write is no record
+    files = record.get("files")
     if not isinstance(files, dict):
         return {"files": {}}
     return {"files": {rel: entry for rel, entry in files.items() if isinstance(entry, dict) and _own_rel(rel)
@@ -454,7 +459,7 @@ def render_cards(db: CardDatabase, phrasebooks: dict, root: Path, options: Rende
             result.removed.append(rel)
         else:
             kept[rel] = entry
-    write_bytes(out / MANIFEST, seal({"files": {**kept, **files}}))
+    manifest_record(out).save({"files": {**kept, **files}})
     result.findings = _findings(db, plan, checks, files)
     result.preflight = _reports(plan, checks, files, options)
     for profile, report in result.preflight.items():
@@ -546,10 +551,9 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]], known: dict[str, dict]) -
     for lang in plan.opts.langs:
         for item in plan.items(lang):
             key = plan.key(item)
-            d = cache_dir(plan.out, key)
             wanted = need.get(key, ())
-            missing = tuple(sorted(set(wanted) - sound_products(d, wanted)))
-            check = _read_check(d)
+            missing = tuple(sorted(set(wanted) - sound_products(plan.out, key, wanted)))
+            check = _read_check(plan.out, key)
             if check is not None:
                 known[key] = check
             if missing or check is None:
@@ -566,10 +570,9 @@ def _face_jobs(plan: _Plan, need: dict[str, set[str]], known: dict[str, dict]) -
     return jobs
 
 
-def _read_check(d: Path) -> dict | None:
-    """A cached face's check record, or None when it is missing, not an ordinary file, or not JSON."""
-    data = unseal(read_own(d / CHECK))  # sealed on this machine, or no record
-    return data if isinstance(data, dict) else None
+def _read_check(out: Path, key: str) -> dict | None:
+    """A cached face's check record, or None when it is missing, not an ordinary file, or not sealed here."""
+    return face_record(out, key, CHECK).load()
 
 
 def _collect_checks(plan: _Plan, known: dict[str, dict]) -> dict[str, dict]:
@@ -578,7 +581,7 @@ def _collect_checks(plan: _Plan, known: dict[str, dict]) -> dict[str, dict]:
     for lang in plan.opts.langs:
         for item in plan.items(lang):
             key = plan.key(item)
-            checks[key] = known.get(key) or _read_check(cache_dir(plan.out, key)) or {}
+            checks[key] = known.get(key) or _read_check(plan.out, key) or {}
     return checks
 
 

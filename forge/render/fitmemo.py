@@ -16,13 +16,13 @@ import hashlib
 import json
 from pathlib import Path
 
-from ..core import safeio
-from ..core.atomic import write_bytes
-from ..core.seal import key_path, seal, unseal
+from ..core.seal import SealedRecord, key_path
 
 MEMO = Path(".cache") / "text-fit.json"
 #: How many projects' validate records are kept (the least recently written are removed).
 VALIDATE_RECORDS = 32
+#: The kind of sealed record (``forge.core.seal``) the texts' facts are.
+KIND = "text fit"
 #: No record of 64 cards is near this; a bigger file is not read.
 MAX_MEMO = 8 * 1024 * 1024
 
@@ -30,23 +30,16 @@ MAX_MEMO = 8 * 1024 * 1024
 class FitMemo:
     """Per-text facts by key; ``save()`` writes the entries used in this run (if anything changed)."""
 
-    def __init__(self, out: Path | None = None, record: Path = MEMO, keep: int = 0):
+    def __init__(self, out: Path | None = None, record: Path = MEMO, keep: int = 0, kind: str = KIND):
         self.out = Path(out) if out is not None else None
-        self.record = record
+        self.record = SealedRecord(self.out / record, kind, folder=self.out, limit=MAX_MEMO) if self.out else None
         self.keep = keep  # with keep, the folder holds records of several projects: at most this many
         self.old: dict = self._load()
         self.used: dict = {}
         self.changed = False
 
     def _load(self) -> dict:
-        if self.out is None:
-            return {}
-        try:
-            with safeio.open_regular(self.out / self.record, MAX_MEMO) as fh:
-                data = unseal(fh.read(MAX_MEMO + 1))
-        except (OSError, safeio.UnsafeInput):
-            return {}
-        return data if isinstance(data, dict) else {}
+        return (self.record.load() if self.record else None) or {}
 
     @staticmethod
     def key(*parts) -> str:
@@ -67,16 +60,13 @@ class FitMemo:
 
     def save(self) -> None:
         """Write the record when it changed; a render never fails because of it."""
-        if self.out is None or not (self.changed or set(self.used) != set(self.old)):
+        if self.record is None or not (self.changed or set(self.used) != set(self.old)):
             return
-        path = self.out / self.record
-        try:
-            if safeio.within(path.parent, self.out) and not path.is_symlink():
-                write_bytes(path, seal(self.used))
-                if self.keep:
-                    _prune(self.out, self.keep)
-        except OSError:
-            pass
+        if self.record.save(self.used, quiet=True) and self.keep:
+            try:
+                _prune(self.out, self.keep)
+            except OSError:
+                pass
 
 
 def validate_memo(root: Path) -> FitMemo:

@@ -32,10 +32,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from ..core import safeio
-from ..core.atomic import write_bytes
 from .paint import SHADINGS, Painter
-from ..core.seal import seal_blob, unseal_blob
+from ..core.compat import reportlab as rl_internals
+from ..core.seal import SealedBlob
 
 #: Where fragments are kept, under the output folder.
 FORMS = Path(".cache") / "forms"
@@ -57,7 +56,7 @@ def preseed(canvas) -> None:
     from .assets import FONT_FILES, register_fonts
 
     register_fonts()
-    doc = canvas._doc
+    doc = rl_internals.document(canvas)
     for name in sorted(FONT_FILES):
         font = getFont(name)
         have = font.face.charToGlyph
@@ -133,7 +132,7 @@ def capture(scratch, name: str, width: float, height: float, draw: Callable, cmy
     from reportlab.pdfbase import pdfdoc
 
     c = scratch.canvas
-    doc = c._doc
+    doc = rl_internals.document(c)
     before, codes = set(doc.idToObject), _font_codes(doc)
     c.beginForm(name, 0, 0, width, height)
     draw(Painter(c, cmyk=cmyk))
@@ -159,18 +158,18 @@ def capture(scratch, name: str, width: float, height: float, draw: Callable, cmy
         parts.append(FormPart(key[len("FormXob."):], (obj.lowerx, obj.lowery, obj.upperx, obj.uppery),
                               zlib.compress(stream), tuple(states), tuple(sorted(res.Shading)),
                               tuple(sorted(res.XObject.dict)) if getattr(res, "XObject", None) else (),
-                              bool(c._transparent_forms.get(key[len("FormXob."):]))))
+                              bool(c.transparent_forms.get(key[len("FormXob."):]))))
     used = {s for p in parts for s in p.shadings}
     if not parts or parts[-1].name != name or not used <= set(specs):
         return None
-    return Fragment(tuple(parts), {s: specs[s] for s in sorted(used)}, tuple(doc._pdfVersion))
+    return Fragment(tuple(parts), {s: specs[s] for s in sorted(used)}, rl_internals.pdf_version(doc))
 
 
 def place(canvas, fragment: Fragment, cmyk: bool) -> None:
     """Define the fragment's forms in ``canvas``'s document (those it does not have yet), gradients first."""
     from reportlab.pdfbase import pdfdoc
 
-    doc = canvas._doc
+    doc = rl_internals.document(canvas)
     painter = Painter(canvas, cmyk=cmyk)
     for part in fragment.parts:
         if canvas.hasForm(part.name):
@@ -179,7 +178,7 @@ def place(canvas, fragment: Fragment, cmyk: bool) -> None:
             kind, colors, positions = fragment.shadings[name]
             painter.shading(kind, colors, positions)
         form = pdfdoc.PDFFormXObject(*part.bbox)
-        form.compression = canvas._pageCompression
+        form.compression = rl_internals.page_compression(canvas)
         form.stream = zlib.decompress(part.stream)  # what pdfx's document digest reads
         contents = pdfdoc.PDFStream(content=part.stream)
         contents.__Comment__ = "xobject form stream"
@@ -196,8 +195,8 @@ def place(canvas, fragment: Fragment, cmyk: bool) -> None:
         res.setShading({s: s for s in part.shadings})
         form.Resources = res
         doc.addForm(part.name, form)
-        canvas._transparent_forms[part.name] = part.transparent
-    doc._pdfVersion = max(tuple(doc._pdfVersion), fragment.version)
+        canvas.transparent_forms[part.name] = part.transparent
+    rl_internals.require_pdf_version(doc, fragment.version)
 
 
 class FormCache:
@@ -225,20 +224,17 @@ class FormCache:
         if fragment is None or fragment.parts[-1].name != name:
             fragment = make()
             if fragment is not None and self.out is not None:
-                write_bytes(self.out / rel, seal_blob(fragment.to_bytes()))
+                self._record(rel).save(fragment.to_bytes())
         if len(self._memory) > 4096:
             self._memory.clear()
         self._memory[tag] = fragment
         return fragment
 
+    def _record(self, rel: Path) -> SealedBlob:
+        return SealedBlob(self.out / rel, "form fragment", FORMAT, folder=self.out, limit=MAX_FRAGMENT)
+
     def _read(self, rel: Path) -> Fragment | None:
-        if self.out is None:
-            return None
-        try:
-            with safeio.open_regular(self.out / rel, MAX_FRAGMENT) as fh:
-                payload = unseal_blob(fh.read(MAX_FRAGMENT + 1))
-        except (OSError, safeio.UnsafeInput):
-            return None
+        payload = self._record(rel).load() if self.out is not None else None
         return Fragment.from_bytes(payload) if payload is not None else None
 
 

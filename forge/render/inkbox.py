@@ -112,7 +112,7 @@ def _grow(box: Box, by: float) -> Box:
 
 
 def inked(code: list[str], page: Box, form_box=lambda name: None) -> list[Ink]:
-    """Every painted element of ``code`` (reportlab's ``canvas._code``), its box cut to ``page``.
+    """Every painted element of ``code`` (a canvas's content operators, ``core.compat.reportlab.code``), its box cut to ``page``.
 
     ``form_box(name)`` gives the bounding box of a form XObject; for any other XObject
     (an image) it gives None, and the image covers the unit square of the current

@@ -18,7 +18,7 @@ from .formcache import FormCache
 from .paint import Mark, Painter, text_outside_boxes
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
-from ..core.seal import seal, unseal
+from ..core.seal import SealedRecord
 from . import aiddocs
 from .aids import Aid, AidSet, draw_aid
 from .sheets import PAPERS, Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
@@ -91,18 +91,22 @@ def differs(path: Path, data: bytes) -> bool:
         return os.fstat(fh.fileno()).st_size != len(data) or fh.read(len(data) + 1) != data
 
 
-def product_hashes(d: Path) -> dict[str, str]:
+def face_record(out: Path, key: str, name: str) -> SealedRecord:
+    """One sealed record of a face's cache folder: its check (``CHECK``) or its products' hashes (``HASHES``)."""
+    return SealedRecord(cache_dir(out, key) / name, f"face {name}", folder=out)
+
+
+def product_hashes(out: Path, key: str) -> dict[str, str]:
     """The recorded hash of each product in a face's cache folder ({} when none or unreadable)."""
-    data = unseal(read_own(d / HASHES))
-    return data if isinstance(data, dict) else {}
+    return face_record(out, key, HASHES).load() or {}
 
 
-def sound_products(d: Path, names) -> set[str]:
+def sound_products(out: Path, key: str, names) -> set[str]:
     """Which of ``names`` are in the cache as they were written: same bytes as recorded, not a link."""
-    recorded = product_hashes(d)
+    recorded = product_hashes(out, key)
     sound = set()
     for name in names:
-        path = d / name
+        path = cache_dir(out, key) / name
         fh = own_file(path) if name in recorded else None
         if fh is not None:
             with fh:
@@ -308,9 +312,9 @@ def _run_faces(job: FaceJob) -> JobResult:
                 made[THUMB] = png_bytes(trim_thumb(img, bleed_px), level=1)
             for name, data in made.items():
                 write_bytes(d / name, data)
-            hashes = {**product_hashes(d), **{name: hashlib.sha256(data).hexdigest() for name, data in made.items()}}
-            write_bytes(d / HASHES, seal(hashes))
-        write_bytes(d / CHECK, seal(check))
+            hashes = {**product_hashes(out, key), **{name: hashlib.sha256(data).hexdigest() for name, data in made.items()}}
+            face_record(out, key, HASHES).save(hashes)
+        face_record(out, key, CHECK).save(check)
         result.checks[key] = check
     return result
 

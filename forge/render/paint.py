@@ -20,6 +20,7 @@ from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 from reportlab.pdfgen.pathobject import PDFPathObject
 
+from ..core.compat import reportlab as rl_internals
 from .assets import icon_path
 from .colour import press_cmyk, text_cmyk
 
@@ -203,10 +204,9 @@ class Painter:
         """Paint a unit gradient through ``matrix``: the same colours reuse one shading object per document."""
         c = self.canvas
         name = self.shading(kind, colors, positions)
-        c._shadingUsed[name] = name
         c.saveState()
         c.transform(*matrix)
-        c._code.append(f"/{name} sh")
+        rl_internals.paint_shading(c, name)
         c.restoreState()
 
     def shading(self, kind: str, colors: list[str], positions=None) -> str:
@@ -219,7 +219,6 @@ class Painter:
         what each name it defined is (``SHADINGS``).
         """
         from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
-        from reportlab.pdfgen.canvas import _buildColorFunction, _normalizeColors
 
         c = self.canvas
         positions = [float(v) for v in positions] if positions else None
@@ -229,21 +228,21 @@ class Painter:
         if name not in defined:
             if name not in _STOPS:  # the stops' colours, converted once per process (every card's form needs them)
                 stops, at = (_srgb_stops(colors, positions) if self.cmyk else (colors, positions))
-                _STOPS[name] = (*_normalizeColors([self.color(v) for v in stops]), at)
+                _STOPS[name] = (*rl_internals.normalise_colours([self.color(v) for v in stops]), at)
             space, ncolors, at = _STOPS[name]
-            fcn = _buildColorFunction(ncolors, at)
+            fcn = rl_internals.color_function(ncolors, at)
             if kind == "axial":
                 shading = PDFAxialShading(0, 0, 1, 0, Function=fcn, ColorSpace=space, Extend="[true true]")
             else:
                 shading = PDFRadialShading(0, 0, 0, 0, 0, 1, Function=fcn, ColorSpace=space, Extend="[true true]")
-            c._doc.Reference(shading, name)
+            rl_internals.document(c).Reference(shading, name)
             defined[name] = spec
         return name
 
     # -- marks ----------------------------------------------------------------
     def record(self, kind: str, label: str, box: Box, text: str = "", font: str = "") -> None:
         """Note an element at ``box`` (current user space), kept in the canvas's default space."""
-        m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
+        m = rl_internals.current_matrix(self.canvas)
         box = box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)
         within = self._holders[-1] if kind == "text" and self._holders else None
         self.marks.append(Mark(kind, label, box, self._bleed_depth > 0, text, font, within))
@@ -253,7 +252,7 @@ class Painter:
         """Text drawn inside must stay within ``box`` (x0, y0, x1, y1, current user space): a zone of a
         mat, a cell of a track, a token card's header. ``text_outside_boxes`` lists what does not, the
         way ``safe_zone_crossings`` does on a card."""
-        m = getattr(self.canvas, "_currentMatrix", (1, 0, 0, 1, 0, 0))
+        m = rl_internals.current_matrix(self.canvas)
         self._holders.append((label, box if tuple(m) == (1, 0, 0, 1, 0, 0) else _transform_box(m, box)))
         try:
             yield
@@ -263,22 +262,22 @@ class Painter:
     @contextmanager
     def part(self, label: str, bleed: bool = False):
         """Label what is drawn inside; ``bleed=True`` declares it a full-bleed background."""
-        code = self.canvas._code
+        code = rl_internals.code(self.canvas)
         start = len(code)
         self._bleed_depth += bleed
         try:
             yield
         finally:
             self._bleed_depth -= bleed
-            self.parts.append(Part(id(code), start, len(self.canvas._code), label, bleed))
+            self.parts.append(Part(id(code), start, len(rl_internals.code(self.canvas)), label, bleed))
 
     def drawn(self, page: Box) -> list[Mark]:
         """Every element painted so far on the current page, as marks: its box (cut to ``page``), its part."""
         from .inkbox import inked
 
-        code = self.canvas._code
+        code = rl_internals.code(self.canvas)
         parts = sorted((p for p in self.parts if p.code == id(code)), key=lambda p: (p.start, -p.end))
-        objects = getattr(getattr(self.canvas, "_doc", None), "idToObject", {})
+        objects = rl_internals.document(self.canvas).idToObject
 
         def form_box(name: str):
             obj = objects.get(name)
@@ -325,7 +324,7 @@ class Painter:
         face = getFont(font).face
         self.record("text", label or s, (x, y + face.descent / 1000 * size, x + width, y + face.ascent / 1000 * size),
                     text=s, font=font)
-        self.marks[-1].size, self.marks[-1].color = size * _scale(getattr(c, "_currentMatrix", None)), color
+        self.marks[-1].size, self.marks[-1].color = size * _scale(rl_internals.current_matrix(c)), color
         return width
 
     def plate(self, label: str, box: Box, colours) -> None:

@@ -5,8 +5,8 @@ import io
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
-from reportlab.pdfgen.canvas import Canvas
 
+from ..core.compat import reportlab as rl_internals
 from . import colour, pdfx
 from .assets import register_fonts
 from . import formcache  # its functions looked up on the module: tests count the fragments drawn
@@ -16,7 +16,7 @@ CREATOR = "forge render (Rift Commanders production pipeline)"
 LANG_TAGS = {"en": "en-GB", "fr": "fr-FR"}
 
 
-class FormCanvas(Canvas):
+class FormCanvas(rl_internals.alpha_canvas()):
     """A canvas whose form XObjects carry their gradients and transparency.
 
     reportlab gives a form only its fonts and nested forms as resources, so a card
@@ -34,17 +34,12 @@ class FormCanvas(Canvas):
 
     def __init__(self, *args, **kwargs):
         self._transparent = False  # the page or form being drawn uses transparency
-        self._transparent_forms: dict[str, bool] = {}
+        self.transparent_forms: dict[str, bool] = {}  # by form name: whether it uses transparency
         self._transparent_stack: list[bool] = []
         super().__init__(*args, **kwargs)
 
-    def _setFillAlpha(self, v):
-        self._transparent = self._transparent or v < 1
-        super()._setFillAlpha(v)
-
-    def _setStrokeAlpha(self, v):
-        self._transparent = self._transparent or v < 1
-        super()._setStrokeAlpha(v)
+    def alpha_set(self, value: float) -> None:
+        self._transparent = self._transparent or value < 1
 
     def drawImage(self, image, x, y, width=None, height=None, mask=None, *args, **kwargs):
         self._transparent = self._transparent or mask is not None
@@ -56,24 +51,24 @@ class FormCanvas(Canvas):
         super().beginForm(name, *args, **kwargs)
 
     def doForm(self, name):
-        self._transparent = self._transparent or self._transparent_forms.get(name, False)
+        self._transparent = self._transparent or self.transparent_forms.get(name, False)
         super().doForm(name)
 
     def showPage(self):
         transparent, self._transparent = self._transparent, False
         super().showPage()
         if transparent and self.page_groups:
-            page = self._doc.Pages.pages[-1]
+            page = rl_internals.document(self).Pages.pages[-1]
             page.__NoDefault__ = [*type(page).__NoDefault__, "Group"]
             page.Group = pdfx.transparency_group()
 
     def endForm(self, **extra_attributes):
-        shading = dict(self._shadingUsed)
-        name = self._formData[0]
-        self._transparent_forms[name] = self._transparent
+        shading = dict(rl_internals.shadings_used(self))
+        name = rl_internals.form_name(self)
+        self.transparent_forms[name] = self._transparent
         self._transparent = self._transparent_stack.pop()
         super().endForm(**extra_attributes)
-        form = self._doc.idToObject[pdfdoc.xObjectName(name)]
+        form = rl_internals.document(self).idToObject[pdfdoc.xObjectName(name)]
         res = pdfdoc.PDFResourceDictionary()
         res.basicFonts()
         res.allProcs()
@@ -82,7 +77,7 @@ class FormCanvas(Canvas):
         if getattr(form, "ExtGState", None):
             res.ExtGState = form.ExtGState
         res.setShading(shading)
-        res.setColorSpace(getattr(form, "_colorsUsed", {}))
+        res.setColorSpace(rl_internals.colours_used(form))
         form.Resources = res
 
 
@@ -137,7 +132,7 @@ class PdfBuffer:
         c.setViewerPreference("PrintScaling", "None")
         c.setViewerPreference("Duplex", duplex)
         # reportlab's checked dictionary does not know this PDF 1.7 key, so it is set directly
-        PDFDictionary.__setitem__(c._doc.Catalog.ViewerPreferences, "PickTrayByPDFSize", "true")
+        PDFDictionary.__setitem__(rl_internals.document(c).Catalog.ViewerPreferences, "PickTrayByPDFSize", "true")
 
     def use_form(self, name: str, width: float, height: float, draw, painter=None, item=None) -> None:
         """Place form ``name`` at the origin, defining it the first time with ``draw(painter)``.

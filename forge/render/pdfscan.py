@@ -33,6 +33,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..core.compat import pypdf as pypdf_internals
+
 _WS = rb"[\x00\t\n\f\r ]"
 _NUM = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
 #: Operators preflight never reads, with their numbers: path construction and painting, line
@@ -210,13 +212,17 @@ class _Recording(Scan):
         super().ink(value, where)
 
 
+#: The kind of sealed record (``forge.core.seal``) a scan memo is.
+MEMO_KIND = "preflight scan"
+
+
 class ScanMemo:
     """Form records kept between runs in a sealed file under the output folder (see the module doc)."""
 
     def __init__(self, out: Path, name: Path):
         from .fitmemo import FitMemo
 
-        self._facts = FitMemo(out, name)
+        self._facts = FitMemo(out, name, kind=MEMO_KIND)
 
     def get(self, digest: str) -> tuple[dict, dict] | None:
         """A kept record of the form with this digest and the resources it used ({key: digest})."""
@@ -363,7 +369,7 @@ class _Digests:
                 if k not in skip:
                     parts += [k.encode("utf-8", "replace"), b" ", self.of(value.raw_get(k), depth + 1), b";"]
             if isinstance(value, StreamObject):
-                parts += [b"stream ", hashlib.sha256(value._data or b"").digest()]
+                parts += [b"stream ", hashlib.sha256(pypdf_internals.raw_stream_data(value)).digest()]
             return b"".join(parts) + b">>"
         if isinstance(value, ArrayObject):
             return b"[" + b",".join(self.of(v, depth + 1) for v in value) + b"]"

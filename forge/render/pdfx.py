@@ -24,6 +24,7 @@ from xml.sax.saxutils import escape
 
 from reportlab.pdfbase import pdfdoc
 
+from ..core.compat import reportlab as rl_internals
 from . import colour
 
 PDFX_VERSION = "PDF/X-4"
@@ -66,8 +67,8 @@ def _output_intent(doc) -> pdfdoc.PDFDictionary:
 
 def prepare(canvas) -> None:
     """Make ``canvas``'s document a PDF/X-4 one; call before setting its title and author."""
-    doc = canvas._doc
-    doc._pdfVersion = max(doc._pdfVersion, PDF_VERSION)
+    doc = rl_internals.document(canvas)
+    rl_internals.require_pdf_version(doc, PDF_VERSION)
     info = _PdfxInfo()
     info.__dict__.update(doc.info.__dict__)
     info.trapped = "False"
@@ -108,7 +109,7 @@ def _content_digest(doc) -> bytes:
 def _xmp(doc, digest: bytes) -> bytes:
     info = doc.info
     return xmp_packet(title=info.title, author=info.author, subject=info.subject, keywords=info.keywords,
-                      producer=info.producer, creator=info.creator, date=_xmp_date(doc._timeStamp),
+                      producer=info.producer, creator=info.creator, date=_xmp_date(rl_internals.time_stamp(doc)),
                       digest=digest, trapped=info.trapped)
 
 
@@ -154,10 +155,10 @@ def xmp_packet(*, title, author, subject, keywords, producer, creator, date: str
 
 def finish(canvas) -> None:
     """Before saving: the document ID and the XMP metadata, both derived from the content."""
-    doc = canvas._doc
+    doc = rl_internals.document(canvas)
     digest = _content_digest(doc)
     ids = b"<" + digest.hex().encode() + b">"
-    doc._ID = b"\n[" + ids + ids + b"]\n"
+    rl_internals.set_file_id(doc, ids, ids)
     meta = pdfdoc.PDFStream(pdfdoc.PDFDictionary({"Type": pdfdoc.PDFName("Metadata"),
                                                   "Subtype": pdfdoc.PDFName("XML")}), _xmp(doc, digest), filters=[])
     doc.Catalog.Metadata = meta

@@ -19,6 +19,7 @@ import math
 import random
 from typing import Callable
 
+from ..core.compat import reportlab as rl_internals
 from . import formcache
 from .formcache import Fragment
 from .paint import Painter, mix, shade
@@ -285,7 +286,7 @@ def nested(canvas, name: str, width: float, height: float, draw: Callable, cmyk:
     """Define form ``name`` (a faction's frame texture, named by what it is) in a card's scratch canvas from
     a fragment drawn once per process: 64 cards wear 5 textures. A fragment is the same whichever way."""
     if name not in _NESTED:
-        scratch = PdfBuffer(canvas._pagesize, "", None, cmyk=cmyk, forms=True)
+        scratch = PdfBuffer(rl_internals.page_size(canvas), "", None, cmyk=cmyk, forms=True)
         _NESTED[name] = formcache.capture(scratch, name, width, height, draw, cmyk)
     fragment = _NESTED[name]
     if fragment is None:

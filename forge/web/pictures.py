@@ -21,7 +21,7 @@ PICTURE_QUALITY = 70
 class _Record(AssetCache):
     """The picture record: what this run drew or used, plus what it knows of the other current faces."""
 
-    RECORD = Path(".cache") / "web-cards.json"
+    RECORD, KIND = Path(".cache") / "web-cards.json", "web card pictures"
 
     def __init__(self, out: Path | None, current: set[str]):
         super().__init__(out)

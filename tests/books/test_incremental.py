@@ -331,13 +331,13 @@ def test_a_card_change_lays_out_again_the_book_showing_it(game, monkeypatch):
 
 def test_the_record_keeps_what_composing_found(game, monkeypatch):
     """A book left as it is, not composed, still reports the warnings composing it found."""
-    from forge.core.seal import seal, unseal
+    from forge.books.build import book_record
 
-    record = game / "output" / BOOK_RECORD
-    books = unseal(record.read_bytes())
+    record = book_record(game / "output")
+    books = record.load()
     warning = ["templates/books/rulebook.en.md", 3, 1, "prose", "a warning", "a hint", "warning"]
     books["rulebook-en"]["findings"] = [warning]
-    record.write_bytes(seal(books))
+    record.save(books)
     counts = _counted(monkeypatch)
     again = _alone(game)
     assert again["en"].unchanged and counts["composed"] == 0

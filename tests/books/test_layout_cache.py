@@ -40,7 +40,7 @@ def test_a_record_this_machine_did_not_seal_is_never_loaded(cache, monkeypatch):
     mine = seal.key()
     seal._KEY["key"] = b"k" * 32
     try:
-        cache.path().write_bytes(seal.seal(record["data"]))
+        cache.record().save(record["data"])
     finally:
         seal._KEY["key"] = mine
     assert compose._CompiledLayouts()._stored() == {}

@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
-from forge.core import seal
+from forge.render.cards import manifest_record
 
 
 def render(root: Path):
@@ -21,10 +21,8 @@ def render(root: Path):
 
 
 def plant(root: Path, files: dict) -> None:
-    manifest = root / "output" / ".cache" / "manifest.json"
-    manifest.parent.mkdir(parents=True, exist_ok=True)
     # sealed with this machine's key, so that the path checks behind the seal are what is tested
-    manifest.write_bytes(seal.seal({"files": files}))
+    manifest_record(root / "output").save({"files": files})
 
 
 @pytest.fixture
@@ -74,9 +72,9 @@ def test_an_output_of_a_removed_card_is_still_removed(shipped: Path):
     assert render(shipped).exit_code == 0
     stale = shipped / "output" / "tts" / "en" / "gone.png"
     stale.write_bytes(b"old")
-    manifest = shipped / "output" / ".cache" / "manifest.json"
-    data = seal.unseal(manifest.read_bytes())  # as this machine's forge wrote it, an older card included
+    manifest = manifest_record(shipped / "output")
+    data = manifest.load()  # as this machine's forge wrote it, an older card included
     data["files"]["tts/en/gone.png"] = {"key": "x", "scope": ["tts", "en", ""], "check": {}}
-    manifest.write_bytes(seal.seal(data))
+    manifest.save(data)
     assert render(shipped).exit_code == 0
     assert not stale.exists()

@@ -14,9 +14,9 @@ from forge.render import pdfscan
 from forge.render.cards import RenderOptions, render_cards
 from forge.render.jobs import scan_memo_name
 from forge.render.pdf import FormCanvas
-from forge.render.pdfscan import ScanMemo
+from forge.render.fitmemo import FitMemo
+from forge.render.pdfscan import MEMO_KIND, ScanMemo
 from forge.render.preflight import measure_pdf
-from forge.core.seal import seal
 
 from .helpers import books, mini_db
 
@@ -140,7 +140,7 @@ def test_a_malformed_record_under_a_good_seal_is_scanned_again(rendered, tmp_pat
     raw = json.loads((tmp_path / MEMO).read_text())["data"]
     for entry in raw.values():
         entry["record"]["texts"] = "?"
-    (tmp_path / MEMO).write_bytes(seal(raw))
+    FitMemo(tmp_path, MEMO, kind=MEMO_KIND).record.save(raw)  # sealed here
     assert _figures(path, ScanMemo(tmp_path, MEMO)) == fresh
 
 

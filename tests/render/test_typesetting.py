@@ -328,7 +328,7 @@ def test_custom_classes_without_a_limit_or_alignment_do_not_break_the_fitter():
 
 def test_a_sealed_record_of_another_shape_is_not_trusted(tmp_path):
     """A record sealed here by another version of forge (other fields, other types) is measured again."""
-    from forge.core.seal import seal
+    from forge.render.fitmemo import FitMemo
 
     out = tmp_path / "output"
     build_faces(DB, BOOKS, ["en", "fr"], REPO, out)
@@ -338,7 +338,7 @@ def test_a_sealed_record_of_another_shape_is_not_trusted(tmp_path):
     data = json.loads(record.read_text())["data"]
     for facts in data.values():
         facts.update(fill="full", best=True, fits={"9.0": "yes"})
-    record.write_bytes(seal(data))
+    FitMemo(out).record.save(data)  # sealed here
     assert build_faces(DB, BOOKS, ["en", "fr"], REPO, out) == FACES
 
 

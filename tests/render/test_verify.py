@@ -133,7 +133,8 @@ def test_an_output_folder_from_elsewhere_is_not_trusted(tmp_path, monkeypatch):
     import hashlib
 
     from forge.core import seal
-    from forge.render.jobs import HASHES, MASTER
+    from forge.render.cards import manifest_record
+    from forge.render.jobs import HASHES, MASTER, face_record
 
     out = tmp_path / "output"
     monkeypatch.setattr(seal, "_KEY", {"key": b"A" * 32})  # the attacker's machine
@@ -142,14 +143,14 @@ def test_an_output_folder_from_elsewhere_is_not_trusted(tmp_path, monkeypatch):
     poison = b"\x89PNG\r\n\x1a\n made up"
     for master in (out / ".cache" / "faces").rglob(MASTER):
         master.write_bytes(poison)
-        recorded = seal.unseal((master.parent / HASHES).read_bytes())
-        (master.parent / HASHES).write_bytes(seal.seal({**recorded, MASTER: hashlib.sha256(poison).hexdigest()}))
-    manifest = seal.unseal((out / MANIFEST).read_bytes())
+        products = face_record(out, master.parent.name, HASHES)
+        products.save({**products.load(), MASTER: hashlib.sha256(poison).hexdigest()})
+    manifest = manifest_record(out).load()
     for rel, entry in manifest["files"].items():
         if rel.endswith(".png"):
             (out / rel).write_bytes(poison)
             entry.update(sha256=hashlib.sha256(poison).hexdigest(), size=len(poison))
-    (out / MANIFEST).write_bytes(seal.seal(manifest))
+    manifest_record(out).save(manifest)
     assert render(out).written == []  # the same key: the made-up records are believed (what the seal is for)
 
     monkeypatch.setattr(seal, "_KEY", {"key": b"B" * 32})  # this machine

@@ -47,7 +47,7 @@ def cache_home(tmp_path_factory, monkeypatch):
 
 def record(root):
     memo = fitmemo.validate_memo(root)
-    return memo.out / memo.record
+    return memo.record.path
 
 
 def edit(root, name: str, change) -> None:
@@ -153,7 +153,8 @@ def test_a_change_of_fonts_or_fitting_code_measures_everything_again(crowded, mo
 
 @pytest.mark.parametrize("damage", ["forged", "garbage", "foreign-shape"])
 def test_a_record_this_machine_did_not_write_is_ignored(crowded, damage):
-    from forge.core.seal import seal
+    from forge.core.seal import SealedRecord
+    from forge.render.fitmemo import KIND
 
     fresh = findings(crowded)
     path = record(crowded)
@@ -166,7 +167,7 @@ def test_a_record_this_machine_did_not_write_is_ignored(crowded, damage):
     elif damage == "garbage":
         path.write_bytes(b"\x00not json{")
     else:  # sealed here, by another version of forge, in another shape
-        path.write_bytes(seal({k: {"fill": "full", "lines": "yes", "fits": [1]} for k in facts}))
+        SealedRecord(path, KIND).save({k: {"fill": "full", "lines": "yes", "fits": [1]} for k in facts})
     assert findings(crowded) == fresh
 
 
@@ -181,19 +182,20 @@ def test_validate_writes_nothing_into_the_project(crowded):
 
 
 def test_a_link_in_place_of_the_record_is_neither_read_nor_written_through(crowded, tmp_path_factory):
-    from forge.core.seal import seal
+    from forge.core.seal import SealedRecord
+    from forge.render.fitmemo import KIND
 
     fresh = findings(crowded)
     target = tmp_path_factory.mktemp("elsewhere") / "facts.json"
     facts = json.loads(record(crowded).read_text(encoding="utf-8"))["data"]
     for entry in facts.values():  # sealed here, and saying that every text fits: read, it would hide the findings
         entry.update(fill=0.1, best=9.0, lines=[True, True], fits={k: True for k in entry.get("fits", {})})
-    target.write_bytes(seal(facts))
+    SealedRecord(target, KIND).save(facts)
     record(crowded).unlink()
     record(crowded).symlink_to(target)
     target_bytes = target.read_bytes()
     assert findings(crowded) == fresh
-    assert target.read_bytes() == target_bytes and record(crowded).is_symlink()
+    assert target.read_bytes() == target_bytes  # the link is replaced by a record of its own, never followed
 
 
 def test_the_records_of_the_least_recently_validated_projects_are_removed(shipped, tmp_path_factory, monkeypatch):
