@@ -32,7 +32,8 @@ def test_the_commands_are_registered():
 
 
 @pytest.mark.slow
-def test_renders_one_language_and_reports_json(project):
+def test_renders_one_language_reports_json_and_writes_no_print_file_unasked(project):
+    """One rulebook laid out (the costly part) for both checks: the report, and no print file without --print."""
     result = run("rulebook", "--root", str(project), "--lang", "en", "--format", "json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
@@ -41,6 +42,8 @@ def test_renders_one_language_and_reports_json(project):
     assert book["pages"] > 0 and book["preflight"] == []
     assert (project / "output/books/rulebook-en.pdf").is_file()
     assert not (project / "output/books/rulebook-fr.pdf").exists()
+    assert not (project / "output" / "books" / "press").exists()
+    assert not (project / "output" / "books" / "booklet").exists()
 
 
 @pytest.mark.slow
@@ -56,13 +59,6 @@ def test_print_writes_the_print_files_and_says_where(project):
     assert all(Path(p).is_file() for p in book["print"].values())
     text = run("rulebook", "--root", str(project), "--lang", "fr", "--print")
     assert text.exit_code == 0 and "unchanged" in text.output and "press/rulebook-fr.pdf" in text.output
-
-
-@pytest.mark.slow
-def test_without_print_no_print_file_is_written(project):
-    assert run("rulebook", "--root", str(project), "--lang", "en").exit_code == 0
-    assert not (project / "output" / "books" / "press").exists()
-    assert not (project / "output" / "books" / "booklet").exists()
 
 
 def test_a_missing_root_or_cards_folder_is_an_io_error(tmp_path):

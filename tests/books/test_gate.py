@@ -2,23 +2,39 @@
 --force, and then every page says DRAFT."""
 from __future__ import annotations
 
+import shutil
+
 import pypdf
 import pytest
 from typer.testing import CliRunner
 
 from forge.cli import app
+from forge.core import atomic
 
 from .conftest import copy_project
 
 
-@pytest.fixture
-def duplicated(tmp_path):
+def _duplicate(root):
     """A project whose cards pass the loader but not validate: two cards share an id."""
-    root = copy_project(tmp_path / "game")
     red = root / "cards" / "red.yaml"
     text = red.read_text(encoding="utf-8")
     red.write_text(text.replace("  - id: ash-runner\n", "  - id: kindle\n", 1), encoding="utf-8")
     return root
+
+
+@pytest.fixture
+def duplicated(tmp_path):
+    return _duplicate(copy_project(tmp_path / "game"))
+
+
+@pytest.fixture(scope="module")
+def forced(tmp_path_factory):
+    """``duplicated`` rendered once with --force --print, read by the draft tests (one book laid out, not
+    three): (project, result). A test that changes it works on its own copy."""
+    root = _duplicate(copy_project(tmp_path_factory.mktemp("forced") / "game"))
+    result = _render(root, "--force", "--print")
+    atomic.release()  # the command confined writes to its output folder; the tests write elsewhere
+    return root, result
 
 
 def _render(root, *extra):
@@ -33,19 +49,21 @@ def test_a_database_validate_refuses_renders_no_book(duplicated):
 
 
 @pytest.mark.slow
-def test_force_renders_a_draft_marked_on_every_page(duplicated):
-    result = _render(duplicated, "--force")
+def test_force_renders_a_draft_marked_on_every_page(forced):
+    root, result = forced
     assert result.exit_code == 1  # the findings still fail CI: a draft is not a pass
     assert "DRAFT" in result.stderr
-    reader = pypdf.PdfReader(duplicated / "output" / "books" / "rulebook-en.pdf")
+    reader = pypdf.PdfReader(root / "output" / "books" / "rulebook-en.pdf")
     assert reader.metadata.title.startswith("DRAFT")
     for page in reader.pages:
         assert "DRAFT, not for print:" in page.extract_text() and "in the card database" in page.extract_text()
 
 
 @pytest.mark.slow
-def test_the_fixed_database_renders_the_book_without_the_mark(duplicated):
-    assert _render(duplicated, "--force").exit_code == 1
+def test_the_fixed_database_renders_the_book_without_the_mark(forced, tmp_path):
+    duplicated = tmp_path / "game"  # a copy of the forced project, its output and layout records included
+    shutil.copytree(forced[0], duplicated)
+    assert (duplicated / "output" / "books" / "rulebook-en.pdf").is_file() and forced[1].exit_code == 1
     red = duplicated / "cards" / "red.yaml"
     text = red.read_text(encoding="utf-8")
     red.write_text(text.replace("  - id: kindle\n", "  - id: ash-runner\n", 2).replace(
@@ -80,11 +98,11 @@ def test_the_books_show_cards_at_their_printed_text_size():
 
 
 @pytest.mark.slow
-def test_a_draft_s_print_files_say_draft_too(duplicated):
+def test_a_draft_s_print_files_say_draft_too(forced):
     """A forced render's press file and booklets carry the mark: none goes to a printer as the game."""
-    result = _render(duplicated, "--force", "--print")
+    root, result = forced
     assert result.exit_code == 1
-    books = duplicated / "output" / "books"
+    books = root / "output" / "books"
     for path in (books / "press/rulebook-en.pdf", books / "booklet/rulebook-en-a4.pdf",
                  books / "booklet/rulebook-en-letter.pdf"):
         reader = pypdf.PdfReader(path)

@@ -311,6 +311,7 @@ def test_an_edition_with_nothing_changed_is_not_composed_again_and_keeps_its_fin
     assert changed.written and changed.sha256 != first.sha256
 
 
+@pytest.mark.slow
 def test_render_html_writes_the_pages_beside_the_pdfs(game):
     result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(game), "--lang", "en", "--html",
                                       "--format", "json"])
@@ -338,6 +339,7 @@ def test_every_class_the_books_style_is_styled_on_the_web_or_declared_print_only
     assert "36rem" not in webcss.styled(web_css) and "table-top" in webcss.styled(web_css)
 
 
+@pytest.mark.slow
 def test_a_class_added_to_book_css_alone_is_a_warning_at_web_css(game):
     css = game / "templates/books/book.css"
     css.write_text(css.read_text(encoding="utf-8") + "\n.play-step { color: #222; }\n.no-such-class { color: red; }\n",

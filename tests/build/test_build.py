@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 import yaml
 from typer.testing import CliRunner
 
@@ -12,6 +13,7 @@ from forge.cli import app
 runner = CliRunner()
 
 
+@pytest.mark.slow
 def test_build_produces_the_kit_from_the_shipped_game(shipped):
     result = runner.invoke(app, ["build", "--root", str(shipped), "--format", "json", "--lang", "en",
                                  "--games", "12"])

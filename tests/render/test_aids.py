@@ -24,11 +24,9 @@ REPO = Path(__file__).resolve().parents[2]
 MM = 72 / 25.4
 
 
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    out = tmp_path_factory.mktemp("aids") / "output"
-    result = render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=2, profiles=("pnp", "pod")))
-    return out, result
+@pytest.fixture
+def rendered(mini_print):
+    return mini_print
 
 
 def numbers(text: str) -> set[int]:

@@ -10,6 +10,7 @@ import errno
 import os
 import pickle
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -18,9 +19,11 @@ from typer.testing import CliRunner
 from forge.core import atomic
 from forge.cli import app
 
+from ..conftest import SCHEMA_LINE
 from .test_command import CARDS
 
 pytest.importorskip("pypdfium2")
+REPO = Path(__file__).resolve().parents[2]
 
 
 def render(root: Path, *args: str):
@@ -43,12 +46,24 @@ def one_error_line(result, path_prefix: str, reason: str) -> str:
     return lines[0]
 
 
-@pytest.fixture
-def rendered(project):
-    """A project rendered once, then changed so that every output must be rendered again."""
-    project("game.yaml", CARDS)
-    root = project.root
+@pytest.fixture(scope="session")
+def first_render(tmp_path_factory) -> Path:
+    """A project of ``CARDS`` rendered once per session (per xdist worker); the tests change copies of it."""
+    root = tmp_path_factory.mktemp("first-render")
+    shutil.copytree(REPO / "locales", root / "locales", ignore=shutil.ignore_patterns("*.fingerprints.yaml"))
+    (root / "cards").mkdir()
+    (root / "cards/game.yaml").write_text(SCHEMA_LINE + CARDS, encoding="utf-8")
     assert render(root).exit_code == 0
+    atomic.release()  # the command confined writes to its output folder; the tests write elsewhere
+    return root
+
+
+@pytest.fixture
+def rendered(first_render, tmp_path):
+    """A copy of ``first_render`` (its output's cache and sealed records too, which name files relative to
+    the output folder), then changed so that every output must be rendered again."""
+    root = tmp_path / "game"
+    shutil.copytree(first_render, root, symlinks=True)
     before = contents(root / "output")
     path = root / "cards/game.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("{en: Spark,", "{en: Bright Spark,"), encoding="utf-8")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import math
+import shutil
 from dataclasses import replace
 from pathlib import Path
 
@@ -30,6 +31,14 @@ def render(out: Path, db=None, **over):
 def rendered(tmp_path_factory):
     out = tmp_path_factory.mktemp("render") / "output"
     return out, render(out)
+
+
+def copy_of(rendered, folder: Path) -> Path:
+    """``folder``/output: a copy of the module's render, its cache and sealed records included (they name files
+    relative to the output folder), so that a test starts from a first render without paying for one."""
+    out = folder / "output"
+    shutil.copytree(rendered[0], out, symlinks=True)
+    return out
 
 
 def test_nothing_fails_preflight(rendered):
@@ -154,12 +163,11 @@ def _files(out: Path) -> dict[str, bytes]:
 
 
 @pytest.mark.slow
-def test_an_incremental_render_is_byte_identical_to_a_cold_one(tmp_path):
+def test_an_incremental_render_is_byte_identical_to_a_cold_one(rendered, tmp_path):
     """After cards change, what the caches (faces, preflight scans, text fits) let a run skip must not
     show: every output and preflight report is the same, byte for byte, as a cold render of the
     same cards in another folder."""
-    out = tmp_path / "incremental" / "output"
-    render(out)
+    out = copy_of(rendered, tmp_path / "incremental")
     db = mini_db()
     db.cards[0] = replace(db.cards[0], flavor={"en": "It bites (twice).", "fr": "Il mord (deux fois)."})
     assert render(out, db).written
@@ -174,9 +182,8 @@ def test_an_incremental_render_is_byte_identical_to_a_cold_one(tmp_path):
 
 
 @pytest.mark.slow
-def test_incremental_render_only_redoes_what_changed(tmp_path):
-    out = tmp_path / "output"
-    render(out)
+def test_incremental_render_only_redoes_what_changed(rendered, tmp_path):
+    out = copy_of(rendered, tmp_path)
     assert render(out).written == []
     db = mini_db()
     card = db.cards[1]
@@ -190,11 +197,10 @@ def test_incremental_render_only_redoes_what_changed(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_card_that_changes_text_class_is_rendered_again_in_every_language(tmp_path):
+def test_a_card_that_changes_text_class_is_rendered_again_in_every_language(rendered, tmp_path):
     """A text class (its size and alignment) is the same in both languages: an English flavour that
     makes a short text medium re-aligns the French card too, and nothing else."""
-    out = tmp_path / "output"
-    render(out)
+    out = copy_of(rendered, tmp_path)
     db = mini_db()
     db.cards[1] = replace(db.cards[1], flavor={"en": "The sea takes back what it gave."})
     written = set(render(out, db).written)

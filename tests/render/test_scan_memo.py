@@ -24,12 +24,10 @@ REPO = Path(__file__).resolve().parents[2]
 MEMO = Path("memo.json")
 
 
-@pytest.fixture(scope="module")
-def rendered(tmp_path_factory):
-    out = tmp_path_factory.mktemp("render") / "output"
-    render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=1, profiles=("pnp", "pod"), langs=("en",),
-                                                         papers=("a4",)))
-    return out
+@pytest.fixture
+def rendered(mini_print):
+    """The small game's print files (pnp and pod, both languages), rendered once for the render tests."""
+    return mini_print[0]
 
 
 @pytest.fixture

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -30,10 +31,21 @@ def outputs(out: Path) -> dict[str, bytes]:
             if p.is_file() and ".cache" not in p.parts}
 
 
-@pytest.fixture
-def rendered(tmp_path):
-    out = tmp_path / "output"
+@pytest.fixture(scope="session")
+def first_render(tmp_path_factory) -> Path:
+    """The small game rendered once per session (per xdist worker): every test changes its own copy."""
+    out = tmp_path_factory.mktemp("verify") / "output"
     render(out)
+    return out
+
+
+@pytest.fixture
+def rendered(first_render, tmp_path):
+    """A copy of ``first_render``, cache and manifest included: forge's records name files relative to the
+    output folder and are sealed with this machine's key, so the copy is trusted as the render itself
+    (the first test below fails otherwise: it would find no file changed outside forge)."""
+    out = tmp_path / "output"
+    shutil.copytree(first_render, out, symlinks=True)
     return out, outputs(out)
 
 

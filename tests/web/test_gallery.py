@@ -33,6 +33,7 @@ def test_every_card_of_the_database_is_on_the_page_once(gallery, shipped_db):
     assert gallery[2].cards == len(db.cards)
 
 
+@pytest.mark.slow
 def test_each_card_shows_its_printed_text_in_each_language(gallery, shipped_db):
     """Name, type line and every printed line as the phrase templates compile them (icons as their labels)."""
     db, books = shipped_db
@@ -58,6 +59,7 @@ def test_each_card_shows_its_printed_text_in_each_language(gallery, shipped_db):
             assert img.get("src").startswith("data:image/webp;base64,") and img.get("alt") == card.name[lang]
 
 
+@pytest.mark.slow
 def test_the_filters_offer_what_the_cards_have_and_each_card_says_its_own(gallery, shipped_db):
     db, books = shipped_db
     tree = _tree(gallery[1])
@@ -81,6 +83,7 @@ def test_the_filters_offer_what_the_cards_have_and_each_card_says_its_own(galler
         assert set(li.get("data-keyword").split()) == {k for k in card_constructs(card) if k in KEYWORD_KEYS}
 
 
+@pytest.mark.slow
 def test_each_card_links_to_its_page_of_the_proof_sheet_and_its_print_image(gallery, shipped_db):
     """Relative links into the output folder, where forge render cards writes them; the proof sheet
     shows the cards in database order, 25 a page."""
@@ -96,6 +99,7 @@ def test_each_card_links_to_its_page_of_the_proof_sheet_and_its_print_image(gall
                              f"gamecrafter/{lang}/{card.id}.png"]
 
 
+@pytest.mark.slow
 def test_the_page_is_self_contained(gallery):
     """No URL the browser would fetch: pictures are data: URIs, the policy forbids everything else."""
     text = gallery[1]
@@ -106,6 +110,7 @@ def test_the_page_is_self_contained(gallery):
     assert "default-src 'none'" in csp and "img-src data:" in csp and "'unsafe-inline'" not in csp.split("script-src")[1]
 
 
+@pytest.mark.slow
 def test_the_same_cards_give_the_same_bytes_from_any_folder(gallery, shipped_db, tmp_path, monkeypatch):
     """Written again elsewhere, from another working folder, with the pictures kept from the first run:
     the same bytes. (The pictures themselves are drawn the same each time: next test.)"""
@@ -201,6 +206,7 @@ def test_a_database_validate_refuses_is_not_shown(tmp_path):
     assert not (tmp_path / "output" / "gallery.html").exists()
 
 
+@pytest.mark.slow
 def test_the_skip_link_and_the_any_choices_speak_each_language(gallery):
     """Issue 24 §5: the skip link switches language with the page, and “Faction : Toutes” agrees in French."""
     tree = _tree(gallery[1])
