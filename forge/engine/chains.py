@@ -11,7 +11,7 @@ from __future__ import annotations
 from .actions import NO, YES, Action
 from .cards import CardDef, Line
 from .rules import STRATEGY, GameOver, count
-from .tasks import Drain, Lines, May
+from .tasks import Armed, Drain, Lines, May
 from .verbs import VERBS
 
 _PLAYED_SECTIONS = ("effects", "activate")
@@ -41,15 +41,15 @@ class ChainsMixin:
         if ft:
             return  # a trap never answers a trap, nor what a trap causes
         if self.listeners:
-            for (h, d, tev, tcid) in self.listeners:
-                if tev == ev and actor != h:
-                    self._trigger(h, d.effects, ref, True, d, tcid)
+            for ls in self.listeners:
+                if ls.event == ev and actor != ls.owner:
+                    self._trigger(ls.owner, ls.design.effects, ref, True, ls.design, ls.cid)
         if actor == active and self.phase == STRATEGY and not self.when_traps.isdisjoint(self.hand[1 - active]):
             h = 1 - active
             for cid in self.hand[h]:
                 d = defs[cid]
                 if d.trap_kind == "when" and d.trap_event == ev and self._meets(self.alleg[h], d):
-                    self._when.append((cid, self.stamp[cid], ref))
+                    self._when.append(Armed(cid, self.stamp[cid], ref))
 
     def _triggers_of(self, d: CardDef, cid: int, p: int, ev: str, actor: int, victim: int,
                      ref: tuple, ft: bool) -> None:

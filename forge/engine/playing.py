@@ -10,7 +10,7 @@ from __future__ import annotations
 from .actions import PASS, Action
 from .cards import CardDef
 from .rules import STRATEGY, count
-from .tasks import DRAIN, DRAIN_NESTED, P_SACRIFICE, STEP3_WINDOWS, W_STEP3, W_WHEN, Finish, Lines, Pick, Window
+from .tasks import DRAIN, DRAIN_NESTED, P_SACRIFICE, STEP3_WINDOWS, W_STEP3, W_WHEN, Finish, Lines, Listener, Pick, Window
 
 
 class PlayingMixin:
@@ -102,7 +102,7 @@ class PlayingMixin:
         st.append(DRAIN_NESTED)
         st.append(self.game.finish_tasks[cid])
         if d.trap_kind == "each_time":
-            self.listeners.append((h, d, d.trap_event, cid))
+            self.listeners.append(Listener(h, d, d.trap_event, cid))
         elif d.effects:
             st.append(Lines(h, d.effects, 0, ctx, True, d, cid))
         if d.sacrifice:
@@ -142,7 +142,7 @@ class PlayingMixin:
                         if d.sacrifice > sac:
                             continue
                     opts.append(self.game.act_trap[cid])
-        for j, (cid, stamp, _ref) in enumerate(cands):
+        for j, (cid, stamp, _ref) in enumerate(cands):  # Armed
             # A card that left the hand and came back is a new card: not against this event.
             if cid in hand and self.stamp[cid] == stamp and self._meets(al, defs[cid]) and \
                     (not defs[cid].sacrifice or defs[cid].sacrifice <= self._sacrificable(h)):
@@ -167,7 +167,7 @@ class PlayingMixin:
         if action.kind == "pass":
             self.stack.pop()
             return
-        ctx = task.cands[action.b][2] if action.b >= 0 else None
+        ctx = task.cands[action.b].ref if action.b >= 0 else None
         self._play_trap(task.player, action.a, ctx)
 
     @staticmethod

@@ -18,7 +18,7 @@ from .actions import Action
 from .builder import build
 from .game import Game
 from .state import State
-from .tasks import DRAIN, IDLE_WINDOWS, MAIN, MAIN_OFFERED, Lines
+from .tasks import DRAIN, IDLE_WINDOWS, MAIN, MAIN_OFFERED, Armed, Lines
 
 #: Cards every proof position uses, added to the database under test.
 _PROOF_CARDS = [
@@ -216,7 +216,7 @@ def _run_trap(game: Game, card: Card, met: bool) -> State:
         s.pending = -1
         s._ft = False
         s._fire(event, 1, ref, 0 if event == "destroy" else -1)
-        s._when = [w for w in s._when if w[0] == trap] or [(trap, s.stamp[trap], ref)]
+        s._when = [w for w in s._when if w.cid == trap] or [Armed(trap, s.stamp[trap], ref)]
         s._advance()
         _drive(s, first=Action("trap", trap, 0))
     else:

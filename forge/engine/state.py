@@ -32,8 +32,8 @@ from .rules import (CLEANUP, HAND_SIZE, INITIATION, KEEP_AT_CLEANUP, MAX_CREATUR
                     STRATEGY, TURN_PHASES, WOUND_PROTECTION, GameOver)
 from .tasks import (P_BOUNCE, P_DESTROY, P_DISCARD, P_EXHAUST, P_EXILE, P_FACTION, P_KEEP, P_RECOVER,  # noqa: F401
                     P_RIFT, P_SACRIFICE, P_SETASIDE, PICK_NAMES, W_IDLE, W_STEP3, W_WHEN, WINDOW_NAMES, Cleanup,
-                    CleanupKeep, Drain, EndTurn, Finish, Guard, Lines, Main, May, Pick, SetupEnd, Task, Turn,
-                    Window)
+                    Armed, CleanupKeep, Drain, EndTurn, Finish, Guard, Lines, Listener, Main, May, Pick, SetupEnd, Task,
+                    Turn, Window)
 from .turn import TurnMixin
 from .verbs import HANDLED_VERBS, VERBS, VerbsMixin  # noqa: F401 - HANDLED_VERBS: re-exported
 from .wound import WoundMixin
@@ -93,14 +93,14 @@ class State(TurnMixin, PlayingMixin, ChainsMixin, PicksMixin, VerbsMixin, WoundM
         self.rite_owner = [-1] * NF
         self.shield = [0, 0]
         self.protect = [False, False]
-        self.listeners: list[tuple] = []  # each_time traps: (owner, def, event, trap cid)
+        self.listeners: list[Listener] = []  # "each time" traps in play this turn
         #: Waiting effects (Lines tasks not started), one pool per card being resolved (a trap
         #: opens its own): Drain tasks resolve the top one.
         self.pools: list[list[Lines]] = [[]]
         self.stack: list[Task] = []
         self.pending = -1
         self.options: list[Action] = []
-        self._when: list[tuple] = []  # "when" traps the last events armed: (card, stamp, event ref)
+        self._when: list[Armed] = []  # "when" traps the last events armed
         self._now: list[Lines] = []  # "immediately" lines triggered by the last step
         self._ft = False  # what happens now comes from a trap (Lines.from_trap)
         self.terminal = False

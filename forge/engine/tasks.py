@@ -13,6 +13,8 @@ states of the main decision and of a drain, are built once (``TURN``, ``MAIN``, 
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 # Pick purposes (``Pick.purpose``).
 (P_DESTROY, P_EXILE, P_RIFT, P_RECOVER, P_EXHAUST, P_BOUNCE, P_DISCARD, P_SACRIFICE, P_KEEP,
  P_SETASIDE, P_FACTION) = range(11)
@@ -22,6 +24,26 @@ PICK_NAMES = ("destroy", "exile", "rift", "recover", "exhaust", "bounce", "disca
 # Window kinds (``Window.kind``).
 W_IDLE, W_STEP3, W_WHEN = 0, 1, 2
 WINDOW_NAMES = ("idle", "step3", "when")
+
+
+class Armed(NamedTuple):
+    """A "when" trap an event armed (``State._when``, ``Window.cands``): the trap's instance, its
+    stamp then (a card that left the hand and came back is a new card, not against this event),
+    and the event's (card, stamp), what the trap's "that" means."""
+
+    cid: int
+    stamp: int
+    ref: tuple
+
+
+class Listener(NamedTuple):
+    """An "each time" trap in play until the end of the turn (``State.listeners``): its owner,
+    its design, the event it waits for, its instance."""
+
+    owner: int
+    design: object
+    event: str
+    cid: int
 
 
 class Task:
@@ -54,8 +76,8 @@ class Main(Task):
 
 
 class Window(Task):
-    """``player`` may play a trap: a "when" trap among ``cands`` ((card, stamp, event ref) each,
-    those the event armed) or, unless ``kind`` is W_WHEN, a trap without a trigger."""
+    """``player`` may play a trap: a "when" trap among ``cands`` (``Armed``, those the events
+    armed) or, unless ``kind`` is W_WHEN, a trap without a trigger."""
 
     __slots__ = ("player", "cands", "kind")
     name = "window"
