@@ -12,7 +12,9 @@ the game's randomness comes from ``random.Random(seed)`` owned by the state.
         state.apply(agents[p].act(Observation(state, p), state.legal_actions()))
     state.winner, state.capped, state.turn
 
-Modules: ``state`` (the rules), ``game`` (setup), ``actions`` (decisions),
+Modules: ``state`` (the game's data and protocol; its rules in ``turn``, ``playing``, ``chains``,
+``picks``, ``verbs``, ``wound``, ``zones``), ``tasks`` (the work on its stack), ``rules`` (the rules'
+numbers), ``cards`` (the designs compiled), ``game`` (setup), ``actions`` (decisions),
 ``observation`` (what a player sees), ``agents``, ``record`` (JSON-lines records,
 replay; their logs in words are ``forge.text.narrate``'s), ``invariants``, ``proofs`` (``prove_cards(db)``),
 ``builder`` (hand-built positions), ``sample`` (a small game in code).

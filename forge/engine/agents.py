@@ -50,13 +50,13 @@ def line_power(ln: Line) -> float:
     """The rough worth of one effect line (the agent reads it from its ``_Table``)."""
     v = ln.verb
     if v == "exile":
-        w = 2.2 if ln.a == "opponent_creature" else 0.4 if ln.a == "opponent_discard" else 0.2
+        w = 2.2 if ln.zone == "opponent_creature" else 0.4 if ln.zone == "opponent_discard" else 0.2
     elif v == "sacrifice":
         w = -1.5
     else:
         w = _VERB_WORTH.get(v, 0.4)
-    p = w * max(1, ln.n)
-    if ln.tn:
+    p = w * max(1, ln.amount)
+    if ln.threshold:
         p *= 0.7
     return p
 
@@ -78,8 +78,8 @@ def card_power(d: CardDef) -> float:
     return max(p, 0.3)
 
 
-def _has(lines, verb: str, a=None) -> bool:
-    return any(ln.verb == verb and (a is None or ln.a == a) for ln in lines)
+def _has(lines, verb: str, zone=None) -> bool:
+    return any(ln.verb == verb and (zone is None or ln.zone == zone) for ln in lines)
 
 
 def _lines(d: CardDef):
@@ -114,14 +114,14 @@ class _Design:
         if self.junk:
             self.hand = 0.0
         elif d.is_soul:
-            self.hand = 1.0 + 1.5 * sum(ln.n for ln in d.effects if ln.verb == "essence")
+            self.hand = 1.0 + 1.5 * sum(ln.amount for ln in d.effects if ln.verb == "essence")
         else:
             self.hand = self.power + (3.0 if d.is_trap else 0.0)
         self.demise = sum(lp[ln] for ln in d.demise)  # what its Demise lines are worth
         # A creature's worth on the battlefield: a Demise makes it
         # cheaper to lose, one that recovers a creature (itself included) a free sacrifice.
         keep = self.power - 1.5 * self.demise
-        if any(ln.verb == "recover" and ln.a in ("creature", "any") for ln in d.demise):
+        if any(ln.verb == "recover" and ln.card_kind in ("creature", "any") for ln in d.demise):
             keep = min(keep, 1.0)
         self.keep = keep
         self.threat = self.power - 1.5 * self.demise + 0.1 * d.cost  # an opponent's card (_threat)
@@ -135,10 +135,10 @@ class _Design:
         # No Sacrifice cost, no exile from hand, no exhaust: its score is ``activation``, always.
         self.plain_activation = not (d.sacrifice or self.thins_activate or self.exhausts)
         #: Its effect and ability lines with an allegiance threshold, in order (HeuristicAgent._needs_of).
-        self.thresholds = tuple(ln for ln in d.effects + d.activate if ln.tn)
+        self.thresholds = tuple(ln for ln in d.effects + d.activate if ln.threshold)
         #: The essence it gives unconditionally when played or activated (HeuristicAgent._deck_essence).
-        self.essence = sum(ln.n for ln in (d.activate if d.is_creature else d.effects)
-                           if ln.verb == "essence" and not ln.tn)
+        self.essence = sum(ln.amount for ln in (d.activate if d.is_creature else d.effects)
+                           if ln.verb == "essence" and not ln.threshold)
 
 
 class _Table:
@@ -249,11 +249,11 @@ class HeuristicAgent:
     @staticmethod
     def _is_junk(d: CardDef) -> bool:
         """A card the deck is better without: a Soul worth at most 1 essence and nothing else."""
-        return d.is_soul and len(d.effects) == 1 and d.effects[0].verb == "essence" and d.effects[0].n <= 1
+        return d.is_soul and len(d.effects) == 1 and d.effects[0].verb == "essence" and d.effects[0].amount <= 1
 
     @staticmethod
     def _thins(lines) -> bool:
-        return any(ln.verb == "exile" and ln.a == "your_hand" for ln in lines)
+        return any(ln.verb == "exile" and ln.zone == "your_hand" for ln in lines)
 
     # -- allegiance ------------------------------------------------------------------------
     def _needs(self, obs: Observation) -> list[float]:
@@ -284,8 +284,8 @@ class HeuristicAgent:
                     if al[f] < n:
                         need[f] += 0.6 * designs[d.i].power / miss
             for ln in designs[d.i].thresholds:
-                if al[ln.tf] < ln.tn <= al[ln.tf] + 2:
-                    need[ln.tf] += 0.4 * lp[ln] / (ln.tn - al[ln.tf])
+                if al[ln.threshold_faction] < ln.threshold <= al[ln.threshold_faction] + 2:
+                    need[ln.threshold_faction] += 0.4 * lp[ln] / (ln.threshold - al[ln.threshold_faction])
         need[home] += 1.5
         if not have_rite:
             for f in free_rites:
@@ -351,7 +351,7 @@ class HeuristicAgent:
         p = self._t.designs[d.i].power  # value(d)
         if aegis:
             # Aegis shaves every Wound effect: small ones are worth little against it.
-            lost = sum(min(ln.n, aegis) for ln in (d.activate if d.is_creature else d.effects)
+            lost = sum(min(ln.amount, aegis) for ln in (d.activate if d.is_creature else d.effects)
                        if ln.verb == "wound")
             p = max(0.3, p - lost * (_CREATURE_USES if d.is_creature else 1.0))
         if d.is_creature and creatures >= 6:
@@ -473,19 +473,19 @@ class HeuristicAgent:
         useful = 0.0
         for ln in d.effects:
             v = ln.verb
-            if v in ("destroy", "bounce", "exhaust") or (v == "exile" and ln.a == "opponent_creature"):
+            if v in ("destroy", "bounce", "exhaust") or (v == "exile" and ln.zone == "opponent_creature"):
                 if opp_field:
                     useful += lp[ln]
             elif v == "rift":
                 if obs.exile_pile():
                     useful += lp[ln]
-            elif v == "exile" and ln.a == "opponent_discard":
+            elif v == "exile" and ln.zone == "opponent_discard":
                 if obs.discard_pile(obs.opponent):
                     useful += lp[ln]
             elif v == "recover":
                 if any(self._recoverable(obs, ln)):
                     useful += lp[ln]
-            elif ln.tn and obs.allegiance(obs.player)[ln.tf] < ln.tn:
+            elif ln.threshold and obs.allegiance(obs.player)[ln.threshold_faction] < ln.threshold:
                 continue
             else:
                 useful += lp[ln]
@@ -503,7 +503,7 @@ class HeuristicAgent:
         return s
 
     def _recoverable(self, obs: Observation, ln: Line):
-        kind = ln.a
+        kind = ln.card_kind
         for cid in obs.discard_pile(obs.player):
             if kind == "any" or self._info(obs, cid).d.type == kind:
                 yield cid

@@ -17,7 +17,9 @@ from ..carddb.model import CardDatabase
 from ..carddb.vocabulary import FACTIONS
 from .cards import FACTION_INDEX
 from .game import Game
-from .state import OP_MAIN, OP_TURN, ROW_SIZE, STRATEGY, State
+from .rules import ROW_SIZE, STRATEGY
+from .state import State
+from .tasks import MAIN, TURN
 
 
 def build(db_or_game: CardDatabase | Game, *, players: Iterable[dict] = ({}, {}), active: int = 0,
@@ -66,11 +68,11 @@ def build(db_or_game: CardDatabase | Game, *, players: Iterable[dict] = ({}, {})
     s.turn = turn
     if start == "main":
         s.phase = STRATEGY
-        s.stack = [(OP_MAIN, False)]
+        s.stack = [MAIN]
         s._advance()
     elif start == "turn":
         s.turn = turn - 1
-        s.stack = [(OP_TURN,)]
+        s.stack = [TURN]
         s._advance()
     return s
 

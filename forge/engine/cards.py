@@ -15,19 +15,33 @@ NO_FACTION = -1
 
 
 class Line:
-    """One printed effect line, ready to resolve."""
+    """One printed effect line, ready to resolve.
 
-    __slots__ = ("verb", "n", "a", "b", "tf", "tn", "may", "up_to", "timing",
-                 "card_id", "section", "index", "k_res", "k_met", "k_not", "src")
+    Its parameters are named for what they mean; a verb sets the ones it has and leaves the
+    others at their neutral value (None, NO_FACTION, 0):
+
+    - ``amount``: the verb's number (essence gained, wound dealt, cards drawn or chosen...);
+    - ``target``: whom a destroy / exhaust / bounce / exile picks, ``"choice"`` or ``"that"``
+      (the card of the triggering event);
+    - ``zone``: where an exile takes its card from, or where a rift puts it (``"hand"``...);
+    - ``faction``: the faction an allegiance line raises (NO_FACTION: the player chooses);
+    - ``card_kind``: the card type a recover takes back (``"any"`` or a type);
+    - ``threshold_faction``, ``threshold``: a conditional line acts only while its owner's
+      allegiance in that faction is at least ``threshold`` (0: an unconditional line).
+    """
+
+    __slots__ = ("verb", "amount", "target", "zone", "faction", "card_kind", "threshold_faction",
+                 "threshold", "may", "up_to", "timing", "card_id", "section", "index",
+                 "k_res", "k_met", "k_not", "src")
 
     def __init__(self, card: Card, section: str, index: int, ln: EffectLine) -> None:
         spec = VERBS.get(ln.verb)
         self.verb = ln.verb
-        self.n = ln.n if (spec is None or spec.main == "n") else 0
-        self.a, self.b = _params(ln)
+        self.amount = ln.n if (spec is None or spec.main == "n") else 0
+        self.target, self.zone, self.faction, self.card_kind = _params(ln)
         thr = ln.threshold
-        self.tf = FACTION_INDEX[thr.faction] if thr else NO_FACTION
-        self.tn = thr.n if thr else 0
+        self.threshold_faction = FACTION_INDEX[thr.faction] if thr else NO_FACTION
+        self.threshold = thr.n if thr else 0
         self.may = bool(ln.may)
         self.up_to = bool(ln.arg("up_to")) if spec and spec.param("up_to") else False
         self.timing = ln.timing
@@ -38,24 +52,23 @@ class Line:
         self.src = ln
 
     def __repr__(self) -> str:
-        return f"Line({self.card_id}:{self.section}[{self.index}] {self.verb} {self.n})"
+        return f"Line({self.card_id}:{self.section}[{self.index}] {self.verb} {self.amount})"
 
 
 def _params(ln: EffectLine) -> tuple:
-    """The verb-specific parameters as (a, b)."""
+    """The verb-specific parameters as (target, zone, faction, card_kind)."""
     v = ln.verb
     if v in ("destroy", "exhaust", "bounce"):
-        return ln.arg("target") or "choice", None
+        return ln.arg("target") or "choice", None, NO_FACTION, None
     if v == "exile":
-        return ln.arg("from") or "opponent_creature", ln.arg("target") or "choice"
+        return ln.arg("target") or "choice", ln.arg("from") or "opponent_creature", NO_FACTION, None
     if v == "rift":
-        return ln.arg("to") or "hand", None
+        return None, ln.arg("to") or "hand", NO_FACTION, None
     if v == "allegiance":
-        f = ln.arg("faction") or "any"
-        return FACTION_INDEX.get(f, NO_FACTION), None
+        return None, None, FACTION_INDEX.get(ln.arg("faction") or "any", NO_FACTION), None
     if v == "recover":
-        return ln.arg("card") or "any", None
-    return None, None
+        return None, None, NO_FACTION, ln.arg("card") or "any"
+    return None, None, NO_FACTION, None
 
 
 class CardDef:
@@ -114,7 +127,7 @@ class CardDef:
             line = Line(card, section, i, ln)
             if played and ln.verb == "sacrifice":
                 costs.append(line)
-                self.sacrifice += line.n
+                self.sacrifice += line.amount
             else:
                 out.append(line)
         if costs:

@@ -5,8 +5,9 @@ from ..carddb.model import CardDatabase
 from ..carddb.vocabulary import FACTIONS
 from .actions import Action
 from .cards import FACTION_INDEX, CompiledCards
-from .state import (HAND_SIZE, OP_PICK, OP_SETUP_END, OP_TURN, P_SETASIDE, ROW_SIZE, SETUP, START_ALLEGIANCE,
-                    State)
+from .rules import HAND_SIZE, ROW_SIZE, SETUP, START_ALLEGIANCE
+from .state import State
+from .tasks import P_SETASIDE, SETUP_END, TURN, Finish, Pick
 
 DEFAULT_TURN_CAP = 200
 DEFAULT_DECISION_CAP = 20_000
@@ -27,11 +28,13 @@ class Game:
         self.act_pick: list[Action] = []
         self.act_trap: list[Action] = []
         self.act_guard: list[Action] = []
+        #: Each card instance's step 6 (``State._push_played``): a task is never changed, so one will do.
+        self.finish_tasks: list[Finish] = []
         self.ensure_actions(200)
 
     def ensure_actions(self, n: int) -> None:
         """Pre-build the per-instance actions of the frequent decisions (no allocation in the hot loop:
-        building a named tuple costs more than the rest of posing the decision)."""
+        building a named tuple costs more than the rest of posing the decision), and their Finish tasks."""
         for cid in range(len(self.act_play), n):
             self.act_play.append(Action("play", cid))
             self.act_summon.append(Action("summon", cid))
@@ -39,6 +42,7 @@ class Game:
             self.act_pick.append(Action("pick", cid))
             self.act_trap.append(Action("trap", cid))
             self.act_guard.append(Action("guard", cid))
+            self.finish_tasks.append(Finish(cid))
 
     def new_state(self, seed: int, factions: tuple[str, str] = ("red", "blue"), first: int | None = 0,
                   expert: bool = False, log: bool = False, coverage: bool = False) -> State:
@@ -79,10 +83,10 @@ class Game:
         self.ensure_actions(len(s.defs))
         s.phase = SETUP
         if expert:
-            s.stack = [(OP_SETUP_END,),
-                       (OP_PICK, P_SETASIDE, second, 2, True, (), None, False),
-                       (OP_PICK, P_SETASIDE, first, 2, True, (), None, False)]
+            s.stack = [SETUP_END,
+                       Pick(P_SETASIDE, second, 2, True, (), None, None, False),
+                       Pick(P_SETASIDE, first, 2, True, (), None, None, False)]
         else:
-            s.stack = [(OP_TURN,)]
+            s.stack = [TURN]
         s._advance()
         return s

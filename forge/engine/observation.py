@@ -10,7 +10,7 @@ from typing import Callable, TypeVar
 
 from ..carddb.model import Card
 from .cards import CardDef
-from .state import OP_DRAIN, OP_LINES, OP_WINDOW
+from .tasks import Drain, Guard, Lines, Window
 
 T = TypeVar("T")
 
@@ -113,19 +113,19 @@ class Observation:
     def wound_pending(self) -> int:
         """At a Guard decision, the damage a Guard would cancel."""
         t = self._s.stack[-1] if self._s.stack else None
-        return t[2] if t and self._s.decision_kind() == "guard" else 0
+        return t.damage if type(t) is Guard and not self._s.terminal else 0
 
     def announced(self) -> int:
         """In a step-3 window, the card played or the creature activated (public: it was
         shown at step 1); -1 after a summon, or when no card is being resolved."""
         s = self._s
         stack = s.stack
-        if not stack or stack[-1][0] != OP_WINDOW:
+        if not stack or type(stack[-1]) is not Window:
             return -1
         for t in reversed(stack[:-1]):
-            if t[0] == OP_LINES:
-                return t[7]
-            if t[0] == OP_DRAIN:
+            if type(t) is Lines:
+                return t.cid
+            if type(t) is Drain:
                 break
         return -1
 

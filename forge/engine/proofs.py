@@ -17,7 +17,8 @@ from ..carddb.vocabulary import FACTIONS, EffectLine
 from .actions import Action
 from .builder import build
 from .game import Game
-from .state import OP_DRAIN, OP_LINES, State
+from .state import State
+from .tasks import DRAIN, IDLE_WINDOWS, MAIN, MAIN_OFFERED, Armed, Lines
 
 #: Cards every proof position uses, added to the database under test.
 _PROOF_CARDS = [
@@ -195,7 +196,7 @@ def _run_played(game: Game, card: Card, met: bool) -> State:
     if card.type == "trap":
         return _run_trap(game, card, met)
     s = _position(game, card, met, {"hand": [card.id, "__proof-soul", "__proof-spell"]}, {})
-    s = _start(s, [(1, False)])  # OP_MAIN
+    s = _start(s, [MAIN])
     _drive(s, first=Action("play", s.hand[0][0]))
     return s
 
@@ -207,7 +208,7 @@ def _run_trap(game: Game, card: Card, met: bool) -> State:
     s.hand[0].insert(0, trap)
     game.ensure_actions(len(s.defs))
     kind = card.trap.kind if card.trap else "none"
-    s = _start(s, [(1, True)])  # OP_MAIN, idle window already offered
+    s = _start(s, [MAIN_OFFERED])  # the idle window already offered
     if kind == "when":
         # The opponent's event happens; the window opens with the trap as a candidate.
         event = card.trap.event or "cast"
@@ -215,12 +216,12 @@ def _run_trap(game: Game, card: Card, met: bool) -> State:
         s.pending = -1
         s._ft = False
         s._fire(event, 1, ref, 0 if event == "destroy" else -1)
-        s._when = [w for w in s._when if w[0] == trap] or [(trap, s.stamp[trap], ref)]
+        s._when = [w for w in s._when if w.cid == trap] or [Armed(trap, s.stamp[trap], ref)]
         s._advance()
         _drive(s, first=Action("trap", trap, 0))
     else:
         s.pending = -1
-        s.stack.append((2, 0, (), 0))  # OP_WINDOW for player 0, idle
+        s.stack.append(IDLE_WINDOWS[0])
         s._advance()
         _drive(s, first=Action("trap", trap))
         if kind == "each_time":
@@ -250,24 +251,24 @@ def _fire_and_drain(s: State, event: str, actor: int, owner: int) -> None:
     victim = owner if event == "destroy" else -1
     s._fire(event, actor, _event_ref(s, event, actor), victim)
     s._when.clear()
-    s.stack.append((OP_DRAIN, False))
+    s.stack.append(DRAIN)
     s._advance()
     _drive(s)
 
 
 def _run_activate(game: Game, card: Card, met: bool) -> State:
     s = _position(game, card, met, {"field": [card.id, "__proof-creature", "__proof-creature"]}, {})
-    s = _start(s, [(1, True)])
+    s = _start(s, [MAIN_OFFERED])
     _drive(s, first=Action("activate", s.field[0][0]))
     return s
 
 
 def _run_summon_and_demise(game: Game, card: Card, met: bool) -> State:
     s = _position(game, card, met, {"field": [card.id, "__proof-creature"]}, {})
-    s = _start(s, [(1, True)])
+    s = _start(s, [MAIN_OFFERED])
     s.pending = -1
     s._ft = False
-    s.stack.append((OP_DRAIN, False))
+    s.stack.append(DRAIN)
     s._destroy(s.field[0][0], 1)  # destroyed by the opponent's effect: its Demise waits
     s._advance()
     _drive(s)
@@ -277,7 +278,7 @@ def _run_summon_and_demise(game: Game, card: Card, met: bool) -> State:
 def _run_end_of_turn(game: Game, card: Card, met: bool) -> State:
     me = {"rite": card.id} if card.type == "rite" else {"field": [card.id]}
     s = _position(game, card, met, me, {})
-    s = _start(s, [(1, True)])
+    s = _start(s, [MAIN_OFFERED])
     _drive(s, first=Action("end"), until_turn_ends=True)
     return s
 
@@ -285,7 +286,7 @@ def _run_end_of_turn(game: Game, card: Card, met: bool) -> State:
 def _run_triggers(game: Game, card: Card, met: bool) -> State:
     me = {"rite": card.id} if card.type == "rite" else {"field": [card.id, "__proof-creature"]}
     s = _position(game, card, met, me, {"field": ["__proof-creature"] * 3})
-    s = _start(s, [(1, True)])
+    s = _start(s, [MAIN_OFFERED])
     for t in card.triggers:
         actor = 0 if t.actor == "you" else 1
         _fire_and_drain(s, t.event, actor=actor, owner=0)
@@ -347,8 +348,8 @@ def _current_line() -> int:
     if not _CURRENT:
         return -1
     for task in reversed(_CURRENT[0].stack):
-        if task[0] == OP_LINES and task[3] > 0:
-            return task[2][task[3] - 1].index
+        if type(task) is Lines and task.at > 0:
+            return task.lines[task.at - 1].index
     return -1
 
 

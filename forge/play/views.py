@@ -12,7 +12,7 @@ language; the log is the replay's (``forge.text.narrate.LogPrinter``, in the loc
 from __future__ import annotations
 
 from ..engine import Observation
-from ..engine.state import OP_LINES
+from ..engine.tasks import Lines
 from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE
 from ..text.narrate import LogPrinter
 from .session import HUMAN, Session
@@ -180,18 +180,19 @@ class Viewer:
         if kind == "guard":
             d, _ = _resolving(s)
             if d is None:
-                return self.words.say(lang, "guard", n=s.stack[-1][2])
-            return self.words.say(lang, "guard_from", n=s.stack[-1][2], card=self.names[lang][d.id])
+                return self.words.say(lang, "guard", n=s.stack[-1].damage)
+            return self.words.say(lang, "guard_from", n=s.stack[-1].damage, card=self.names[lang][d.id])
         if kind == "may":
             d, _ = _resolving(s)
-            return self.words.say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1][2], lang))
-        _, purpose, _, k, optional, picked, data, _ = s.stack[-1]
-        left = k - len(picked)
+            return self.words.say(lang, "may", card=self.names[lang][d.id] if d else "", text=self.line_text(s.stack[-1].line, lang))
+        pick = s.stack[-1]
+        optional, picked = pick.optional, pick.picked
+        left = pick.count - len(picked)
         if kind in ("pick:keep", "pick:set_aside"):
             return self.words.say(lang, kind, k=left)
         d, ln = _resolving(s)
-        if kind == "pick:sacrifice" and data and data[0] is not None:
-            d, ln = data[0], (data[0].sacrifice_lines or (None,))[0]
+        if kind == "pick:sacrifice" and pick.cost_of is not None:
+            d, ln = pick.cost_of, (pick.cost_of.sacrifice_lines or (None,))[0]
         card = self.names[lang][d.id] if d is not None else ""
         if kind == "pick:allegiance":
             return self.words.say(lang, kind, card=card, k=left)
@@ -214,13 +215,13 @@ class Viewer:
             # an allegiance is a colour, as the tracks (and the replay's) name it
             out["label"] = self.words.say(lang, "opt:" + k, faction=self.logs[lang].fnames.get(f, f))
         elif k == "pass":
-            out["label"] = self.words.say(lang, "opt:take", n=s.stack[-1][2]) if kind == "guard" else self.words.say(lang, "opt:pass")
+            out["label"] = self.words.say(lang, "opt:take", n=s.stack[-1].damage) if kind == "guard" else self.words.say(lang, "opt:pass")
         elif k == "stop":
             out["label"] = self.words.say(lang, "opt:keep_none" if kind == "pick:keep" else "opt:stop")
         elif k == "order":
-            owner, lines, _, _, d, _ = s.pools[-1][a.a]
-            text = "; ".join(self.line_text(ln, lang) for ln in lines)
-            out["label"] = self.words.say(lang, "opt:order", card=self.names[lang][d.id]) + (f": {text}" if text else "")
+            waiting = s.pools[-1][a.a]
+            text = "; ".join(self.line_text(ln, lang) for ln in waiting.lines)
+            out["label"] = self.words.say(lang, "opt:order", card=self.names[lang][waiting.design.id]) + (f": {text}" if text else "")
         else:  # end, yes, no
             out["label"] = self.words.say(lang, "opt:" + k)
         return out
@@ -229,7 +230,6 @@ class Viewer:
 def _resolving(s):
     """The card whose lines are being read and the line being resolved, under the current decision."""
     for t in reversed(s.stack[:-1]):
-        if t[0] == OP_LINES:
-            _, _, lines, i, _, _, d, _ = t
-            return d, lines[i - 1] if 0 < i <= len(lines) else None
+        if type(t) is Lines:
+            return t.design, t.lines[t.at - 1] if 0 < t.at <= len(t.lines) else None
     return None, None

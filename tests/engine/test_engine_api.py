@@ -17,7 +17,8 @@ from forge.engine.observation import Observation
 from forge.engine.proofs import prove_cards
 from forge.engine.record import ReplayMismatch, digest, from_jsonl, make_record, replay, to_jsonl
 from forge.engine.sample import card, line, sample_database
-from forge.engine.state import HANDLED_VERBS, OP_WINDOW
+from forge.engine.state import HANDLED_VERBS
+from forge.engine.tasks import Window
 from forge.sim.simulate import PAIRINGS, Settings, game_seed, play_games
 from forge.text.narrate import render
 from forge.text.cardtext import load_phrasebooks
@@ -302,7 +303,7 @@ def test_observation_announced_is_the_card_of_the_step_3_window():
                 # activated, or -1 after a summon
                 assert cid == -1 or cid in s.resolving or cid in s.played[active] or cid in s.field[active]
                 seen += cid >= 0
-            elif not (s.stack and s.stack[-1][0] == OP_WINDOW):
+            elif not (s.stack and type(s.stack[-1]) is Window):
                 assert obs.announced() == -1
             s.apply(agents[p].act(obs, s.options))
     assert seen

@@ -132,7 +132,7 @@ def test_chains_3_active_player_priority_over_new_waiting_effects():
                           dict(field=["theirs", "theirs2"], deck=["filler"])])
     act(s, "play", cid(s, "c"))
     assert s.decision_kind() == "order" and s.current_player() == 1
-    wound_first = next(o for o in s.options if s.pools[-1][o.a][1][0].verb == "wound")
+    wound_first = next(o for o in s.options if s.pools[-1][o.a].lines[0].verb == "wound")
     s.apply(wound_first)
     log = [e for e in s.log if e[0] in ("essence", "wound", "draw")]
     assert log == [("wound", 1, 0, 1), ("essence", 0, 10), ("draw", 1, 1)]
@@ -199,7 +199,7 @@ def test_chains_7_guard_aegis_shield_modify_wound_as_it_resolves():
     c = card("c", "spell", ["red"], effects=[line("wound", 3), line("essence", 1)])
     s = scenario(guard, c, players=[dict(hand=["c"]), dict(field=["guard"])])
     act(s, "play", cid(s, "c"))
-    assert s.decision_kind() == "guard" and s.stack[-1][2] == 2 and s.essence[0] == 0
+    assert s.decision_kind() == "guard" and s.stack[-1].damage == 2 and s.essence[0] == 0
     act(s, "pass")
     assert s.health[1] == 38 and s.essence[0] == 1
 
@@ -276,16 +276,16 @@ def test_chains_3_active_player_first_new_effects_join_their_owner_then_the_oppo
     s = scenario(a1, a2, a3, o1, o2, hush,
                  players=[dict(hand=["hush"], field=["a1", "a2", "a3"], deck=["gold"]), dict(field=["o1", "o2"])])
     act(s, "play", cid(s, "hush"))
-    src = lambda: sorted(s.pools[-1][o.a][4].id for o in s.options)
+    src = lambda: sorted(s.pools[-1][o.a].design.id for o in s.options)
     # Waiting: a1, a2 (active player), o1 (opponent). The active player chooses among theirs.
     assert s.decision_kind() == "order" and s.current_player() == 0 and src() == ["a1", "a2"]
-    s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "a1"))
+    s.apply(next(o for o in s.options if s.pools[-1][o.a].design.id == "a1"))
     # a1's Wound triggered a3 (active) and o2 (opponent): a3 joins the active player's effects.
     assert s.current_player() == 0 and src() == ["a2", "a3"]
-    s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "a3"))
+    s.apply(next(o for o in s.options if s.pools[-1][o.a].design.id == "a3"))
     # Only now the opponent, who orders theirs.
     assert s.current_player() == 1 and src() == ["o1", "o2"]
-    s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "o2"))
+    s.apply(next(o for o in s.options if s.pools[-1][o.a].design.id == "o2"))
     log = [e for e in s.log if e[0] in ("essence", "wound", "draw")]
     assert log == [("essence", 0, 7), ("wound", 0, 1, 1), ("essence", 0, 5), ("draw", 0, 1),
                    ("essence", 1, 2), ("essence", 1, 1)]
@@ -371,6 +371,6 @@ def test_rites_effects_wait_and_follow_the_order_of_resolution():
                                            dict(field=["foe"])])
     act(s, "play", cid(s, "spark"))
     assert s.decision_kind() == "order" and s.current_player() == 0
-    s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "fan"))
+    s.apply(next(o for o in s.options if s.pools[-1][o.a].design.id == "fan"))
     log = [e for e in s.log if e[0] in ("essence", "wound")]
     assert log == [("wound", 0, 1, 1), ("essence", 0, 1), ("wound", 0, 1, 1), ("essence", 1, 2)]

@@ -139,7 +139,7 @@ def test_wound_protection_order_aegis_then_divine_shield_then_guard():
     act(s, "trap", cid(s, "shield"))
     act(s, "play", cid(s, "big"))
     assert s.decision_kind() == "guard"
-    assert s.stack[-1][2] == 5 - 2 - 1  # only the strongest Aegis, then Divine Shield
+    assert s.stack[-1].damage == 5 - 2 - 1  # only the strongest Aegis, then Divine Shield
     act(s, "pass")
     assert s.health[1] == 38
     act(s, "play", cid(s, "big"))
@@ -255,7 +255,7 @@ def test_traps_when_the_effects_it_triggers_follow_the_priority_then_the_card_re
     act(s, "pick", cid(s, "dm0", "field"))
     # The trap is over: its effects wait; the active player resolves theirs first, in their order.
     assert s.decision_kind() == "order" and s.current_player() == 0
-    s.apply(next(o for o in s.options if s.pools[-1][o.a][4].id == "m0"))
+    s.apply(next(o for o in s.options if s.pools[-1][o.a].design.id == "m0"))
     log = [e for e in s.log if e[0] in ("essence", "draw")]
     assert log == [("draw", 1, 1), ("essence", 0, 1), ("essence", 0, 3), ("draw", 1, 1), ("essence", 0, 10)]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from forge.engine import Observation, RandomAgent
 from forge.engine.builder import build, cid
-from forge.engine.state import OP_LINES
+from forge.engine.tasks import Lines
 from forge.play.session import HUMAN, Session
 from forge.play.views import Viewer
 
@@ -67,7 +67,7 @@ def test_a_decision_s_words_name_its_card_and_line(playable):
         while not session.over and s.decisions < 1500:
             if s.decision_kind() == "pick:destroy":
                 prompt = viewer.view(session, s.pending, "en")["decision"]["prompt"]
-                card = next(t for t in reversed(s.stack) if t[0] == OP_LINES)[6].card  # whose lines are read
+                card = next(t for t in reversed(s.stack) if type(t) is Lines).design.card  # whose lines are read
                 assert prompt.startswith(f"{card.name['en']}: Destroy") and prompt.endswith(" — choose 1."), prompt
                 fr = viewer.view(session, s.pending, "fr")["decision"]["prompt"]
                 assert fr.startswith(f"{card.name['fr']}\u00a0: Destruction") and fr.endswith("choisissez-en 1."), fr
