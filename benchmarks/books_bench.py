@@ -1,6 +1,6 @@
 """Book speed: both books in both languages, screen and print files, end to end, beside WeasyPrint alone.
 
-    python benchmarks/books_bench.py [--root .] [--workers 2] [--repeat 1] [--screen-only] [--json]
+    python benchmarks/books_bench.py [--root .] [--workers 2] [--repeat 1] [--screen-only] [--edition] [--json]
 
 Target (issue 24 §6): the rulebook and the reference, in English and French, screen PDFs and
 print files (press PDF/X and the A4 and Letter booklets), as ``forge build`` and ``forge render
@@ -12,6 +12,9 @@ calls, in every worker). The end-to-end figure is what the command takes (the wo
 forked, as the command's) in wall-clock seconds, with the CPU seconds of all processes beside
 it (a machine shared with other work stretches the first, not the second); the breakdown runs
 each book in this process, one at a time, and gives the final HTML the baseline lays out.
+
+``--edition`` adds what a cold ``forge build`` does after the books: the web edition, its books
+composed once (those the books' build composed, handed over) and, beside it, composed again.
 """
 from __future__ import annotations
 
@@ -31,6 +34,7 @@ from forge.books.build import build_books
 from forge.books.compose import compose, load_project
 from forge.books.fetch import FetchLog, guarded_fetcher
 from forge.books.pdf import check_pdf, fixed_clock, render_book
+from forge.books.web import build_web
 from forge.books.printing import press_problems
 from forge.carddb.database import load_database
 from forge.text.cardtext import load_phrasebooks
@@ -84,6 +88,22 @@ def end_to_end(root: Path, workers: int, press: bool) -> dict:
             "unchanged_layouts": unchanged_layouts,
             "books": {f"{o.kind}-{o.lang}": {"pages": o.pages, "bytes": o.size,
                                              "seconds": o.seconds} for o in outcomes}}
+
+
+def edition(root: Path, workers: int, shared: bool) -> dict:
+    """The books (with their print files) and then the web edition, cold, as ``forge build`` makes them;
+    ``shared``: the web edition is handed the books the books' build composed (each composed once)."""
+    from forge.books import table
+
+    table._IMAGES.clear()  # cold: the card pictures a run before drew in this process are drawn again
+    with tempfile.TemporaryDirectory() as tmp:
+        composed = {} if shared else None
+        start, cpu = time.perf_counter(), _cpu()
+        books = build_books(root, KINDS, LANGS, Path(tmp), workers=workers, press=True, composed=composed)
+        pages = build_web(root, KINDS, LANGS, Path(tmp), composed=composed)
+        seconds, cpu = time.perf_counter() - start, _cpu() - cpu
+        assert all(o.written for o in books + pages), [o.findings for o in books + pages if not o.written]
+    return {"seconds": seconds, "cpu_seconds": cpu}
 
 
 #: The final HTML of each book (``Rendered.sources``), set before the baseline's workers are forked.
@@ -153,6 +173,8 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--repeat", type=int, default=1, help="end-to-end runs; the best is kept")
     ap.add_argument("--screen-only", action="store_true", help="the screen PDFs only (forge render books)")
+    ap.add_argument("--edition", action="store_true",
+                    help="also the books and the web edition, cold, each book composed once and twice")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = ap.parse_args()
     press = not args.screen_only
@@ -166,6 +188,10 @@ def main() -> None:
                "unchanged_layouts": best["unchanged_layouts"], "books": best["books"], "breakdown": parts,
                "weasyprint_once": once, "ratio": best["seconds"] / once["seconds"],
                "cpu_ratio": best["cpu_seconds"] / once["cpu_seconds"]}
+    if args.edition:  # alternated, the best of each kept: a machine shared with other work stretches both alike
+        runs = [edition(args.root, args.workers, shared) for _ in range(max(1, args.repeat)) for shared in (True, False)]
+        figures["edition"] = {name: min(runs[i::2], key=lambda r: r["cpu_seconds"])
+                              for i, name in enumerate(("composed_once", "composed_twice"))}
     if args.json:
         print(json.dumps(figures, indent=2, default=lambda v: round(v, 2)))
         return
@@ -177,6 +203,9 @@ def main() -> None:
     print(f"ratio: x{figures['ratio']:.2f} wall, x{figures['cpu_ratio']:.2f} CPU (target <= x1.5)")
     print(f"again with nothing changed: {best['unchanged_seconds']:5.2f} s, {best['unchanged_layouts']} layouts "
           f"(target 0)")
+    for name, e in figures.get("edition", {}).items():
+        print(f"books then web edition, cold, {name.replace('_', ' ')}: {e['seconds']:6.2f} s, "
+              f"{e['cpu_seconds']:.1f} CPU s")
     for name, b in best["books"].items():
         part = parts[name]
         print(f"  {name:<14} {b['pages']:3d} pages {b['bytes'] / 1024:6.0f} KB   "

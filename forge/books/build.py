@@ -189,9 +189,8 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
 def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, draft: str,
                press: bool) -> BookOutcome:
     from ..core import atomic
-    from ..carddb.database import load_database
-    from ..text.cardtext import PhraseError, load_phrasebooks
-    from .compose import BookIOError, compose, load_project, url_finding
+    from ..text.cardtext import PhraseError
+    from .compose import BookIOError, url_finding
     from .fetch import FetchRefused
     from .pdf import check_pdf, read_pdf, render_book, smuggled
     from .printing import print_files
@@ -200,19 +199,16 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
     outcome = BookOutcome(kind, lang)
     path = output_path(Path(out), kind, lang)
     outcome.sources = sources_key(Path(root), kind, lang, draft)
-    if outcome.sources and known and known.get("sources") == outcome.sources and _current(known, out, kind, lang, press):
+    if _left_alone(outcome.sources, known, out, kind, lang, press):
         outcome.key = known["key"]
         outcome.findings = findings_of(known.get("findings"))
         return _unchanged(outcome, path, known, start)
     try:
-        load = load_database(root)
-        project = load_project(Path(root), load.db, load_phrasebooks(root))
-        project.draft = bool(draft)
-        composed = compose(project, kind, lang)
+        project, composed = _COMPOSED.get((root, kind, lang, draft)) or _compose(root, kind, lang, draft)
     except (BookIOError, PhraseError) as exc:
         outcome.io_error = str(exc)
         return outcome
-    outcome.findings = composed.findings
+    outcome.findings = list(composed.findings)  # a copy: the web edition may share ``composed`` (build_books)
     if not composed.ok:
         outcome.seconds = time.perf_counter() - start
         return outcome
@@ -259,6 +255,52 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
     return outcome
 
 
+def _left_alone(sources: str, known: dict | None, out: str, kind: str, lang: str, press: bool) -> bool:
+    """Whether the book's ``sources_key`` is the record's and its files are on disk as the record says: then
+    it is left as it is, not even composed."""
+    return bool(sources) and bool(known) and known.get("sources") == sources and _current(known, out, kind, lang,
+                                                                                         press)
+
+
+def _compose(root: str, kind: str, lang: str, draft: str) -> tuple:
+    """(the project, the book composed from it) (``forge.books.compose``); raises BookIOError, PhraseError."""
+    from ..carddb.database import load_database
+    from ..text.cardtext import load_phrasebooks
+    from .compose import compose, load_project
+
+    load = load_database(root)
+    project = load_project(Path(root), load.db, load_phrasebooks(root))
+    project.draft = bool(draft)
+    return project, compose(project, kind, lang)
+
+
+#: Books composed before the pool's workers are forked, by (root, kind, lang, draft): a worker finds its
+#: book here instead of composing it again (a spawned worker, which inherits nothing, composes its own).
+_COMPOSED: dict[tuple, tuple] = {}
+
+
+def _compose_first(jobs: list[tuple]) -> dict[tuple[str, str], object]:
+    """Compose here, once, every book of ``jobs`` that will be laid out (not left as it is by its
+    ``sources_key``), for the workers (``_COMPOSED``) and for the caller: by (kind, lang), the
+    composed books the web edition lays out too (``forge.books.web.build_web``). One that fails to
+    compose is left to its worker, which reports why."""
+    from ..carddb.database import gc_paused
+    from ..text.cardtext import PhraseError
+    from .compose import BookIOError
+
+    out = {}
+    with gc_paused():  # as in build_one: the collector's passes over a composition's young objects
+        for root, kind, lang, target, known, draft, press in jobs:
+            if _left_alone(sources_key(Path(root), kind, lang, draft), known, target, kind, lang, press):
+                continue
+            try:
+                _COMPOSED[(root, kind, lang, draft)] = pair = _compose(root, kind, lang, draft)
+            except (BookIOError, PhraseError):
+                continue
+            out[(kind, lang)] = pair[1]
+    return out
+
+
 def _current(known: dict, out: str, kind: str, lang: str, press: bool) -> bool:
     """The book's file, and with ``press`` its print files, are on disk as the record describes them."""
     from .printing import files_on_disk
@@ -290,9 +332,15 @@ def findings_of(rows) -> list[Finding]:
 
 
 def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
-                workers: int | None = None, draft: str = "", press: bool = False) -> list[BookOutcome]:
+                workers: int | None = None, draft: str = "", press: bool = False,
+                composed: dict | None = None) -> list[BookOutcome]:
     """Every asked book in every asked language, in parallel when there are several cores; with
-    ``press``, their print files too."""
+    ``press``, their print files too.
+
+    With ``composed`` (a dict, for the web edition that follows: ``build_web(composed=...)``), the
+    books to lay out are composed here, before the workers are forked (they inherit them), and put
+    in it by (kind, lang): a cold ``forge build`` composes each book once, not once for its PDF and
+    once more for its web page. Not for a draft, whose books are composed as drafts (``Project.draft``)."""
     from ..core.workers import cap, cpus, process_pool
 
     from ..core import atomic
@@ -302,17 +350,22 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
     jobs = [(str(root), kind, lang, str(out), record.get(f"{kind}-{lang}"), draft, press)
             for kind in kinds for lang in langs]
     workers = cap(workers or cpus(), len(jobs))
-    if workers == 1:
-        outcomes = [build_one(*job) for job in jobs]
-    else:
-        if any(known is None for *_, known, _, _ in jobs):
-            _preload()  # a book never built here is laid out: its workers inherit the layout libraries
-        import gc
+    try:
+        if composed is not None and not draft:
+            composed.update(_compose_first(jobs))
+        if workers == 1:
+            outcomes = [build_one(*job) for job in jobs]
+        else:
+            if any(known is None for *_, known, _, _ in jobs):
+                _preload()  # a book never built here is laid out: its workers inherit the layout libraries
+            import gc
 
-        with process_pool(workers, then=gc.disable) as pool:  # see build_one: a worker lives for two books or so
-            futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
-            done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
-        outcomes = [done[(kind, lang)] for _, kind, lang, *_ in jobs]
+            with process_pool(workers, then=gc.disable) as pool:  # see build_one: a worker lives for two books or so
+                futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
+                done = {(o.kind, o.lang): o for o in (f.result() for f in futures)}
+            outcomes = [done[(kind, lang)] for _, kind, lang, *_ in jobs]
+    finally:
+        _COMPOSED.clear()  # the caller's dict keeps what it asked for
     _write_record(Path(out), record, outcomes)
     return outcomes
 

@@ -262,8 +262,10 @@ class Edition:
         return page.replace(_slot("csp"), content_policy(), 1)
 
 
-def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: AssetCache | None = None) -> Edition:
-    """Compose every book in every language of the project and rewrite their bodies for the web."""
+def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: AssetCache | None = None,
+                 given: dict[tuple[str, str], Composed] | None = None) -> Edition:
+    """Compose every book in every language of the project and rewrite their bodies for the web; a book
+    in ``given`` (by kind and language, composed from the same sources: ``build_books``) is not composed again."""
     from .compose import compose
     from .webassets import local_image
 
@@ -275,7 +277,7 @@ def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: 
         for lang in langs:
             if project.source(f"{kind}.{lang}.md") is None:
                 continue  # a locale without this book's prose: no page, and no link to one
-            c = composed[(kind, lang)] = compose(project, kind, lang)
+            c = composed[(kind, lang)] = (given or {}).get((kind, lang)) or compose(project, kind, lang)
             if not c.ok or not c.context:
                 continue
             bodies[(kind, lang)] = rewrite(str(c.context["body"]), words[lang].names, words[lang].keywords,
@@ -299,10 +301,11 @@ def _unstyled(project: Project, body: str) -> list[Finding]:
 
 
 def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: Path,
-              draft: str = "") -> list[WebOutcome]:
+              draft: str = "", composed: dict[tuple[str, str], Composed] | None = None) -> list[WebOutcome]:
     """Write the web page of every asked book in every asked language; one outcome each.
 
-    ``draft`` says why the cards are not fit to print (``--force``): every page then says so at its top."""
+    ``draft`` says why the cards are not fit to print (``--force``): every page then says so at its top.
+    ``composed``: books the PDFs' build composed from the same sources (``build_books(composed=...)``)."""
     from ..core import atomic
     from ..carddb.database import load_database
     from ..render.jobs import differs
@@ -317,7 +320,7 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
     try:
         load = load_database(root)
         project = load_project(Path(root), load.db, load_phrasebooks(root))
-        edition = load_edition(project, cache=AssetCache(Path(out)))
+        edition = load_edition(project, cache=AssetCache(Path(out)), given=composed)
     except (BookIOError, PhraseError) as exc:
         for o in outcomes:
             o.io_error = str(exc)

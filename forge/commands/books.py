@@ -92,12 +92,14 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     target = default_output(root, out, fmt)
     with progress(fmt) as say:
         say(f"laying out {', '.join(f'{kind}-{lang}' for kind in kinds for lang in langs)}")
-        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft, press=press)
+        composed: dict | None = {} if html else None  # each book composed once, for its PDF and its web page
+        outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft, press=press,
+                               composed=composed)
         if html:
             from ..books.web import build_web
 
             say("laying out the web edition")
-            outcomes += build_web(root, kinds, langs, target, draft=draft)
+            outcomes += build_web(root, kinds, langs, target, draft=draft, composed=composed)
     findings = list(checked.findings)
     for o in outcomes:
         findings += o.findings

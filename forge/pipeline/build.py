@@ -121,8 +121,9 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int, db) -> Stag
     example = regenerate_example(root, db)
     if example.findings or example.io_error:
         return Stage("books", False, {"books": [], "pages": 0}, example.findings, time.perf_counter() - started)
-    outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs, press=True)
-    web = build_web(root, ("rulebook", "reference"), langs, out)
+    composed: dict = {}  # each book composed once, for its PDF and its web page
+    outcomes = build_books(root, ("rulebook", "reference"), langs, out, workers=jobs, press=True, composed=composed)
+    web = build_web(root, ("rulebook", "reference"), langs, out, composed=composed)
     findings = list(dict.fromkeys(f for o in outcomes + web for f in o.findings))  # a book's findings, once
     findings += [Finding(_pos(o.path or "output/books"), "preflight", p, "look at the page in the PDF")
                  for o in outcomes for p in o.problems]
