@@ -5,16 +5,14 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
+from ..conftest import invoke
 
 
-runner = CliRunner()
+
 
 
 def run(root: Path, *args: str):
-    result = runner.invoke(app, ["check", "--root", str(root), "--games", "4", *args])
+    result = invoke(["check", "--root", str(root), "--games", "4", *args])
     return result.exit_code, result.stdout
 
 

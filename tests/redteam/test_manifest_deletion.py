@@ -9,14 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.core import seal
+from ..conftest import invoke
 
 
 def render(root: Path):
-    return CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--lang", "en",
+    return invoke(["render", "cards", "--root", str(root), "--lang", "en",
                                     "--profile", "tts", "--workers", "1"])
 
 

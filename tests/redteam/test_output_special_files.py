@@ -9,14 +9,13 @@ from __future__ import annotations
 import pytest
 
 from pathlib import Path
+from ..conftest import invoke
 
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 
 def render(root: Path, profile: str):
-    return CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--lang", "en",
+    return invoke(["render", "cards", "--root", str(root), "--lang", "en",
                                     "--profile", profile, "--workers", "1"])
 
 
