@@ -111,7 +111,7 @@ def repo_with_change(tmp_path: Path) -> Path:
 
 def test_forge_diff_simulate_in_markdown_and_json(repo_with_change, cli):
     md = cli(["diff", "HEAD", "--root", str(repo_with_change), "--simulate", "24",
-                             "--format", "markdown"])
+              "--format", "markdown"])
     assert md.exit_code == 0, md.output
     assert "\n~ kindle: cost 1 → 2\n" in md.stdout and "### Simulated balance" in md.stdout
     assert "- kindle: cost 1 → 2" in md.stdout  # the simulation's list of changes

@@ -66,7 +66,7 @@ def test_the_people_s_games_are_counted_as_the_records_say(records, db):
 
 def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli):
     result = cli(["simulate", "--root", str(REPO), "--played", str(records), "--report",
-                                      "--no-proofs", "--out", str(tmp_path), "--format", "json"])
+                  "--no-proofs", "--out", str(tmp_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     same = json.loads(json.dumps(to_json(read_played(records, db, "games").report, db)))

@@ -40,7 +40,7 @@ def written(tmp_path_factory, db):
     """One small run of ``forge simulate --report`` (with the proof sheet) into a temporary folder."""
     out = tmp_path_factory.mktemp("balance-out")
     result = invoke(["simulate", "--root", str(REPO), "--games", str(GAMES), "--seed", "3",
-                                      "--report", "--out", str(out), "--format", "json"])
+                     "--report", "--out", str(out), "--format", "json"])
     assert result.exit_code == 0, result.output
     return out / "balance", json.loads(result.stdout)
 

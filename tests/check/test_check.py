@@ -8,9 +8,6 @@ import pytest
 from ..conftest import invoke
 
 
-
-
-
 def run(root: Path, *args: str):
     result = invoke(["check", "--root", str(root), "--games", "4", *args])
     return result.exit_code, result.stdout

@@ -13,7 +13,6 @@ import pytest
 from forge.cli import app
 
 
-
 def test_version_names_the_installed_package_and_python(cli):
     result = cli(["--version"])
     assert result.exit_code == 0

@@ -7,8 +7,6 @@ from pathlib import Path
 from ..conftest import invoke
 
 
-
-
 IMP = """\
   - id: ember-imp
     type: creature

@@ -6,9 +6,6 @@ from pathlib import Path
 from ..conftest import invoke
 
 
-
-
-
 def forge(*args: str):
     return invoke(list(args))
 

@@ -6,9 +6,6 @@ from pathlib import Path
 from ..conftest import invoke
 
 
-
-
-
 def mistake(root: Path, rel: str, old: str, new: str) -> int:
     """Replace ``old`` (written once in the file) by ``new``; the line it is on."""
     path = root / rel
@@ -43,6 +40,6 @@ def export_po(root: Path, out: Path, lang: str = "fr"):
     import polib
 
     result = invoke(["i18n", "export", "--root", str(root), "--lang", lang, "--format", "po",
-                                 "--out", str(out)])
+                     "--out", str(out)])
     assert result.exit_code == 0, result.output
     return polib.pofile(str(out))

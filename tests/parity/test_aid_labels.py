@@ -132,7 +132,7 @@ def test_a_markers_note_that_overflows_its_16_mm(shipped):
 def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
     result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                                 "--out", str(out)])
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     po = {e.msgctxt: e for e in polib.pofile(str(out))}
     room = limits.compute(shipped, inventory.build(shipped))
@@ -148,7 +148,7 @@ def test_the_xliff_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
 
     out = tmp_path / "fr.xlf"
     result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "xliff",
-                                 "--out", str(out)])
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     ns, slr = {"x": "urn:oasis:names:tc:xliff:document:2.0"}, "urn:oasis:names:tc:xliff:sizerestriction:2.0"
     units = {u.get("name"): u for u in etree.parse(str(out)).iterfind(".//x:unit", ns)}

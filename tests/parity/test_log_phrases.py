@@ -72,7 +72,7 @@ def test_an_english_log_edit_makes_its_french_stale(shipped, cli):
 def test_the_po_export_carries_the_log_with_its_context(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
     result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                                 "--out", str(out)])
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     po = {e.msgctxt: e for e in polib.pofile(str(out))}
     draw = po["locales/log.draw"]

@@ -160,7 +160,7 @@ def test_a_huge_jobs_value_for_simulate_forks_no_more_than_useful(shipped, forks
 def test_a_huge_workers_value_for_render_forks_no_more_than_useful(project, forks, cli):
     project("game.yaml", CARDS)
     result = cli(["render", "cards", "--root", str(project.root), "--profile", "proof",
-                                      "--lang", "en", "--workers", "10000"])
+                  "--lang", "en", "--workers", "10000"])
     assert result.exit_code == 0, result.output
     assert len(forks) <= workers.cpus()
 

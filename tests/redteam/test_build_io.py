@@ -9,8 +9,6 @@ import json
 from pathlib import Path
 
 
-
-
 def test_build_without_a_cards_folder_is_an_io_error(tmp_path: Path, cli):
     result = cli(["build", "--root", str(tmp_path), "--games", "1", "--jobs", "1"])
     assert result.exit_code == 2, result.output

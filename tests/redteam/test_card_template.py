@@ -53,7 +53,7 @@ def test_validate_reports_the_value_at_its_line(hostile, no_hang, cli):
 def test_render_refuses_the_template_without_an_internal_error(hostile, no_hang, cli):
     root, key = hostile
     result = cli(["render", "cards", "--root", str(root), "--lang", "en", "--profile", "tts",
-                                      "--workers", "1"])
+                  "--workers", "1"])
     assert result.exit_code == 2, result.output
     assert "internal error" not in result.output and f"`{key}`" in result.output
     assert not (root / "output" / "tts").exists()

@@ -13,7 +13,6 @@ import pytest
 from ..conftest import invoke
 
 
-
 def add_card(root: Path, card_id: str = "kindle-two", en: str = "Spark", fr: str = "Flammèche") -> None:
     """A copy of Kindle under ``card_id`` with the names ``en`` and ``fr`` (written as YAML double-quoted escapes)."""
     path = root / "cards" / "red.yaml"

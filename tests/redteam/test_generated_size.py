@@ -11,7 +11,6 @@ import shutil
 from pathlib import Path
 
 
-
 REPO = Path(__file__).resolve().parents[2]
 MARKER = "<!-- forge:table factions -->\nx\n<!-- /forge:table -->\n"
 

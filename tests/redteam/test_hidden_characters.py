@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 
-
 @pytest.mark.parametrize("escape, code", [("\\0", "0000"), ("\\a", "0007"), ("\\e[31m", "001B"),
                                           ("\\u202e", "202E"), ("\\u2066", "2066"), ("\\x85", "0085")])
 @pytest.mark.parametrize("field", ["name", "flavor"])

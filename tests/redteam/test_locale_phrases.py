@@ -31,7 +31,7 @@ def with_threshold(root: Path, attack: str) -> None:
 def test_render_reports_a_format_string_attack_as_a_finding(shipped: Path, attack, cli):
     with_threshold(shipped, attack)
     result = cli(["render", "cards", "--root", str(shipped), "--lang", "en",
-                                      "--profile", "tts", "--workers", "1"])
+                  "--profile", "tts", "--workers", "1"])
     assert result.exit_code == 1, result.output
     assert "internal error" not in result.output
     assert "[placeholder]" in result.output and "unknown placeholder" in result.output

@@ -13,7 +13,6 @@ import pytest
 from ._prose import compose_book, game
 
 
-
 def _rename_a_card_the_example_plays(root):
     path = root / "cards" / "red.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("id: ash-runner", "id: ember-fox"), encoding="utf-8")

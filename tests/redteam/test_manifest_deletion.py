@@ -16,7 +16,7 @@ from ..conftest import invoke
 
 def render(root: Path):
     return invoke(["render", "cards", "--root", str(root), "--lang", "en",
-                                    "--profile", "tts", "--workers", "1"])
+                   "--profile", "tts", "--workers", "1"])
 
 
 def plant(root: Path, files: dict) -> None:

@@ -59,7 +59,7 @@ def test_an_explicit_out_folder_outside_the_project_is_allowed(shipped: Path, el
     (shipped / "output").symlink_to(elsewhere, target_is_directory=True)
     out = elsewhere / "chosen"
     result = invoke(["render", "cards", "--root", str(shipped), "--lang", "en", "--profile", "tts",
-                    "--workers", "1", "--out", str(out)])
+                     "--workers", "1", "--out", str(out)])
     assert result.exit_code == 0, result.output
     assert any(out.rglob("*.png"))
 

@@ -12,11 +12,9 @@ from pathlib import Path
 from ..conftest import invoke
 
 
-
-
 def render(root: Path, profile: str):
     return invoke(["render", "cards", "--root", str(root), "--lang", "en",
-                                    "--profile", profile, "--workers", "1"])
+                   "--profile", profile, "--workers", "1"])
 
 
 @pytest.mark.slow

@@ -12,8 +12,6 @@ from __future__ import annotations
 import re
 
 
-
-
 def _public(playable, tmp_path):
     from starlette.testclient import TestClient
 
@@ -37,7 +35,7 @@ def test_a_wildcard_address_needs_a_public_url(shipped, cli):
     result = cli(["play", "--root", str(shipped), "--host", "0.0.0.0", "--port", "0"])
     assert result.exit_code == 2 and "--public-url" in result.stderr, result.output
     result = cli(["play", "--root", str(shipped), "--host", "0.0.0.0", "--port", "0",
-                                      "--public-url", "https://play.example.org/some/path"])
+                  "--public-url", "https://play.example.org/some/path"])
     assert result.exit_code == 2 and "no path" in result.stderr, result.output
 
 

@@ -15,7 +15,6 @@ from forge.carddb.database import load_database
 from forge.spreadsheet.exchange import export_cards, import_cards
 
 
-
 def _snapshot(root: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted((root / "cards").iterdir())}
 

@@ -6,9 +6,6 @@ from pathlib import Path
 from ..conftest import invoke
 
 
-
-
-
 def run(root: Path, *args: str):
     """Run `forge validate --quick` on root; returns (exit code, parsed JSON report)."""
     result = invoke(["validate", "--root", str(root), "--format", "json", "--quick", *args])

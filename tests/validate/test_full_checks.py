@@ -10,7 +10,6 @@ from forge.engine import state as engine_state
 from ..conftest import REPO, invoke
 
 
-
 def full(root):
     result = invoke(["validate", "--root", str(root), "--format", "json"])
     return result.exit_code, json.loads(result.stdout)

@@ -6,7 +6,6 @@ import json
 from forge.carddb.schema import SCHEMA_PATH, schema_text
 
 
-
 def test_schema_check_passes_on_the_repository(cli):
     from ..conftest import REPO
 
