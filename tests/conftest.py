@@ -179,18 +179,20 @@ def temporary_files_inside_the_session(tmp_path_factory):
     """Every temporary file of the run (the tests', forge's, Chromium's profile) is made under pytest's own
     folder for the session, which is removed when every test passes (``tmp_path_retention_policy``): a run
     once left a Ray session folder in /tmp. forge's cache (``$XDG_CACHE_HOME``: the seal key, the text-fit
-    records of every project a test made) lives there too, not in the home folder, and each xdist worker
-    has its own. Ray's folder is a short one of its own, removed here: its sockets' paths must stay under
-    107 bytes, and pytest's folder under an xdist worker (``.../pytest-N/popen-gw0/tmp0/ray/session_.../
-    sockets/plasma_store``) is longer."""
+    record of every project a test made) lives there too, not in the home folder; each xdist worker has its
+    own. Ray's folder is a short one of its own in the system's temporary folder, removed here (its socket
+    paths must stay under 107 bytes: ``.../pytest-N/popen-gw0/tmp0/ray/session_.../sockets/plasma_store``
+    is longer), and Ray's token is given, not made in ``~/.ray/auth_token``."""
+    import secrets
     import tempfile
 
     folder = tmp_path_factory.mktemp("tmp")
     (folder / "cache").mkdir()
-    ray = tempfile.mkdtemp(prefix="forge-ray-")  # in the system's temporary folder: a short path
-    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR", "XDG_CACHE_HOME")}
+    ray = tempfile.mkdtemp(prefix="fr")  # in the system's temporary folder: a short path
+    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR", "RAY_AUTH_TOKEN", "XDG_CACHE_HOME")}
     os.environ["TMPDIR"] = str(folder)
     os.environ["RAY_TMPDIR"] = ray
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # Ray made ~/.ray/auth_token without one
     os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
     tempfile.tempdir = None  # read TMPDIR again
     try:

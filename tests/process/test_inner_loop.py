@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -44,9 +45,9 @@ def _imported(path: Path) -> set[str]:
 @pytest.mark.slow
 def test_the_fast_subset_covers_every_package():
     """``pytest -m "not slow"`` keeps, for every package of forge, a test that imports it."""
-    done = _pytest("--collect-only", "-q", "-n", "0", "-m", "not slow", "tests")
+    done = _pytest("--collect-only", "-qq", "-n", "0", "-m", "not slow", "tests")
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    files = {line.split("::", 1)[0] for line in done.stdout.splitlines() if "::" in line}
+    files = {line.rsplit(":", 1)[0] for line in done.stdout.splitlines() if re.fullmatch(r"tests/\S+\.py: \d+", line)}
     assert files, done.stdout[-2000:]
     covered = set().union(*(_imported(REPO / f) for f in files))
     assert _packages() - covered == set()
@@ -63,12 +64,24 @@ def test_the_package_reader_sees_imports_inside_functions(tmp_path):
 
 
 @pytest.mark.slow
-def test_a_run_leaves_no_file_in_the_temporary_folder_or_the_home_folder(tmp_path):
+def test_a_run_leaves_no_file_in_the_temporary_folder_or_the_home_folder():
     """A run once left a Ray session folder in /tmp, and forge's text-fit record of every project a test made
     piled up in ~/.cache/forge/validate. A run of tests that start Ray, fork workers and validate copies of
     the game, with an empty temporary folder and an empty home, leaves both empty (pytest's own folder for
-    the session is removed when every test passes)."""
-    temp, home = tmp_path / "temp", tmp_path / "home"
+    the session is removed when every test passes). The folders are short ones in the system's temporary
+    folder, beside this run's Ray folder: Ray's socket paths must stay under 107 bytes."""
+    import shutil
+    import tempfile
+
+    tmp_path = Path(tempfile.mkdtemp(prefix="fl", dir=Path(os.environ["RAY_TMPDIR"]).parent))
+    try:
+        _leaves_nothing(tmp_path)
+    finally:
+        shutil.rmtree(tmp_path, ignore_errors=True)
+
+
+def _leaves_nothing(tmp_path: Path) -> None:
+    temp, home = tmp_path / "t", tmp_path / "h"
     temp.mkdir()
     home.mkdir()
     env = {**os.environ, "TMPDIR": str(temp), "HOME": str(home), "PYTHONPATH": str(REPO)}
@@ -78,10 +91,10 @@ def test_a_run_leaves_no_file_in_the_temporary_folder_or_the_home_folder(tmp_pat
                    "tests/process/test_workers.py::test_a_huge_jobs_value_for_simulate_forks_no_more_than_useful",
                    "tests/validate/test_full_checks.py", env=env)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    left = sorted(p.relative_to(tmp_path).as_posix() for p in tmp_path.rglob("*")
+    left = sorted(p.relative_to(tmp_path).as_posix() for folder in (temp, home) for p in folder.rglob("*")
                   if p.is_file() or p.is_symlink() or (p.is_dir() and not any(p.iterdir())))
     # pytest keeps its per-user root folder (an empty one, once the session's folder is removed)
-    assert [p for p in left if not p.startswith(f"temp/pytest-of-{_user()}")] == []
+    assert [p for p in left if not p.startswith(f"t/pytest-of-{_user()}")] == []
     assert not any((temp / f"pytest-of-{_user()}").glob("pytest-[0-9]*")), left
 
 
