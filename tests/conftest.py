@@ -38,6 +38,14 @@ SLOW_FIXTURES = {
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/cards.schema.json\n"
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and the children it waited for (user + system): what a "quickly" budget
+    measures. Wall time is not: under xdist, on a machine shared with other jobs, a linear run of 3 s
+    took over 20 s of wall time, and the huge-text budgets failed one run in a few."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def invoke(args, **kwargs):
     """forge's command line run in this process, the one way the tests run it (``cli`` is the fixture);
     ``kwargs`` go to Click's runner (``input``, ``env``); returns its Result (exit code, stdout, stderr)."""
