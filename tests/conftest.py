@@ -38,6 +38,30 @@ SLOW_FIXTURES = {
 SCHEMA_LINE = "# yaml-language-server: $schema=../schema/cards.schema.json\n"
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and the children it waited for (user + system): what a "quickly" budget
+    measures. Wall time is not: under xdist, on a machine shared with other jobs, a linear run of 3 s
+    took over 20 s of wall time, and the huge-text budgets failed one run in a few."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
+def invoke(args, **kwargs):
+    """forge's command line run in this process, the one way the tests run it (``cli`` is the fixture);
+    ``kwargs`` go to Click's runner (``input``, ``env``); returns its Result (exit code, stdout, stderr)."""
+    from typer.testing import CliRunner
+
+    from forge.cli import app
+
+    return CliRunner().invoke(app, [str(arg) for arg in args], **kwargs)
+
+
+@pytest.fixture
+def cli():
+    """forge's command line: ``cli(["validate", "--root", root])`` returns Click's Result."""
+    return invoke
+
+
 @pytest.fixture
 def project(tmp_path: Path):
     """A project folder with the real locales and the given card files; returns a writer.
@@ -160,14 +184,24 @@ def wound_fails_after_turn_4(monkeypatch):
 
 @pytest.fixture(scope="session", autouse=True)
 def temporary_files_inside_the_session(tmp_path_factory):
-    """Every temporary file of the run (the tests', forge's, Ray's session folder, Chromium's profile) is made
-    under pytest's own folder for the session, which is removed when every test passes
-    (``tmp_path_retention_policy``): a run once left a Ray session folder in /tmp."""
+    """Every temporary file of the run (the tests', forge's, Chromium's profile) is made under pytest's own
+    folder for the session, which is removed when every test passes (``tmp_path_retention_policy``): a run
+    once left a Ray session folder in /tmp. forge's cache (``$XDG_CACHE_HOME``: the seal key, the text-fit
+    record of every project a test made) lives there too, not in the home folder; each xdist worker has its
+    own. Ray's folder is a short one of its own in the system's temporary folder, removed here (its socket
+    paths must stay under 107 bytes: ``.../pytest-N/popen-gw0/tmp0/ray/session_.../sockets/plasma_store``
+    is longer), and Ray's token is given, not made in ``~/.ray/auth_token``."""
+    import secrets
     import tempfile
 
-    folder = str(tmp_path_factory.mktemp("tmp"))
-    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR")}
-    os.environ["TMPDIR"] = os.environ["RAY_TMPDIR"] = folder
+    folder = tmp_path_factory.mktemp("tmp")
+    (folder / "cache").mkdir()
+    ray = tempfile.mkdtemp(prefix="fr")  # in the system's temporary folder: a short path
+    saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR", "RAY_AUTH_TOKEN", "XDG_CACHE_HOME")}
+    os.environ["TMPDIR"] = str(folder)
+    os.environ["RAY_TMPDIR"] = ray
+    os.environ["RAY_AUTH_TOKEN"] = secrets.token_hex(32)  # Ray made ~/.ray/auth_token without one
+    os.environ["XDG_CACHE_HOME"] = str(folder / "cache")
     tempfile.tempdir = None  # read TMPDIR again
     try:
         yield folder
@@ -178,6 +212,7 @@ def temporary_files_inside_the_session(tmp_path_factory):
             else:
                 os.environ[name] = value
         tempfile.tempdir = None
+        shutil.rmtree(ray, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

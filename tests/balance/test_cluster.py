@@ -15,7 +15,6 @@ import time
 import tracemalloc
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.sim import cluster
 from forge.sim.simulate import GameOutcome, Report, Settings, batches, play_games, play_reports, run, to_json
@@ -55,22 +54,19 @@ def test_ray_report_is_the_local_report(ray_cluster, db):
     assert ray_cluster.is_initialized()  # a session it did not start is left running
 
 
-def test_cli_backend_ray_prints_the_local_report(ray_cluster):
-    from forge.cli import app
+def test_cli_backend_ray_prints_the_local_report(ray_cluster, cli):
 
     root = str(REPO)
-    runner = CliRunner()
     args = ["simulate", "--root", root, "--games", "12", "--seed", "2", "--format", "json"]
-    local = runner.invoke(app, args)
-    remote = runner.invoke(app, args + ["--backend", "ray"])
+    local = cli(args)
+    remote = cli(args + ["--backend", "ray"])
     assert local.exit_code == remote.exit_code == 0, remote.output
     assert json.loads(remote.stdout) == json.loads(local.stdout)
 
 
-def test_address_needs_the_ray_backend():
-    from forge.cli import app
+def test_address_needs_the_ray_backend(cli):
 
-    result = CliRunner().invoke(app, ["simulate", "--root", str(REPO), "--games", "1", "--address", "127.0.0.1:1"])
+    result = cli(["simulate", "--root", str(REPO), "--games", "1", "--address", "127.0.0.1:1"])
     assert result.exit_code == 2
     assert "--backend ray" in result.output
 
@@ -195,12 +191,11 @@ def test_forge_validate_and_local_simulate_never_import_ray():
     assert done.stderr.strip().splitlines()[-1] == "NO RAY", done.stderr[-2000:]
 
 
-def test_the_ray_backend_without_ray_names_the_extra(monkeypatch):
+def test_the_ray_backend_without_ray_names_the_extra(monkeypatch, cli):
     """Ray is an extra (forge[ray]): without it, --backend ray is a usage error that says what to install."""
-    from forge.cli import app
 
     monkeypatch.setitem(sys.modules, "ray", None)  # `import ray` raises ImportError
-    result = CliRunner().invoke(app, ["simulate", "--root", str(REPO), "--games", "1", "--backend", "ray"])
+    result = cli(["simulate", "--root", str(REPO), "--games", "1", "--backend", "ray"])
     assert result.exit_code == 2
     assert "pip install 'forge[ray]'" in result.output
     assert "Traceback" not in result.output

@@ -8,10 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.balance.humans import human_figures, read_played
-from forge.cli import app
 from forge.carddb.database import load_database
 from forge.sim.simulate import to_json
 
@@ -66,9 +64,9 @@ def test_the_people_s_games_are_counted_as_the_records_say(records, db):
     assert figures["lengths"]["n"] == GAMES
 
 
-def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path):
-    result = CliRunner().invoke(app, ["simulate", "--root", str(REPO), "--played", str(records), "--report",
-                                      "--no-proofs", "--out", str(tmp_path), "--format", "json"])
+def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli):
+    result = cli(["simulate", "--root", str(REPO), "--played", str(records), "--report",
+                  "--no-proofs", "--out", str(tmp_path), "--format", "json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     same = json.loads(json.dumps(to_json(read_played(records, db, "games").report, db)))
@@ -78,7 +76,7 @@ def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path)
     assert "People against the AI" in page and f"{GAMES} games people played" in page
 
 
-def test_a_damaged_record_is_a_finding_and_an_unfinished_one_is_left_out(records, db, tmp_path):
+def test_a_damaged_record_is_a_finding_and_an_unfinished_one_is_left_out(records, db, tmp_path, cli):
     folder = tmp_path / "games"
     folder.mkdir()
     paths = sorted(records.glob("*.jsonl"))
@@ -93,5 +91,5 @@ def test_a_damaged_record_is_a_finding_and_an_unfinished_one_is_left_out(records
     [finding] = played.findings
     assert finding.position.file == "games/game-900002.jsonl" and finding.position.line > 1
     assert finding.render().startswith(f"games/game-900002.jsonl:{finding.position.line}:1: [record]")
-    result = CliRunner().invoke(app, ["simulate", "--root", str(REPO), "--played", str(folder)])
+    result = cli(["simulate", "--root", str(REPO), "--played", str(folder)])
     assert result.exit_code == 1 and "game-900002.jsonl" in result.output

@@ -12,14 +12,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.balance import charts
 from forge.balance.report import build, render_html
-from forge.cli import app
 from forge.carddb.database import load_database
 
 from ..browser import launch
+from ..conftest import invoke
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = 24
@@ -40,8 +39,8 @@ def db():
 def written(tmp_path_factory, db):
     """One small run of ``forge simulate --report`` (with the proof sheet) into a temporary folder."""
     out = tmp_path_factory.mktemp("balance-out")
-    result = CliRunner().invoke(app, ["simulate", "--root", str(REPO), "--games", str(GAMES), "--seed", "3",
-                                      "--report", "--out", str(out), "--format", "json"])
+    result = invoke(["simulate", "--root", str(REPO), "--games", str(GAMES), "--seed", "3",
+                     "--report", "--out", str(out), "--format", "json"])
     assert result.exit_code == 0, result.output
     return out / "balance", json.loads(result.stdout)
 

@@ -201,23 +201,21 @@ def test_the_binomial_tail_is_the_chance_of_so_many_wins():
     assert _binomial_tail(31, 40) < 0.001 < _binomial_tail(30, 40)
 
 
-def test_forge_simulate_plays_the_search_agent(db):
+def test_forge_simulate_plays_the_search_agent(db, cli):
     import json
 
-    from typer.testing import CliRunner
-
-    from forge.cli import app
+    
     from forge.sim.simulate import Settings, run, to_json
     from tests.conftest import REPO
 
     args = ["simulate", "--root", str(REPO), "--games", "2", "--seed", "1", "--turn-cap", "6", "--format", "json"]
-    done = CliRunner().invoke(app, args + ["--agent", "search", "--budget", "4"])
+    done = cli(args + ["--agent", "search", "--budget", "4"])
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)
     assert data["settings"]["agents"] == "search" and data["settings"]["budget"] == 4
     same = to_json(run(db, Settings(games=2, seed=1, turn_cap=6, agents="search", budget=4)), db)
     assert data == json.loads(json.dumps(same))
-    heuristic = json.loads(CliRunner().invoke(app, args).stdout)
+    heuristic = json.loads(cli(args).stdout)
     assert "budget" not in heuristic["settings"]
 
 

@@ -5,16 +5,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
-
-
-runner = CliRunner()
+from ..conftest import invoke
 
 
 def run(root: Path, *args: str):
-    result = runner.invoke(app, ["check", "--root", str(root), "--games", "4", *args])
+    result = invoke(["check", "--root", str(root), "--games", "4", *args])
     return result.exit_code, result.stdout
 
 

@@ -8,14 +8,12 @@ from pathlib import Path
 
 import jsonschema
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.core.findings import Finding
 from forge.carddb.model import Position
 from forge.core import reports
+from ..conftest import invoke
 
-runner = CliRunner()
 SARIF_SCHEMA = json.loads((Path(__file__).parents[1] / "data" / "sarif-2.1.0-rtm.5.json").read_text())
 
 
@@ -30,7 +28,7 @@ def _break(root: Path) -> None:
 
 
 def _run(*args: str):
-    return runner.invoke(app, list(args))
+    return invoke(list(args))
 
 
 @pytest.fixture

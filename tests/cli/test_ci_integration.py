@@ -8,12 +8,9 @@ from pathlib import Path
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
-runner = CliRunner()
 
 
 @pytest.fixture
@@ -36,16 +33,16 @@ def test_the_two_hooks_exist_and_watch_the_card_database():
 
 
 @pytest.mark.parametrize("hook", ["forge-validate", "forge-check"])
-def test_each_hook_entry_passes_on_the_shipped_game_and_fails_on_a_broken_one(game, hook, monkeypatch):
+def test_each_hook_entry_passes_on_the_shipped_game_and_fails_on_a_broken_one(game, hook, monkeypatch, cli):
     entry = next(h["entry"] for h in _hooks() if h["id"] == hook)
     words = shlex.split(entry)
     assert words[0] == "forge"
     monkeypatch.chdir(game)  # pre-commit runs the entry at the repository's root
     extra = ["--games", "2"] if words[1] == "check" else []
-    assert runner.invoke(app, words[1:] + extra).exit_code == 0
+    assert cli(words[1:] + extra).exit_code == 0
     red = game / "cards" / "red.yaml"
     red.write_text(red.read_text(encoding="utf-8") + "\n\tbroken: [\n", encoding="utf-8")
-    assert runner.invoke(app, words[1:] + extra).exit_code == 1
+    assert cli(words[1:] + extra).exit_code == 1
 
 
 def _action() -> dict:
@@ -68,7 +65,7 @@ def test_the_action_installs_with_the_pinned_constraints():
     assert (REPO / "constraints.txt").is_file()
 
 
-def test_the_action_s_forge_commands_run_with_its_default_inputs(game, monkeypatch):
+def test_the_action_s_forge_commands_run_with_its_default_inputs(game, monkeypatch, cli):
     action = _action()
     defaults = {"FORGE_ROOT": str(game), "FORGE_FORMAT": action["inputs"]["format"]["default"]}
     commands = []
@@ -81,7 +78,7 @@ def test_the_action_s_forge_commands_run_with_its_default_inputs(game, monkeypat
                 commands.append(shlex.split(line))
     assert {c[1] for c in commands} == {"check", "build"}
     check = next(c for c in commands if c[1] == "check")
-    result = runner.invoke(app, check[1:] + ["--games", "2"])
+    result = cli(check[1:] + ["--games", "2"])
     assert result.exit_code == 0, result.output
     assert result.output.rstrip().endswith("✓ all checks passed")
 

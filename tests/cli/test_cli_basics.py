@@ -9,22 +9,19 @@ from importlib.metadata import version
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.cli import app
 
-runner = CliRunner()
 
-
-def test_version_names_the_installed_package_and_python():
-    result = runner.invoke(app, ["--version"])
+def test_version_names_the_installed_package_and_python(cli):
+    result = cli(["--version"])
     assert result.exit_code == 0
     assert result.output.strip().startswith(f"forge {version('forge')} (Python ")
     assert re.fullmatch(r"forge \S+ \(Python \d+\.\d+\.\d+\)", result.output.strip())
 
 
-def test_version_wins_over_a_command_and_runs_nothing(tmp_path):
-    result = runner.invoke(app, ["--version", "validate", "--root", str(tmp_path / "missing")])
+def test_version_wins_over_a_command_and_runs_nothing(tmp_path, cli):
+    result = cli(["--version", "validate", "--root", str(tmp_path / "missing")])
     assert result.exit_code == 0
     assert result.output.startswith("forge ")
 
@@ -42,8 +39,8 @@ def test_completion_offers_commands_and_subcommands():
     assert set(_complete("forge render ", 2)) >= {"cards", "rulebook", "reference", "books"}
 
 
-def test_show_completion_prints_a_bash_script():
-    result = runner.invoke(app, ["--show-completion", "bash"])
+def test_show_completion_prints_a_bash_script(cli):
+    result = cli(["--show-completion", "bash"])
     # seen once (2026-11-30, under load, after the Ray tests) as SystemExit(1): say why if it comes back
     assert result.exit_code == 0, (result.output, repr(result.exception),
                                    "".join(__import__("traceback").format_exception(*result.exc_info))
@@ -51,11 +48,11 @@ def test_show_completion_prints_a_bash_script():
     assert "_FORGE_COMPLETE=complete_bash" in result.output
 
 
-def test_a_mistyped_command_suggests_the_right_one():
-    result = runner.invoke(app, ["valdate"])
+def test_a_mistyped_command_suggests_the_right_one(cli):
+    result = cli(["valdate"])
     assert result.exit_code == 2
     assert "Did you mean 'validate'?" in result.output
-    nested = runner.invoke(app, ["render", "crds"])
+    nested = cli(["render", "crds"])
     assert nested.exit_code == 2 and "Did you mean 'cards'?" in nested.output
 
 
@@ -70,11 +67,11 @@ def _commands(group, path=()):
             yield path + (name,)
 
 
-def test_every_command_s_help_shows_an_example():
+def test_every_command_s_help_shows_an_example(cli):
     commands = list(_commands(app))
     assert len(commands) >= 16
     for words in commands:
-        result = runner.invoke(app, [*words, "--help"], terminal_width=200)
+        result = cli([*words, "--help"], terminal_width=200)
         assert result.exit_code == 0, words
         example = [line for line in result.output.splitlines() if "Example: forge " in line]
         assert example, f"forge {' '.join(words)} --help shows no example"
@@ -104,16 +101,16 @@ def test_a_usage_error_hints_at_the_help():
     assert "hint: `forge --help` lists the commands" in _forge("valdate").stderr
 
 
-def test_quiet_prints_nothing_on_a_clean_run_and_the_findings_on_a_broken_one(shipped):
-    assert runner.invoke(app, ["-q", "validate", "--root", str(shipped)]).output == ""
+def test_quiet_prints_nothing_on_a_clean_run_and_the_findings_on_a_broken_one(shipped, cli):
+    assert cli(["-q", "validate", "--root", str(shipped)]).output == ""
     path = shipped / "cards" / "red.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("    cost: 1\n", "    cost: -1\n", 1), encoding="utf-8")
-    result = runner.invoke(app, ["-q", "validate", "--root", str(shipped)])
+    result = cli(["-q", "validate", "--root", str(shipped)])
     assert result.exit_code == 1 and "[schema] cost: -1" in result.output and "✗ 1 error" in result.output
 
 
-def test_verbose_shows_each_check_and_its_time(shipped):
-    result = runner.invoke(app, ["-v", "validate", "--quick", "--root", str(shipped)])
+def test_verbose_shows_each_check_and_its_time(shipped, cli):
+    result = cli(["-v", "validate", "--quick", "--root", str(shipped)])
     assert result.exit_code == 0
     timed = [line.split() for line in result.stderr.splitlines() if line.strip().endswith(" ms")]
     assert {words[0] for words in timed} >= {"load", "ids", "counts", "text"}

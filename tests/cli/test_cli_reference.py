@@ -39,16 +39,14 @@ def test_every_command_is_in_the_reference():
         assert f"## `forge {command}`" in text, command
 
 
-def test_a_flag_shows_no_bool_and_long_choices_break_at_a_bar():
+def test_a_flag_shows_no_bool_and_long_choices_break_at_a_bar(cli):
     from forge.commands.helptext import fold
 
     assert fold("<text|json|github|junit|sarif>") == "<text|json|github|\njunit|sarif>"
     assert fold("<int>") == "<int>"
-    from typer.testing import CliRunner
+    
 
-    from forge.cli import app
-
-    out = CliRunner().invoke(app, ["simulate", "--help"], env={"COLUMNS": "80"}).output
+    out = cli(["simulate", "--help"], env={"COLUMNS": "80"}).output
     assert "<bool>" not in out and "--save-replays" in out
-    out = CliRunner().invoke(app, ["check", "--help"], env={"COLUMNS": "80"}).output
+    out = cli(["check", "--help"], env={"COLUMNS": "80"}).output
     assert "sarif>" in out and not re.search(r"sari(?!f)", out)  # not "sari" / "f>" on the next line

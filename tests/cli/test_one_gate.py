@@ -10,9 +10,8 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from ..conftest import invoke
 
-from forge.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 DUPLICATE = re.compile(r"cards/starter\.yaml:\d+:\d+: \[duplicate-id\] card id `lost-soul`")
@@ -29,7 +28,7 @@ def project(tmp_path: Path, parts=("cards", "locales", "templates"), duplicate: 
 
 
 def run(*args: str):
-    return CliRunner().invoke(app, list(args))
+    return invoke(list(args))
 
 
 def test_simulate_refuses_a_database_validate_refuses(tmp_path):

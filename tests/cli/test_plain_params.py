@@ -9,7 +9,6 @@ import pytest
 import typer.main
 from typer._click import Context
 from typer._coercion import build_runtime_param
-from typer.testing import CliRunner
 
 from forge.cli import app
 from forge.commands import plainparams
@@ -91,6 +90,6 @@ def test_a_bad_value_gets_typers_own_message(args, message):
     assert done.returncode == 2 and message in done.stderr and "Value error" not in done.stderr, done.stderr
 
 
-def test_good_values_reach_the_command(tmp_path):
-    result = CliRunner().invoke(app, ["validate", "--quick", "--root", str(REPO), "--format", "json"])
+def test_good_values_reach_the_command(tmp_path, cli):
+    result = cli(["validate", "--quick", "--root", str(REPO), "--format", "json"])
     assert result.exit_code == 0 and result.output.lstrip().startswith("{")  # an enum and a Path root

@@ -10,11 +10,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.commands.common import repository_prefix
 from tests.cli.test_ci_formats import _break
+from ..conftest import invoke
 
 
 @pytest.fixture
@@ -32,7 +31,7 @@ def _run(root: Path, fmt: str, monkeypatch, workspace: Path | None = None):
         monkeypatch.delenv("GITHUB_WORKSPACE", raising=False)
     else:
         monkeypatch.setenv("GITHUB_WORKSPACE", str(workspace))
-    return CliRunner().invoke(app, ["validate", "--root", str(root), "--format", fmt, "--quick"])
+    return invoke(["validate", "--root", str(root), "--format", fmt, "--quick"])
 
 
 def test_github_annotations_name_the_file_from_the_top_of_the_checkout(repo, monkeypatch):

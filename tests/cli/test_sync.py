@@ -6,12 +6,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from ..conftest import invoke
 
-from forge.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
-runner = CliRunner()
 
 
 def game(tmp_path: Path) -> Path:
@@ -35,7 +33,7 @@ def files(root: Path) -> dict[str, bytes]:
 
 
 def sync(root: Path, *args: str):
-    return runner.invoke(app, ["sync", "--root", str(root), *args])
+    return invoke(["sync", "--root", str(root), *args])
 
 
 def test_the_shipped_game_is_in_sync(tmp_path):
@@ -46,7 +44,7 @@ def test_the_shipped_game_is_in_sync(tmp_path):
 
 
 @pytest.mark.slow
-def test_the_readme_swap_then_sync_passes_check_and_a_second_sync_changes_nothing(tmp_path):
+def test_the_readme_swap_then_sync_passes_check_and_a_second_sync_changes_nothing(tmp_path, cli):
     root = game(tmp_path)
     readme_swap(root)
     before = files(root)
@@ -67,7 +65,7 @@ def test_the_readme_swap_then_sync_passes_check_and_a_second_sync_changes_nothin
     again = sync(root)
     assert again.exit_code == 0 and "nothing changed" in again.output and files(root) == after
     assert sync(root, "--check").exit_code == 0
-    gate = runner.invoke(app, ["check", "--root", str(root), "--format", "json"])
+    gate = cli(["check", "--root", str(root), "--format", "json"])
     assert gate.exit_code == 0, gate.output
     findings = [f for c in json.loads(gate.stdout)["checks"] for f in c["findings"]]
     # the only warnings left: the example's French, flagged for a translator to read

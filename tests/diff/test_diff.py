@@ -4,12 +4,8 @@ from __future__ import annotations
 import json
 import subprocess
 from pathlib import Path
+from ..conftest import invoke
 
-from typer.testing import CliRunner
-
-from forge.cli import app
-
-runner = CliRunner()
 
 IMP = """\
   - id: ember-imp
@@ -52,7 +48,7 @@ def git(root: Path, *args: str) -> None:
 
 
 def run(root: Path, *args: str):
-    result = runner.invoke(app, ["diff", *args, "--root", str(root)])
+    result = invoke(["diff", *args, "--root", str(root)])
     return result.exit_code, result.stdout, result.stderr
 
 

@@ -6,9 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-import typer
 from hypothesis import HealthCheck, given, settings, strategies as st
-from typer.testing import CliRunner
 
 from forge.engine import Action, Game, HeuristicAgent, IllegalDecision, RandomAgent, run
 from forge.engine.builder import build
@@ -162,14 +160,6 @@ def test_prove_cards_proves_a_line_behind_a_threshold_both_met_and_missed():
     assert proof.card_id == "odd" and proof.positions >= 2 and proof.ok
 
 
-def _cli_app():
-    from forge.commands.simulate import simulate
-    app = typer.Typer()
-    app.command()(simulate)
-    app.command("noop")(lambda: None)
-    return app
-
-
 def _project(tmp_path: Path) -> Path:
     root = Path(__file__).resolve().parents[2]
     if not (root / "cards").is_dir() or not any((root / "cards").glob("*.yaml")):
@@ -177,10 +167,9 @@ def _project(tmp_path: Path) -> Path:
     return root
 
 
-def test_simulate_command_reports_json_and_exits_0(tmp_path):
+def test_simulate_command_reports_json_and_exits_0(tmp_path, cli):
     root = _project(tmp_path)
-    res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "12", "--seed", "1", "--root", str(root),
-                                          "--format", "json"])
+    res = cli(["simulate", "--games", "12", "--seed", "1", "--root", str(root), "--format", "json"])
     assert res.exit_code == 0, res.output
     data = json.loads(res.stdout)
     assert data["games"] == 12 and data["errors"] == []
@@ -193,30 +182,29 @@ def test_simulate_command_reports_json_and_exits_0(tmp_path):
     assert {c["card"] for c in balance["cards"]} == {c["card"] for c in data["coverage"]}
 
 
-def test_simulate_command_text_and_usage_errors(tmp_path):
+def test_simulate_command_text_and_usage_errors(tmp_path, cli):
     root = _project(tmp_path)
-    res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "4", "--root", str(root), "--agents", "heuristic"])
+    res = cli(["simulate", "--games", "4", "--root", str(root), "--agents", "heuristic"])
     assert res.exit_code == 0 and "first seat wins" in res.output and "95 % interval" in res.output
-    res = CliRunner().invoke(_cli_app(), ["simulate", "--root", str(tmp_path / "nope")])
+    res = cli(["simulate", "--root", str(tmp_path / "nope")])
     assert res.exit_code == 2
-    res = CliRunner().invoke(_cli_app(), ["simulate", "--agents", "genius"])
+    res = cli(["simulate", "--agents", "genius"])
     assert res.exit_code == 2
 
 
-def test_simulate_reports_the_jobs_it_used_and_refuses_caps_replay_would_refuse(tmp_path):
+def test_simulate_reports_the_jobs_it_used_and_refuses_caps_replay_would_refuse(tmp_path, cli):
     """--jobs is capped at the games (and cores); a cap above what a record may hold is a usage error."""
     from forge.engine.record import MAX_DECISION_CAP, MAX_TURN_CAP
 
     root = _project(tmp_path)
-    res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "1", "--jobs", "64", "--root", str(root),
-                                          "--format", "json"])
+    res = cli(["simulate", "--games", "1", "--jobs", "64", "--root", str(root), "--format", "json"])
     assert res.exit_code == 0 and json.loads(res.stdout)["settings"]["jobs"] == 1
     for option, cap in (("--turn-cap", MAX_TURN_CAP), ("--decision-cap", MAX_DECISION_CAP)):
-        res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "1", option, str(cap + 1), "--root", str(root)])
+        res = cli(["simulate", "--games", "1", option, str(cap + 1), "--root", str(root)])
         assert res.exit_code == 2
 
 
-def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, wound_fails_after_turn_4):
+def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, wound_fails_after_turn_4, cli):
     root = _project(tmp_path)
     import shutil
 
@@ -224,7 +212,7 @@ def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, wound_fails_after
     shutil.copytree(root / "cards", proj / "cards")
     if (root / "locales").is_dir():
         shutil.copytree(root / "locales", proj / "locales")
-    res = CliRunner().invoke(_cli_app(), ["simulate", "--games", "2", "--root", str(proj), "--format", "json"])
+    res = cli(["simulate", "--games", "2", "--root", str(proj), "--format", "json"])
     assert res.exit_code == 1
     data = json.loads(res.stdout)
     err = data["errors"][0]
@@ -233,24 +221,19 @@ def test_simulate_writes_a_replay_for_a_failing_game(tmp_path, wound_fails_after
     assert lines[0]["t"] == "header" and lines[-1]["error"]
 
 
-def test_replay_command_prints_the_log_and_checks_the_record(tmp_path):
+def test_replay_command_prints_the_log_and_checks_the_record(tmp_path, cli):
     root = _project(tmp_path)
     import shutil
 
-    from forge.commands.simulate import replay as replay_cmd, simulate as simulate_cmd
-
     proj = tmp_path / "proj"
     shutil.copytree(root / "cards", proj / "cards")
-    app = typer.Typer()
-    app.command()(simulate_cmd)
-    app.command()(replay_cmd)
-    res = CliRunner().invoke(app, ["simulate", "--games", "1", "--root", str(proj), "--save-replays"])
+    res = cli(["simulate", "--games", "1", "--root", str(proj), "--save-replays"])
     assert res.exit_code == 0, res.output
     rec = next((proj / "output" / "replays").glob("*.jsonl"))
-    res = CliRunner().invoke(app, ["replay", str(rec), "--root", str(proj), "--lang", "fr"])
+    res = cli(["replay", str(rec), "--root", str(proj), "--lang", "fr"])
     assert res.exit_code == 2 and "locales/en.yaml" in res.output  # the log's words are the project's locales
     shutil.copytree(root / "locales", proj / "locales")
-    res = CliRunner().invoke(app, ["replay", str(rec), "--root", str(proj), "--lang", "fr"])
+    res = cli(["replay", str(rec), "--root", str(proj), "--lang", "fr"])
     assert res.exit_code == 0 and res.output.startswith("Mise en place")
 
 
@@ -262,21 +245,16 @@ def test_prove_cards_sees_a_summon_trigger_of_another_creature():
     assert prove_cards(db)[-1].ok
 
 
-def test_replay_command_reports_as_json_and_logs_french_plurals(tmp_path):
+def test_replay_command_reports_as_json_and_logs_french_plurals(tmp_path, cli):
     import json
     import shutil
-
-    from typer.testing import CliRunner
-
-    from forge.cli import app
 
     repo = ENGINE.parents[1]
     for part in ("cards", "locales"):
         shutil.copytree(repo / part, tmp_path / part)
-    runner = CliRunner()
-    runner.invoke(app, ["simulate", "--games", "1", "--root", str(tmp_path), "--save-replays"])
+    cli(["simulate", "--games", "1", "--root", str(tmp_path), "--save-replays"])
     record = next((tmp_path / "output" / "replays").glob("*.jsonl"))
-    res = runner.invoke(app, ["replay", str(record), "--root", str(tmp_path), "--lang", "fr", "--format", "json"])
+    res = cli(["replay", str(record), "--root", str(tmp_path), "--lang", "fr", "--format", "json"])
     data = json.loads(res.stdout)
     assert res.exit_code == 0 and data["ok"] and data["problem"] is None
     assert not any("cartes" in line and " 1 cartes" in line for line in data["log"])

@@ -13,10 +13,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 import forge.carddb.database
-from forge.cli import app
 from forge.engine import Game, HeuristicAgent, run
 from forge.engine.record import (MAX_LINE_BYTES, RecordError, Replayer, ReplayMismatch, digest, from_jsonl,
                                  make_record, replay, to_jsonl)
@@ -24,6 +22,7 @@ from forge.engine.sample import sample_database
 from forge.text.narrate import LogPrinter, render
 from forge.sim.simulate import Settings, play_games
 from forge.text.cardtext import load_phrasebooks
+from ..conftest import invoke
 
 REPO = Path(__file__).resolve().parents[2]
 BOOKS = load_phrasebooks(REPO)  # the log's phrases are the locales'
@@ -62,7 +61,7 @@ def index_of(lines: list[dict], pred) -> int:
 def cli(tmp_path: Path, data: str | bytes, *args: str):
     path = tmp_path / "game.jsonl"
     path.write_bytes(data.encode() if isinstance(data, str) else data)
-    res = CliRunner().invoke(app, ["replay", str(path), "--root", str(REPO), *args])
+    res = invoke(["replay", str(path), "--root", str(REPO), *args])
     assert res.exception is None or isinstance(res.exception, SystemExit), res.exception
     return res, path
 
@@ -291,18 +290,17 @@ def test_json_that_python_cannot_hold(tmp_path):
 # -- files that cannot be read: exit 2 -----------------------------------------------------
 
 def test_files_that_cannot_be_read_are_exit_2(tmp_path, monkeypatch, no_hang):
-    runner = CliRunner()
-    missing = runner.invoke(app, ["replay", str(tmp_path / "nope.jsonl"), "--root", str(REPO)])
+    missing = invoke(["replay", str(tmp_path / "nope.jsonl"), "--root", str(REPO)])
     assert missing.exit_code == 2 and "[io] no such file" in missing.stderr
-    folder = runner.invoke(app, ["replay", str(tmp_path), "--root", str(REPO)])
+    folder = invoke(["replay", str(tmp_path), "--root", str(REPO)])
     assert folder.exit_code == 2 and "[special-file] is a folder" in folder.stderr
     os.mkfifo(tmp_path / "fifo")
-    fifo = runner.invoke(app, ["replay", str(tmp_path / "fifo"), "--root", str(REPO)])
+    fifo = invoke(["replay", str(tmp_path / "fifo"), "--root", str(REPO)])
     assert fifo.exit_code == 2 and "named pipe" in fifo.stderr
     (tmp_path / "big.jsonl").write_text(_good_text())
     import forge.commands.simulate as cmd
     monkeypatch.setattr(cmd, "MAX_RECORD_BYTES", 1000)
-    big = runner.invoke(app, ["replay", str(tmp_path / "big.jsonl"), "--root", str(REPO)])
+    big = invoke(["replay", str(tmp_path / "big.jsonl"), "--root", str(REPO)])
     assert big.exit_code == 2 and "[too-large]" in big.stderr
 
 
@@ -311,7 +309,7 @@ def test_a_link_in_the_project_that_leads_out_is_refused(tmp_path):
     proj.mkdir()
     outside.write_text(_good_text())
     (proj / "game.jsonl").symlink_to(outside)
-    res = CliRunner().invoke(app, ["replay", str(proj / "game.jsonl"), "--root", str(proj)])
+    res = invoke(["replay", str(proj / "game.jsonl"), "--root", str(proj)])
     assert res.exit_code == 2 and "[outside-project]" in res.stderr
 
 

@@ -3,16 +3,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-from typer.testing import CliRunner
-
-from forge.cli import app
-
-runner = CliRunner()
+from ..conftest import invoke
 
 
 def forge(*args: str):
-    return runner.invoke(app, list(args))
+    return invoke(list(args))
 
 
 def snapshot(root: Path) -> dict[str, bytes]:

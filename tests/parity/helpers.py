@@ -3,12 +3,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-from typer.testing import CliRunner
-
-from forge.cli import app
-
-runner = CliRunner()
+from ..conftest import invoke
 
 
 def mistake(root: Path, rel: str, old: str, new: str) -> int:
@@ -23,7 +18,7 @@ def mistake(root: Path, rel: str, old: str, new: str) -> int:
 
 def findings(root: Path) -> tuple[int, list[dict]]:
     """Parity's exit code and its findings (JSON)."""
-    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json"])
+    result = invoke(["parity", "--root", str(root), "--format", "json"])
     return result.exit_code, json.loads(result.stdout)["findings"]
 
 
@@ -44,7 +39,7 @@ def export_po(root: Path, out: Path, lang: str = "fr"):
     """``forge i18n export`` of ``lang`` as a po file at ``out``, read back (polib.POFile)."""
     import polib
 
-    result = runner.invoke(app, ["i18n", "export", "--root", str(root), "--lang", lang, "--format", "po",
-                                 "--out", str(out)])
+    result = invoke(["i18n", "export", "--root", str(root), "--lang", lang, "--format", "po",
+                     "--out", str(out)])
     assert result.exit_code == 0, result.output
     return polib.pofile(str(out))

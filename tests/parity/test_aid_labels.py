@@ -7,16 +7,13 @@ from pathlib import Path
 
 import polib
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.i18n import inventory, limits, templatelabels
 from forge.render import aids
 from forge.render.template import load_template
 
 from . import helpers
 
-runner = CliRunner()
 CARD = "templates/cards/card.yaml"
 MM = 72 / 25.4
 
@@ -132,10 +129,10 @@ def test_a_markers_note_that_overflows_its_16_mm(shipped):
     assert "the track markers card's note" in found[0][2]
 
 
-def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path):
+def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
-    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                                 "--out", str(out)])
+    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     po = {e.msgctxt: e for e in polib.pofile(str(out))}
     room = limits.compute(shipped, inventory.build(shipped))
@@ -146,12 +143,12 @@ def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path):
         assert room[pid].chars > 0
 
 
-def test_the_xliff_export_carries_each_aid_label_s_room(shipped, tmp_path):
+def test_the_xliff_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
     from lxml import etree
 
     out = tmp_path / "fr.xlf"
-    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "xliff",
-                                 "--out", str(out)])
+    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "xliff",
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     ns, slr = {"x": "urn:oasis:names:tc:xliff:document:2.0"}, "urn:oasis:names:tc:xliff:sizerestriction:2.0"
     units = {u.get("name"): u for u in etree.parse(str(out)).iterfind(".//x:unit", ns)}

@@ -10,19 +10,17 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.i18n import inventory
 from forge.text import termbase
 from forge.i18n.checks import englishword
+from ..conftest import invoke
 
-runner = CliRunner()
 RULE = "untranslated-word"
 
 
 def findings(root: Path) -> list[dict]:
-    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json"])
+    result = invoke(["parity", "--root", str(root), "--format", "json"])
     return json.loads(result.stdout)["findings"]
 
 

@@ -7,12 +7,10 @@ import re
 from pathlib import Path
 
 import polib
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.i18n import booklabels, inventory
+from ..conftest import invoke
 
-runner = CliRunner()
 STRINGS = "templates/books/strings.yaml"
 
 
@@ -27,7 +25,7 @@ def edit(root: Path, rel: str, old: str, new: str) -> tuple[int, int]:
 
 
 def findings(root: Path) -> tuple[int, list[dict]]:
-    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json"])
+    result = invoke(["parity", "--root", str(root), "--format", "json"])
     return result.exit_code, json.loads(result.stdout)["findings"]
 
 
@@ -99,10 +97,10 @@ def test_wrapping_counts_lines_and_refuses_a_word_wider_than_a_line():
     assert booklabels.lines_needed("anticonstitutionnellement", "Lato", 6.0, 20.0) == float("inf")
 
 
-def test_the_export_carries_the_label_s_room(shipped, tmp_path):
+def test_the_export_carries_the_label_s_room(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
-    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                                 "--out", str(out)])
+    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     entry = next(e for e in polib.pofile(str(out)) if e.msgctxt == "strings/kind")
     assert "max-length:13" in entry.flags

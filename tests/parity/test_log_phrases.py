@@ -9,13 +9,9 @@ import json
 
 import polib
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
 
 from .helpers import found, mistake
 
-runner = CliRunner()
 FR, EN = "locales/fr.yaml", "locales/en.yaml"
 
 
@@ -64,19 +60,19 @@ def test_a_french_plural_slot_on_a_count_english_does_not_inflect_is_grammar_not
     assert (FR, line, "parity-placeholder") in found(shipped)
 
 
-def test_an_english_log_edit_makes_its_french_stale(shipped):
+def test_an_english_log_edit_makes_its_french_stale(shipped, cli):
     mistake(shipped, EN, 'win: "{player} wins."', 'win: "{player} wins the game."')
     line = next(i for i, text in enumerate((shipped / FR).read_text(encoding="utf-8").splitlines(), 1)
                 if text.startswith('  win: "{player} gagne."'))
-    result = runner.invoke(app, ["parity", "--root", str(shipped), "--format", "json"])
+    result = cli(["parity", "--root", str(shipped), "--format", "json"])
     rows = [(f["file"], f["line"], f["rule"]) for f in json.loads(result.stdout)["findings"]]
     assert (FR, line, "stale-translation") in rows
 
 
-def test_the_po_export_carries_the_log_with_its_context(shipped, tmp_path):
+def test_the_po_export_carries_the_log_with_its_context(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
-    result = runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                                 "--out", str(out)])
+    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
+                  "--out", str(out)])
     assert result.exit_code == 0, result.output
     po = {e.msgctxt: e for e in polib.pofile(str(out))}
     draw = po["locales/log.draw"]
@@ -85,13 +81,13 @@ def test_the_po_export_carries_the_log_with_its_context(shipped, tmp_path):
     assert len([k for k in po if k.startswith("locales/log.")]) == 36
 
 
-def test_a_log_phrase_imported_from_the_po_reaches_the_replay(shipped, tmp_path):
+def test_a_log_phrase_imported_from_the_po_reaches_the_replay(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
-    runner.invoke(app, ["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po", "--out", str(out)])
+    cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po", "--out", str(out)])
     po = polib.pofile(str(out))
     next(e for e in po if e.msgctxt == "locales/log.win").msgstr = "{player} remporte la partie."
     po.save(str(out))
-    result = runner.invoke(app, ["i18n", "import", str(out), "--root", str(shipped)])
+    result = cli(["i18n", "import", str(out), "--root", str(shipped)])
     assert result.exit_code == 0, result.output
     assert 'win: "{player} remporte la partie."' in (shipped / FR).read_text(encoding="utf-8")
     from forge.text.narrate import LogPrinter

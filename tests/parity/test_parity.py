@@ -4,12 +4,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from forge.cli import app
 from forge.i18n.checks.typography import english, french
+from ..conftest import invoke
 
-runner = CliRunner()
 
 CARD = """\
 cards:
@@ -34,7 +31,7 @@ def card(name_en="Ember Imp", name_fr="Diablotin des Braises", flavor_en="It lau
 
 
 def run(root: Path, fmt: str = "text"):
-    result = runner.invoke(app, ["parity", "--root", str(root), "--format", fmt])
+    result = invoke(["parity", "--root", str(root), "--format", fmt])
     return result.exit_code, result.stdout
 
 

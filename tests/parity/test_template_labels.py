@@ -10,19 +10,16 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from forge.text import verbatim
-from forge.cli import app
 from forge.i18n import inventory, limits
 from forge.render.template import parse_template
+from ..conftest import invoke
 
-runner = CliRunner()
 CARD = "templates/cards/card.yaml"
 
 
 def report(root: Path, *args: str) -> tuple[int, list[dict]]:
-    result = runner.invoke(app, ["parity", "--root", str(root), "--format", "json", *args])
+    result = invoke(["parity", "--root", str(root), "--format", "json", *args])
     return result.exit_code, json.loads(result.stdout)["findings"]
 
 

@@ -7,15 +7,12 @@ developer) might, and asserts the finding's file, line and rule.
 from __future__ import annotations
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.text.cardtext import load_phrasebooks
 from forge.web.strings import KEYS, words
 
 from .helpers import export_po, findings, found, line_of, mistake
 
-runner = CliRunner()
 FR, EN = "locales/fr.yaml", "locales/en.yaml"
 
 
@@ -68,12 +65,12 @@ def test_the_po_export_carries_the_web_words_with_their_context(shipped, tmp_pat
     assert {k for k in po if k.startswith("locales/web.")} == {f"locales/web.{k}" for k in KEYS}
 
 
-def test_a_web_word_imported_from_the_po_reaches_the_page(shipped, tmp_path):
+def test_a_web_word_imported_from_the_po_reaches_the_page(shipped, tmp_path, cli):
     out = tmp_path / "fr.po"
     po = export_po(shipped, out)
     next(e for e in po if e.msgctxt == "locales/web.gallery_title").msgstr = "Toutes les cartes"
     po.save(str(out))
-    result = runner.invoke(app, ["i18n", "import", str(out), "--root", str(shipped)])
+    result = cli(["i18n", "import", str(out), "--root", str(shipped)])
     assert result.exit_code == 0, result.output
     assert 'gallery_title: "Toutes les cartes"' in (shipped / FR).read_text(encoding="utf-8")
     assert words(load_phrasebooks(shipped), "fr")["gallery_title"] == "Toutes les cartes"

@@ -4,14 +4,11 @@ from __future__ import annotations
 import json
 import random
 
-from typer.testing import CliRunner
-
-from forge.cli import app as cli
 from forge.engine.record import digest, from_jsonl, replay
 from forge.text.narrate import render
 from forge.text.cardtext import load_phrasebooks
 
-from ..conftest import REPO
+from ..conftest import REPO, invoke
 from .conftest import choose, decide, new_game, play_out
 
 
@@ -63,7 +60,7 @@ def test_a_game_against_the_ai_ends_with_the_digest_forge_replay_reaches(client,
     path = tmp_path / "game.jsonl"
     path.write_text(text, "utf-8")
     for lang in ("en", "fr"):
-        result = CliRunner().invoke(cli, ["replay", str(path), "--lang", lang, "--root", str(REPO), "--format", "json"])
+        result = invoke(["replay", str(path), "--lang", lang, "--root", str(REPO), "--format", "json"])
         assert result.exit_code == 0, result.output
         printed = json.loads(result.stdout)["log"]
         assert printed == render(lines, client.store.game.db, load_phrasebooks(REPO), lang)

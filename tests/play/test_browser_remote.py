@@ -3,9 +3,7 @@ play each other through ``forge play`` served off loopback (127.0.0.2: the CSRF 
 work), each seeing the other's moves live, to the end of the game; ``forge replay`` then verifies the record."""
 from __future__ import annotations
 
-
 import pytest
-from typer.testing import CliRunner
 
 from .conftest import serve_play
 from .test_browser import MAX_CLICKS, Tab, _best_button
@@ -22,7 +20,7 @@ def _hand_shown(page, where: str) -> bool:
 
 
 @pytest.mark.slow
-def test_two_browsers_play_one_game_to_the_end_and_the_record_replays(browser, remote_server):
+def test_two_browsers_play_one_game_to_the_end_and_the_record_replays(browser, remote_server, cli):
     url, project = remote_server
     host, guest = Tab(browser, url), Tab(browser, url)
     try:
@@ -69,9 +67,8 @@ def test_two_browsers_play_one_game_to_the_end_and_the_record_replays(browser, r
         assert all("wins the game" in t.page.inner_text("#prompt") for t in (host, guest, watcher))
         # the record on disk is what forge replay verifies, to the same end
         record = project / "output" / "play" / "games" / f"game-{int(gid):06d}.jsonl"
-        from forge.cli import app
 
-        result = CliRunner().invoke(app, ["replay", str(record), "--root", str(project), "--format", "json"])
+        result = cli(["replay", str(record), "--root", str(project), "--format", "json"])
         assert result.exit_code == 0, result.output
         # the lobby of each browser lists the game, over
         host.page.goto(f"{url}/?lang=en")

@@ -113,16 +113,14 @@ def test_a_game_let_go_from_memory_is_read_back_as_it_was(client, monkeypatch):
     assert list(client.store.sessions)[-1] == gid
 
 
-def test_forge_play_says_when_its_port_is_taken(shipped):
-    from typer.testing import CliRunner
-
-    from forge.cli import app
+def test_forge_play_says_when_its_port_is_taken(shipped, cli):
+    
     from forge.play import serving
 
     taken = serving.bind("127.0.0.1", 0)
     try:
         port = taken.getsockname()[1]
-        result = CliRunner().invoke(app, ["play", "--root", str(shipped), "--port", str(port)])
+        result = cli(["play", "--root", str(shipped), "--port", str(port)])
     finally:
         taken.close()
     assert result.exit_code == 2, result.output

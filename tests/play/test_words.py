@@ -5,14 +5,12 @@ import json
 import re
 
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.play.project import make_app, read
 from forge.play.words import TABLE
 from forge.carddb.yamlsrc import load
 
-from ..conftest import REPO
+from ..conftest import REPO, invoke
 
 PLAY = REPO / "forge" / "play"
 
@@ -68,14 +66,14 @@ def test_a_french_key_left_out_falls_back_to_english(shipped, tmp_path):
     assert project.words.say("fr", "reveal") == "Show my hand"
 
 
-def test_a_locale_without_the_play_table_is_a_finding_and_forge_play_refuses(shipped):
+def test_a_locale_without_the_play_table_is_a_finding_and_forge_play_refuses(shipped, cli):
     path = shipped / "locales" / "fr.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text[:text.index("\nplay:")] + "\n", encoding="utf-8")
     project = read(shipped)
     assert project.game is None
     assert [(f.position.file, f.rule) for f in project.findings] == [("locales/fr.yaml", "play-words")]
-    result = CliRunner().invoke(app, ["play", "--root", str(shipped), "--port", "0"])
+    result = cli(["play", "--root", str(shipped), "--port", "0"])
     assert result.exit_code == 1 and "play-words" in result.output
 
 
@@ -89,7 +87,7 @@ def test_a_word_that_is_not_a_text_is_a_finding_at_its_line(shipped):
 
 
 def _parity(root) -> list[dict]:
-    result = CliRunner().invoke(app, ["parity", "--root", str(root), "--format", "json"])
+    result = invoke(["parity", "--root", str(root), "--format", "json"])
     assert result.exit_code == 1, result.output
     return json.loads(result.stdout)["findings"]
 

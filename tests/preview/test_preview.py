@@ -222,16 +222,14 @@ def test_forge_watch_serves_follows_a_save_and_stops_on_ctrl_c(shipped):
     assert "Traceback" not in proc.stderr.read()
 
 
-def test_a_busy_port_is_a_usage_error(shipped):
-    from typer.testing import CliRunner
-
-    from forge.cli import app
+def test_a_busy_port_is_a_usage_error(shipped, cli):
+    
 
     with socket.socket() as busy:
         busy.bind(("127.0.0.1", 0))
         busy.listen()
         port = busy.getsockname()[1]
-        result = CliRunner().invoke(app, ["watch", "--root", str(shipped), "--port", str(port)])
+        result = cli(["watch", "--root", str(shipped), "--port", str(port)])
     assert result.exit_code == 2 and "--port" in result.output
 
 

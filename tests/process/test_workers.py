@@ -9,10 +9,8 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.core import atomic, workers
-from forge.cli import app
 from tests.render.test_command import CARDS
 
 from .procs import alive, running, wait_for
@@ -152,17 +150,17 @@ def forks(monkeypatch):
     return count
 
 
-def test_a_huge_jobs_value_for_simulate_forks_no_more_than_useful(shipped, forks):
-    result = CliRunner().invoke(app, ["simulate", "--root", str(shipped), "--games", "3", "--jobs", "10000"])
+def test_a_huge_jobs_value_for_simulate_forks_no_more_than_useful(shipped, forks, cli):
+    result = cli(["simulate", "--root", str(shipped), "--games", "3", "--jobs", "10000"])
     assert result.exit_code == 0, result.output
     assert "simulated 3 games" in result.output
     assert len(forks) == (min(3, workers.cpus()) if workers.cpus() > 1 else 0)
 
 
-def test_a_huge_workers_value_for_render_forks_no_more_than_useful(project, forks):
+def test_a_huge_workers_value_for_render_forks_no_more_than_useful(project, forks, cli):
     project("game.yaml", CARDS)
-    result = CliRunner().invoke(app, ["render", "cards", "--root", str(project.root), "--profile", "proof",
-                                      "--lang", "en", "--workers", "10000"])
+    result = cli(["render", "cards", "--root", str(project.root), "--profile", "proof",
+                  "--lang", "en", "--workers", "10000"])
     assert result.exit_code == 0, result.output
     assert len(forks) <= workers.cpus()
 

@@ -13,10 +13,8 @@ from pathlib import Path
 import jinja2
 from jinja2.sandbox import SecurityError
 import pytest
-from typer.testing import CliRunner
 
 from forge.core import sandbox
-from forge.cli import app
 
 ATTACKS = [
     "{{ lipsum(100000000) }}",
@@ -53,11 +51,11 @@ def test_ordinary_use_still_works(source, expected):
     assert sandbox.environment(jinja2.DictLoader({})).from_string(source).render() == expected
 
 
-def test_lipsum_in_the_rulebook_is_template_code_at_its_line(shipped: Path, no_hang):
+def test_lipsum_in_the_rulebook_is_template_code_at_its_line(shipped: Path, no_hang, cli):
     prose = shipped / "templates" / "books" / "rulebook.en.md"
     text = prose.read_text(encoding="utf-8") + "\n"
     prose.write_text(text + "{{ lipsum(100000000) }}\n", encoding="utf-8")
-    result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(shipped), "--lang", "en"])
+    result = cli(["render", "rulebook", "--root", str(shipped), "--lang", "en"])
     assert result.exit_code == 1, result.output
     assert f"templates/books/rulebook.en.md:{text.count(chr(10)) + 1}:1: [book]" in result.output
     assert "template code" in result.output and "internal error" not in result.output

@@ -8,23 +8,19 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
 
-from forge.cli import app
-
-
-def test_build_without_a_cards_folder_is_an_io_error(tmp_path: Path):
-    result = CliRunner().invoke(app, ["build", "--root", str(tmp_path), "--games", "1", "--jobs", "1"])
+def test_build_without_a_cards_folder_is_an_io_error(tmp_path: Path, cli):
+    result = cli(["build", "--root", str(tmp_path), "--games", "1", "--jobs", "1"])
     assert result.exit_code == 2, result.output
     assert result.stderr.splitlines()[-1] == f"forge: error: cards: no `cards/` folder in {tmp_path}"
 
 
-def test_build_json_names_the_io_error(tmp_path: Path):
-    result = CliRunner().invoke(app, ["build", "--root", str(tmp_path), "--format", "json"])
+def test_build_json_names_the_io_error(tmp_path: Path, cli):
+    result = cli(["build", "--root", str(tmp_path), "--format", "json"])
     assert result.exit_code == 2, result.output
     report = json.loads(result.stdout)
     assert report["ok"] is False and "no `cards/` folder" in report["error"]
 
 
-def test_validate_agrees(tmp_path: Path):
-    assert CliRunner().invoke(app, ["validate", "--root", str(tmp_path)]).exit_code == 2
+def test_validate_agrees(tmp_path: Path, cli):
+    assert cli(["validate", "--root", str(tmp_path)]).exit_code == 2

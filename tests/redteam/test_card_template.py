@@ -10,9 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 TEMPLATE = Path("templates") / "cards" / "card.yaml"
 
@@ -44,18 +42,18 @@ def hostile(request, shipped: Path):
     return shipped, key
 
 
-def test_validate_reports_the_value_at_its_line(hostile, no_hang):
+def test_validate_reports_the_value_at_its_line(hostile, no_hang, cli):
     root, key = hostile
-    result = CliRunner().invoke(app, ["validate", "--root", str(root)])
+    result = cli(["validate", "--root", str(root)])
     assert result.exit_code == 1, result.output
     assert "internal error" not in result.output
     assert re.search(rf"templates/cards/card\.yaml:\d+:\d+: \[template\] `{re.escape(key)}` ", result.output), result.output
 
 
-def test_render_refuses_the_template_without_an_internal_error(hostile, no_hang):
+def test_render_refuses_the_template_without_an_internal_error(hostile, no_hang, cli):
     root, key = hostile
-    result = CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--lang", "en", "--profile", "tts",
-                                      "--workers", "1"])
+    result = cli(["render", "cards", "--root", str(root), "--lang", "en", "--profile", "tts",
+                  "--workers", "1"])
     assert result.exit_code == 2, result.output
     assert "internal error" not in result.output and f"`{key}`" in result.output
     assert not (root / "output" / "tts").exists()

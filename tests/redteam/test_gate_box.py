@@ -18,16 +18,14 @@ import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.checks import check as check_module
 from forge.core import safeio
-from forge.cli import app
 from forge.core.findings import Finding
 from forge.carddb.model import Position
 from forge.carddb.schema import schema_text
 
-from ..conftest import REPO
+from ..conftest import REPO, invoke
 
 
 @pytest.fixture
@@ -37,7 +35,7 @@ def gated(shipped: Path) -> Path:
 
 
 def run(root: Path, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(app, ["check", "--root", str(root), "--games", "2", *args])
+    result = invoke(["check", "--root", str(root), "--games", "2", *args])
     return result.exit_code, result.output
 
 

@@ -10,27 +10,24 @@ import pytest
 import shutil
 from pathlib import Path
 
-from typer.testing import CliRunner
-
-from forge.cli import app
 
 REPO = Path(__file__).resolve().parents[2]
 MARKER = "<!-- forge:table factions -->\nx\n<!-- /forge:table -->\n"
 
 
 @pytest.mark.slow
-def test_a_generated_file_over_the_input_limit_is_not_written(shipped: Path):
+def test_a_generated_file_over_the_input_limit_is_not_written(shipped: Path, cli):
     (shipped / "docs").mkdir()
     design = shipped / "docs" / "design.md"
     design.write_text("# Design\n" + MARKER * 150_000, encoding="utf-8")
     before = design.stat().st_size
-    result = CliRunner().invoke(app, ["docs", "--root", str(shipped)])
+    result = cli(["docs", "--root", str(shipped)])
     assert result.exit_code == 2, result.output
     assert "more than forge reads back" in result.stderr
     assert design.stat().st_size == before
 
 
-def test_the_shipped_design_document_is_still_filled(shipped: Path):
+def test_the_shipped_design_document_is_still_filled(shipped: Path, cli):
     shutil.copytree(REPO / "docs", shipped / "docs")
-    result = CliRunner().invoke(app, ["docs", "--root", str(shipped), "--check"])
+    result = cli(["docs", "--root", str(shipped), "--check"])
     assert result.exit_code == 0, result.output

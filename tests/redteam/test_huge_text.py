@@ -6,14 +6,13 @@ after it had overflowed), and a text of zero-width words, all on one line, was q
 """
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.render.fit import TextStyle, fit_text
+
+from ..conftest import cpu_seconds
 
 FLAVOR = 'flavor: {en: "Every wildfire'
 
@@ -26,11 +25,11 @@ def with_flavor(root: Path, words: str) -> None:
 
 
 @pytest.mark.parametrize("words", ["burn " * 400_000, "\u200b " * 300_000], ids=["words", "zero-width words"])
-def test_validate_reports_a_huge_flavour_text_quickly(shipped: Path, no_hang, words):
+def test_validate_reports_a_huge_flavour_text_quickly(shipped: Path, no_hang, words, cli):
     with_flavor(shipped, words)
-    start = time.monotonic()
-    result = CliRunner().invoke(app, ["validate", "--root", str(shipped)])
-    assert time.monotonic() - start < 20
+    start = cpu_seconds()
+    result = cli(["validate", "--root", str(shipped)])
+    assert cpu_seconds() - start < 20
     assert "internal error" not in result.output
     if words.startswith("burn"):
         assert result.exit_code == 1 and "[text-overflow]" in result.output, result.output

@@ -10,9 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 #: Placeholders of forge's grammar that no phrase defines: findings.
 UNKNOWN = ["{secret}", "{__class__}"]
@@ -30,10 +28,10 @@ def with_threshold(root: Path, attack: str) -> None:
 
 
 @pytest.mark.parametrize("attack", UNKNOWN)
-def test_render_reports_a_format_string_attack_as_a_finding(shipped: Path, attack):
+def test_render_reports_a_format_string_attack_as_a_finding(shipped: Path, attack, cli):
     with_threshold(shipped, attack)
-    result = CliRunner().invoke(app, ["render", "cards", "--root", str(shipped), "--lang", "en",
-                                      "--profile", "tts", "--workers", "1"])
+    result = cli(["render", "cards", "--root", str(shipped), "--lang", "en",
+                  "--profile", "tts", "--workers", "1"])
     assert result.exit_code == 1, result.output
     assert "internal error" not in result.output
     assert "[placeholder]" in result.output and "unknown placeholder" in result.output
@@ -42,9 +40,9 @@ def test_render_reports_a_format_string_attack_as_a_finding(shipped: Path, attac
 
 
 @pytest.mark.parametrize("attack", UNKNOWN)
-def test_validate_reports_it(shipped: Path, attack):
+def test_validate_reports_it(shipped: Path, attack, cli):
     with_threshold(shipped, attack)
-    result = CliRunner().invoke(app, ["validate", "--root", str(shipped)])
+    result = cli(["validate", "--root", str(shipped)])
     assert result.exit_code == 1, result.output
     assert "unknown placeholder" in result.output
 

@@ -8,13 +8,9 @@ import os
 
 import pytest
 
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 from ._prose import compose_book, game
-
-runner = CliRunner()
 
 
 def _rename_a_card_the_example_plays(root):
@@ -23,17 +19,17 @@ def _rename_a_card_the_example_plays(root):
 
 
 @pytest.mark.slow  # composes the rulebook twice (4 s alone, 9 s on a loaded machine)
-def test_a_rulebook_that_would_lose_its_example_fails_at_the_record(tmp_path):
+def test_a_rulebook_that_would_lose_its_example_fails_at_the_record(tmp_path, cli):
     root = game(tmp_path / "game")
     _rename_a_card_the_example_plays(root)
     result = compose_book(root, "rulebook", "en")
     lost = [f for f in result.findings if f.position.file == "templates/books/example.jsonl"]
     assert lost and all(f.severity == "error" for f in lost) and not result.ok
-    rendered = runner.invoke(app, ["render", "rulebook", "--root", str(root), "--lang", "en", "--format", "json"])
+    rendered = cli(["render", "rulebook", "--root", str(root), "--lang", "en", "--format", "json"])
     assert rendered.exit_code == 1
 
 
-def test_the_example_is_never_played_again_through_a_link_out_of_the_project(tmp_path):
+def test_the_example_is_never_played_again_through_a_link_out_of_the_project(tmp_path, cli):
     from forge.core import safeio
     from forge.books import example
     from forge.carddb.database import load_database
@@ -51,7 +47,7 @@ def test_the_example_is_never_played_again_through_a_link_out_of_the_project(tmp
     else:
         raise AssertionError("written through the link")
     assert (outside / "example.jsonl").read_bytes() == before
-    result = runner.invoke(app, ["sync", "--root", str(root), "--format", "json"])
+    result = cli(["sync", "--root", str(root), "--format", "json"])
     assert result.exit_code in (1, 2)
     if result.exit_code == 1:
         assert "templates/books/example.jsonl" not in {c["path"] for c in json.loads(result.stdout)["changed"]}

@@ -9,15 +9,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.render.cards import manifest_record
+
+from ..conftest import invoke
 
 
 def render(root: Path):
-    return CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--lang", "en",
-                                    "--profile", "tts", "--workers", "1"])
+    return invoke(["render", "cards", "--root", str(root), "--lang", "en",
+                   "--profile", "tts", "--workers", "1"])
 
 
 def plant(root: Path, files: dict) -> None:

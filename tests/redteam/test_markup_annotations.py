@@ -15,9 +15,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 CARD = """\
   - id: "ember-imp\\n::error file=README.md,line=1::pwned\\r\\n  ::stop-commands::token"
@@ -41,18 +39,18 @@ def commands(output: str) -> list[str]:
 
 
 @pytest.mark.parametrize("command", ["check", "parity", "validate"])
-def test_a_card_cannot_write_a_command_into_the_text_report(project, command):
+def test_a_card_cannot_write_a_command_into_the_text_report(project, command, cli):
     project("red.yaml", "cards:\n" + CARD)
-    result = CliRunner().invoke(app, [command, "--root", str(project.root)])
+    result = cli([command, "--root", str(project.root)])
     assert result.exit_code == 1, result.output
     assert commands(result.output) == []
     assert "pwned" in result.output  # the id is quoted all the same, on the finding's line
 
 
-def test_the_github_format_writes_forge_s_commands_only(project):
+def test_the_github_format_writes_forge_s_commands_only(project, cli):
     """Regression (held before): each finding is one command, on the file it is about."""
     project("red.yaml", "cards:\n" + CARD)
-    result = CliRunner().invoke(app, ["check", "--root", str(project.root), "--format", "github"])
+    result = cli(["check", "--root", str(project.root), "--format", "github"])
     found = commands(result.output)
     assert found and all(OWN.fullmatch(line) for line in found), [c for c in found if not OWN.fullmatch(c)]
     assert "%0A::error file=README.md" in result.output

@@ -9,15 +9,12 @@ from __future__ import annotations
 import pytest
 
 from pathlib import Path
-
-from typer.testing import CliRunner
-
-from forge.cli import app
+from ..conftest import invoke
 
 
 def render(root: Path, profile: str):
-    return CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--lang", "en",
-                                    "--profile", profile, "--workers", "1"])
+    return invoke(["render", "cards", "--root", str(root), "--lang", "en",
+                   "--profile", profile, "--workers", "1"])
 
 
 @pytest.mark.slow

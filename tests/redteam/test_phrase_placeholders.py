@@ -12,9 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 #: (table key as written in locales/en.yaml, the phrase, an attack on it, what the finding says).
 ATTACKS = [
@@ -46,9 +44,9 @@ def attack(root: Path, key: str, old: str, new: str) -> int:
 
 
 @pytest.mark.parametrize("key, old, new, says", ATTACKS, ids=[a[3] + ":" + a[0].split(":")[0].strip() for a in ATTACKS])
-def test_validate_reports_the_phrase_at_its_line(shipped: Path, key, old, new, says):
+def test_validate_reports_the_phrase_at_its_line(shipped: Path, key, old, new, says, cli):
     line = attack(shipped, key, old, new)
-    result = CliRunner().invoke(app, ["validate", "--root", str(shipped), "--quick"])
+    result = cli(["validate", "--root", str(shipped), "--quick"])
     assert result.exit_code == 1, result.output
     found = re.findall(r"^locales/en\.yaml:(\d+):(\d+): \[placeholder\] (.*)$", result.output, re.M)
     assert [int(n) for n, _, _ in found] == [line], result.output
@@ -57,10 +55,10 @@ def test_validate_reports_the_phrase_at_its_line(shipped: Path, key, old, new, s
     assert "[locale]" not in result.output  # one finding at the phrase, not one per card that prints it
 
 
-def test_parity_reports_it_too(shipped: Path):
+def test_parity_reports_it_too(shipped: Path, cli):
     line = attack(shipped, '  turn: "— Turn {turn}: {player} —"', "— Turn {turn}: {player} —",
                   "— Turn {turn:>900000000}: {player} —")
-    result = CliRunner().invoke(app, ["parity", "--root", str(shipped), "--format", "json"])
+    result = cli(["parity", "--root", str(shipped), "--format", "json"])
     import json
 
     found = [f for f in json.loads(result.stdout)["findings"] if f["rule"] == "placeholder"]

@@ -11,9 +11,6 @@ from __future__ import annotations
 
 import re
 
-from typer.testing import CliRunner
-
-
 
 def _public(playable, tmp_path):
     from starlette.testclient import TestClient
@@ -33,13 +30,12 @@ def test_a_host_that_is_not_the_public_one_is_refused(playable, tmp_path):
         assert c.get("/", headers={"host": "127.0.0.1:8766"}).status_code == 200
 
 
-def test_a_wildcard_address_needs_a_public_url(shipped):
-    from forge.cli import app
+def test_a_wildcard_address_needs_a_public_url(shipped, cli):
 
-    result = CliRunner().invoke(app, ["play", "--root", str(shipped), "--host", "0.0.0.0", "--port", "0"])
+    result = cli(["play", "--root", str(shipped), "--host", "0.0.0.0", "--port", "0"])
     assert result.exit_code == 2 and "--public-url" in result.stderr, result.output
-    result = CliRunner().invoke(app, ["play", "--root", str(shipped), "--host", "0.0.0.0", "--port", "0",
-                                      "--public-url", "https://play.example.org/some/path"])
+    result = cli(["play", "--root", str(shipped), "--host", "0.0.0.0", "--port", "0",
+                  "--public-url", "https://play.example.org/some/path"])
     assert result.exit_code == 2 and "no path" in result.stderr, result.output
 
 

@@ -53,16 +53,13 @@ def test_an_imported_french_script_paragraph_is_text_in_the_web_edition(tmp_path
     assert "&lt;script&gt;alert(" in page
 
 
-def test_a_translator_s_po_cannot_put_markup_or_template_code_in_a_book(shipped, tmp_path):
+def test_a_translator_s_po_cannot_put_markup_or_template_code_in_a_book(shipped, tmp_path, cli):
     """What `forge i18n import` writes into the French prose is read by the same grammar: text, or a finding."""
     import polib
 
-    from forge.cli import app
     from forge.i18n import inventory
-    from typer.testing import CliRunner
 
-    run = CliRunner().invoke
-    assert run(app, ["i18n", "export", "--root", str(shipped), "--out", str(tmp_path / "fr.po")]).exit_code == 0
+    assert cli(["i18n", "export", "--root", str(shipped), "--out", str(tmp_path / "fr.po")]).exit_code == 0
     po = polib.pofile(str(tmp_path / "fr.po"))
     inv = inventory.build(shipped)
     goal = next(p.id for p in inv.pairs if p.id.startswith("books/rulebook/") and p.en
@@ -70,12 +67,12 @@ def test_a_translator_s_po_cannot_put_markup_or_template_code_in_a_book(shipped,
     entry = next(e for e in po if e.msgctxt == goal)
     entry.msgstr = f"Le but {SCRIPT} du jeu."
     po.save(str(tmp_path / "fr.po"))
-    run(app, ["i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped)])
+    cli(["i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped)])
     assert SCRIPT in (shipped / "templates/books/rulebook.fr.md").read_text(encoding="utf-8")
     result = compose_book(shipped, "rulebook", "fr")
     assert "<script>alert" not in result.html and "&lt;script&gt;alert(" in result.html
     entry.msgstr = 'Le but {% include "../../.git/config" %}.'
     po.save(str(tmp_path / "fr.po"))
-    run(app, ["i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped)])
+    cli(["i18n", "import", str(tmp_path / "fr.po"), "--root", str(shipped)])
     result = compose_book(shipped, "rulebook", "fr")
     assert not result.ok and any("template code" in f.message for f in result.findings)

@@ -10,20 +10,18 @@ import io
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
 
 NAME = 'Kin"dle, x'
 
 
 @pytest.mark.slow
-def test_a_name_with_a_quote_and_a_comma_stays_one_field(shipped: Path):
+def test_a_name_with_a_quote_and_a_comma_stays_one_field(shipped: Path, cli):
     path = shipped / "cards" / "red.yaml"
     text = path.read_text(encoding="utf-8")
     path.write_text(text.replace('name: {en: "Kindle"', 'name: {en: "Kin\\"dle, x"', 1), encoding="utf-8")
-    result = CliRunner().invoke(app, ["render", "cards", "--root", str(shipped), "--lang", "en",
-                                      "--profile", "gamecrafter", "--workers", "1"])
+    result = cli(["render", "cards", "--root", str(shipped), "--lang", "en",
+                  "--profile", "gamecrafter", "--workers", "1"])
     assert result.exit_code == 0, result.output
     rows = list(csv.reader(io.StringIO((shipped / "output" / "gamecrafter" / "en" / "quantities.csv")
                                        .read_text(encoding="utf-8"))))

@@ -13,9 +13,8 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from ..conftest import invoke
 
-from forge.cli import app
 
 XLIFF = ('<?xml version="1.0" encoding="{enc}"?>{dtd}'
          '<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.0" srcLang="en" trgLang="fr">'
@@ -33,7 +32,7 @@ def xliff(declared: str, codec: str, dtd: str = DTD, target: str = "&e;") -> byt
 
 def imported(root: Path, path: Path) -> tuple[int, list[dict], dict[str, bytes]]:
     before = {p.name: p.read_bytes() for p in (root / "cards").iterdir()}
-    result = CliRunner().invoke(app, ["i18n", "import", str(path), "--root", str(root), "--format", "json"])
+    result = invoke(["i18n", "import", str(path), "--root", str(root), "--format", "json"])
     after = {p.name: p.read_bytes() for p in (root / "cards").iterdir()}
     return result.exit_code, json.loads(result.stdout)["findings"], {k for k in after if after[k] != before.get(k)}
 

@@ -10,13 +10,9 @@ from pathlib import Path
 
 import pytest
 from openpyxl import load_workbook
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.carddb.database import load_database
 from forge.spreadsheet.exchange import export_cards, import_cards
-
-runner = CliRunner()
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -202,17 +198,17 @@ def test_a_fifo_is_never_read_as_a_sheet(shipped, tmp_path, no_hang):
     assert [f.rule for f in result.findings] == ["special-file"]
 
 
-def test_the_commands_report_and_exit_like_the_others(shipped, tmp_path):
+def test_the_commands_report_and_exit_like_the_others(shipped, tmp_path, cli):
     out = tmp_path / "cards.csv"
-    done = runner.invoke(app, ["cards", "export", "--root", str(shipped), "--out", str(out)])
+    done = cli(["cards", "export", "--root", str(shipped), "--out", str(out)])
     assert done.exit_code == 0 and out.is_file()
-    dry = runner.invoke(app, ["cards", "import", str(out), "--root", str(shipped), "--format", "json", "--dry-run"])
+    dry = cli(["cards", "import", str(out), "--root", str(shipped), "--format", "json", "--dry-run"])
     assert dry.exit_code == 0 and json.loads(dry.output)["unchanged"] == len(load_database(shipped).db.cards)
     rows = _rows(out.read_bytes())
     _edit(rows, "kindle", cost="-1")
-    bad = runner.invoke(app, ["cards", "import", str(_write_rows(out, rows)), "--root", str(shipped)])
+    bad = cli(["cards", "import", str(_write_rows(out, rows)), "--root", str(shipped)])
     assert bad.exit_code == 1 and "cards.csv:" in bad.output and "nothing written" in bad.output
-    missing = runner.invoke(app, ["cards", "import", str(tmp_path / "nope.csv"), "--root", str(shipped)])
+    missing = cli(["cards", "import", str(tmp_path / "nope.csv"), "--root", str(shipped)])
     assert missing.exit_code == 2
 
 
@@ -224,8 +220,8 @@ def test_dry_run_writes_nothing(shipped, tmp_path):
     assert result.ok and result.changed == ["kindle"] and _snapshot(shipped) == before
 
 
-def test_stdout_export_is_the_csv(shipped):
-    done = runner.invoke(app, ["cards", "export", "--root", str(shipped), "--out", "-"])
+def test_stdout_export_is_the_csv(shipped, cli):
+    done = cli(["cards", "export", "--root", str(shipped), "--out", "-"])
     assert done.exit_code == 0 and done.output.startswith("file,id,type,set,")
 
 

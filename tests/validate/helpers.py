@@ -3,22 +3,17 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-
-from typer.testing import CliRunner
-
-from forge.cli import app
-
-runner = CliRunner()
+from ..conftest import invoke
 
 
 def run(root: Path, *args: str):
     """Run `forge validate --quick` on root; returns (exit code, parsed JSON report)."""
-    result = runner.invoke(app, ["validate", "--root", str(root), "--format", "json", "--quick", *args])
+    result = invoke(["validate", "--root", str(root), "--format", "json", "--quick", *args])
     return result.exit_code, json.loads(result.stdout)
 
 
 def run_text(root: Path, *args: str):
-    result = runner.invoke(app, ["validate", "--root", str(root), "--quick", *args])
+    result = invoke(["validate", "--root", str(root), "--quick", *args])
     return result.exit_code, result.stdout
 
 

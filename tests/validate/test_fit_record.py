@@ -10,25 +10,22 @@ import sys
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
 import forge.render.face as face_module
 import forge.render.fit as fit_module
-from forge.cli import app
 from forge.carddb.database import load_database
 from forge.render import fitmemo
 from forge.render.face import build_face, measure_face, with_text_classes
 from forge.render.template import load_template
 from forge.text.cardtext import load_phrasebooks
 
-from ..conftest import REPO
+from ..conftest import REPO, invoke
 
-runner = CliRunner()
 MEASURES = ("text_fill", "best_size", "layout_fixed", "fit_text", "fit_line")
 
 
 def findings(root) -> list[dict]:
-    result = runner.invoke(app, ["validate", "--root", str(root), "--format", "json"])
+    result = invoke(["validate", "--root", str(root), "--format", "json"])
     assert result.exit_code in (0, 1), result.output
     return json.loads(result.stdout)["findings"]
 

@@ -4,18 +4,14 @@ from __future__ import annotations
 import json
 
 import yaml
-from typer.testing import CliRunner
 
-from forge.cli import app
 from forge.engine import state as engine_state
 
-from ..conftest import REPO
-
-runner = CliRunner()
+from ..conftest import REPO, invoke
 
 
 def full(root):
-    result = runner.invoke(app, ["validate", "--root", str(root), "--format", "json"])
+    result = invoke(["validate", "--root", str(root), "--format", "json"])
     return result.exit_code, json.loads(result.stdout)
 
 

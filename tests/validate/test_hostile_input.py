@@ -15,10 +15,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.carddb import yamlsrc
-from forge.cli import app
 from forge.checks.validate import validate
 
 from .helpers import CREATURE, only, run, run_text
@@ -211,9 +209,9 @@ def test_a_chmod_000_cards_folder_exits_2(project):
     assert "Traceback" not in result.stderr
 
 
-def test_the_cli_never_hangs_on_a_fifo(project, no_hang):
+def test_the_cli_never_hangs_on_a_fifo(project, no_hang, cli):
     """The whole command, text report, on a FIFO: one finding, exit 1, well within the guard."""
     fifo(project("red.yaml", CREATURE))
-    result = CliRunner().invoke(app, ["validate", "--root", str(project.root)])
+    result = cli(["validate", "--root", str(project.root)])
     assert result.exit_code == 1
     assert "cards/red.yaml: [special-file] is a named pipe (FIFO), not an ordinary file" in result.stdout
