@@ -8,16 +8,16 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.core import atomic
-from forge.cli import app
 
 from .conftest import copy_project
 
+from ..conftest import invoke
+
 
 def run(*args):
-    return CliRunner().invoke(app, ["render", *args])
+    return invoke(["render", *args])
 
 
 @pytest.fixture

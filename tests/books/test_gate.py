@@ -6,12 +6,11 @@ import shutil
 
 import pypdf
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
 from forge.core import atomic
 
 from .conftest import copy_project
+
+from ..conftest import invoke
 
 
 def _duplicate(root):
@@ -38,7 +37,7 @@ def forced(tmp_path_factory):
 
 
 def _render(root, *extra):
-    return CliRunner().invoke(app, ["render", "rulebook", "--root", str(root), "--lang", "en", *extra])
+    return invoke(["render", "rulebook", "--root", str(root), "--lang", "en", *extra])
 
 
 def test_a_database_validate_refuses_renders_no_book(duplicated):
@@ -75,7 +74,7 @@ def test_the_fixed_database_renders_the_book_without_the_mark(forced, tmp_path):
 
 
 def test_jobs_is_the_option_s_name_and_workers_still_works():
-    help_text = CliRunner().invoke(app, ["render", "books", "--help"], terminal_width=200).output
+    help_text = invoke(["render", "books", "--help"], terminal_width=200).output
     assert "--jobs" in help_text and "-j" in help_text
 
 

@@ -12,14 +12,14 @@ import threading
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.books.build import build_books
 from forge.books.compose import compose, url_policy
 from forge.books.fetch import FetchRefused, css_urls, scan_html
-from forge.cli import app
 
 from .conftest import KINDS, LANGS, copy_project, project_of
+
+from ..conftest import invoke
 
 BOOKS = [(k, lang) for k in KINDS for lang in LANGS]
 #: Random bytes: zlib stores incompressible data as is, so a leaked copy shows verbatim in a PDF.
@@ -253,7 +253,7 @@ def test_the_command_refuses_and_exits_1(tmp_path):
     root = copy_project(tmp_path / "game")
     css = root / "templates/books/book.css"
     css.write_text(css.read_text(encoding="utf-8") + f'\n@import url("file://{secret}");\n', encoding="utf-8")
-    result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(root), "--lang", "en"])
+    result = invoke(["render", "rulebook", "--root", str(root), "--lang", "en"])
     assert result.exit_code == 1, result.output
     assert "templates/books/book.css:" in result.output and "[url]" in result.output
     assert "Traceback" not in result.output

@@ -10,13 +10,13 @@ import re
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.books.web import WEB_RECORD, build_web, equivalents, web_path
 from forge.books.webrewrite import Heading, rewrite
-from forge.cli import app
 
 from .conftest import KINDS, LANGS, copy_project
+
+from ..conftest import invoke
 
 PAGE_LINK = re.compile(r"^(?:(rulebook|reference)-(\w+)\.html(?:#(.+))?|#(.+))$")  # a page of the edition, an anchor
 
@@ -313,7 +313,7 @@ def test_an_edition_with_nothing_changed_is_not_composed_again_and_keeps_its_fin
 
 @pytest.mark.slow
 def test_render_html_writes_the_pages_beside_the_pdfs(game):
-    result = CliRunner().invoke(app, ["render", "rulebook", "--root", str(game), "--lang", "en", "--html",
+    result = invoke(["render", "rulebook", "--root", str(game), "--lang", "en", "--html",
                                       "--format", "json"])
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)

@@ -6,16 +6,11 @@ import re
 
 import pytest
 import yaml
-from typer.testing import CliRunner
 
-from forge.cli import app
-
-runner = CliRunner()
-
-
+from ..conftest import invoke
 @pytest.mark.slow
 def test_build_produces_the_kit_from_the_shipped_game(shipped):
-    result = runner.invoke(app, ["build", "--root", str(shipped), "--format", "json", "--lang", "en",
+    result = invoke(["build", "--root", str(shipped), "--format", "json", "--lang", "en",
                                  "--games", "12"])
     report = json.loads(result.stdout)
     assert [s["name"] for s in report["stages"]] == ["validate", "simulate", "render", "books", "gallery"]
@@ -53,7 +48,7 @@ def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     data["cards"][0]["cost"] = -1
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
-    result = runner.invoke(app, ["build", "--root", str(shipped)])
+    result = invoke(["build", "--root", str(shipped)])
     assert result.exit_code == 1
     assert "[schema] cost: -1 is less than the minimum of 0" in result.stdout
     assert "build stopped" in result.stdout
@@ -61,5 +56,5 @@ def test_build_stops_at_an_invalid_database_and_writes_nothing(shipped):
 
 
 def test_build_refuses_an_unknown_language(shipped):
-    result = runner.invoke(app, ["build", "--root", str(shipped), "--lang", "de"])
+    result = invoke(["build", "--root", str(shipped), "--lang", "de"])
     assert result.exit_code == 2

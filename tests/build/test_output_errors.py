@@ -9,17 +9,17 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.core import atomic
-from forge.cli import app
+
+from ..conftest import invoke as forge
 
 REPO = Path(__file__).resolve().parents[2]
 STALE_DESIGN = "# Design\n\n<!-- forge:table factions -->\nstale\n<!-- /forge:table -->\n"
 
 
 def invoke(*args: str):
-    return CliRunner().invoke(app, list(args))
+    return forge(list(args))
 
 
 def one_error_line(result, path: Path, reason: str) -> None:

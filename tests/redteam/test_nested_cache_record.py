@@ -10,9 +10,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.cli import app
+from ..conftest import invoke
 
 
 @pytest.mark.slow
@@ -20,7 +19,7 @@ def test_a_deeply_nested_manifest_is_no_record(shipped: Path):
     manifest = shipped / "output" / ".cache" / "manifest.json"
     manifest.parent.mkdir(parents=True)
     manifest.write_bytes(b'{"data": ' + b"[" * 200_000 + b"}")
-    result = CliRunner().invoke(app, ["render", "cards", "--root", str(shipped), "--lang", "en",
+    result = invoke(["render", "cards", "--root", str(shipped), "--lang", "en",
                                       "--profile", "tts", "--workers", "1"])
     assert result.exit_code == 0, (result.output, result.exception)
     assert "internal error" not in result.output.lower() and "Traceback" not in result.output

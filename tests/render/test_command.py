@@ -4,11 +4,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
-from forge.commands.render import app, parse_offset, parse_profiles
+from forge.commands.render import parse_offset, parse_profiles
 
 from .helpers import aid_ids
+
+from ..conftest import invoke
 
 pytest.importorskip("pypdfium2")
 
@@ -41,7 +42,7 @@ cards:
 
 
 def run(*args):
-    return CliRunner().invoke(app, ["cards", *args])
+    return invoke(["render", "cards", *args])
 
 
 def test_renders_the_asked_profile_and_reports_json(project):

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pypdf
 import pytest
-from typer.testing import CliRunner
 
-from forge.commands.render import app
 
 from .test_command import CARDS
+
+from ..conftest import invoke
 
 pytest.importorskip("pypdfium2")
 
@@ -16,7 +16,7 @@ DUPLICATE = CARDS.replace("  - id: lost-soul\n", "  - id: spark\n")
 
 
 def run(*args):
-    return CliRunner().invoke(app, ["cards", *args])
+    return invoke(["render", "cards", *args])
 
 
 def _text(path) -> list[str]:

@@ -14,12 +14,10 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from forge.core import atomic
-from forge.cli import app
 
-from ..conftest import SCHEMA_LINE
+from ..conftest import SCHEMA_LINE, invoke
 from .test_command import CARDS
 
 pytest.importorskip("pypdfium2")
@@ -27,7 +25,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def render(root: Path, *args: str):
-    return CliRunner().invoke(app, ["render", "cards", "--root", str(root), "--profile", "gamecrafter,pnp",
+    return invoke(["render", "cards", "--root", str(root), "--profile", "gamecrafter,pnp",
                                     "--lang", "en", "--paper", "a4", *args])
 
 

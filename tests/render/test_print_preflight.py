@@ -19,6 +19,8 @@ from forge.render.template import load_template
 
 from .helpers import books, mini_db, physical_count
 
+from ..conftest import invoke
+
 REPO = Path(__file__).resolve().parents[2]
 POD = SHOP_RULES["pod"]
 
@@ -84,11 +86,8 @@ def test_the_measured_ink_is_the_highest_colour_of_the_file(rendered):
 
 @pytest.mark.slow
 def test_the_cli_prints_the_figures(tmp_path):
-    from typer.testing import CliRunner
 
-    from forge.cli import app
-
-    result = CliRunner().invoke(app, ["render", "cards", "--root", str(REPO), "--out", str(tmp_path / "o"),
+    result = invoke(["render", "cards", "--root", str(REPO), "--out", str(tmp_path / "o"),
                                       "--profile", "pod", "--lang", "fr", "--workers", "1"])
     assert result.exit_code in (0, 1), result.output
     line = next(x for x in result.output.splitlines() if "rift-commanders-fr-pod.pdf:" in x)

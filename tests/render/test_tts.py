@@ -13,6 +13,8 @@ from forge.render.cards import RenderOptions, render_cards
 
 from .helpers import books, mini_db
 
+from ..conftest import invoke
+
 pytest.importorskip("pypdfium2")
 REPO = Path(__file__).resolve().parents[2]
 HOSTED = "https://example.invalid/rift/"
@@ -225,12 +227,8 @@ def test_the_saved_object_has_the_shape_tts_reads(two_folders, lang):
 @pytest.mark.parametrize("bad", ["file:///home/me/output/tts", "/home/me/output/tts", "C:\\\\Users\\\\me", "ftp://x/y",
                                  "https://"])
 def test_a_tts_url_that_would_point_at_this_machine_is_refused(bad, tmp_path):
-    from typer.testing import CliRunner
-
-    from forge.commands.render import app
-
-    result = CliRunner().invoke(app, ["cards", "--root", str(REPO), "--out", str(tmp_path / "out"), "--profile",
-                                      "tts", "--tts-url", bad])
+    result = invoke(["render", "cards", "--root", str(REPO), "--out", str(tmp_path / "out"), "--profile",
+                     "tts", "--tts-url", bad])
     assert result.exit_code == 2 and "http(s) URL" in result.output
     assert not (tmp_path / "out").exists()
 

@@ -7,13 +7,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
 from forge.render.cards import MANIFEST, RenderOptions, render_cards
 
 from .helpers import books, mini_db
 from .test_command import CARDS
+
+from ..conftest import invoke
 
 pytest.importorskip("pypdfium2")
 REPO = Path(__file__).resolve().parents[2]
@@ -112,14 +111,14 @@ def test_a_manifest_without_hashes_renders_again_without_blaming_anyone(rendered
 def test_the_command_says_which_file_was_rendered_again(project):
     project("game.yaml", CARDS)
     args = ["render", "cards", "--root", str(project.root), "--profile", "gamecrafter", "--lang", "en"]
-    assert CliRunner().invoke(app, args).exit_code == 0
+    assert invoke(args).exit_code == 0
     target = project.root / "output/gamecrafter/en/spark.png"
     target.write_bytes(b"not the card")
-    result = CliRunner().invoke(app, args)
+    result = invoke(args)
     assert result.exit_code == 0, result.output
     assert f"{target.as_posix()} was changed outside forge: rendered again" in result.stdout
     assert target.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    json_result = CliRunner().invoke(app, [*args, "--format", "json"])
+    json_result = invoke([*args, "--format", "json"])
     assert json.loads(json_result.stdout)["changed_outside"] == {}
 
 

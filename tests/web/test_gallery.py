@@ -8,13 +8,13 @@ import re
 
 import lxml.html
 import pytest
-from typer.testing import CliRunner
 
 from forge.books.content import KEYWORD_KEYS, card_constructs
-from forge.cli import app
 from forge.web import gallery as gallery_mod
 
 from .conftest import LANGS, REPO
+
+from ..conftest import invoke
 
 
 def _tree(text: str):
@@ -168,7 +168,7 @@ def test_the_command_writes_the_page_and_reports_it(tmp_path):
 
     for part in ("cards", "locales", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)
-    res = CliRunner().invoke(app, ["render", "gallery", "--root", str(tmp_path), "--lang", "fr", "--format", "json"])
+    res = invoke(["render", "gallery", "--root", str(tmp_path), "--lang", "fr", "--format", "json"])
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     assert report["ok"] and report["written"] and report["langs"] == ["fr"]
@@ -184,7 +184,7 @@ def test_a_broken_card_file_is_a_finding_and_no_page(tmp_path):
         shutil.copytree(REPO / part, tmp_path / part)
     path = tmp_path / "cards" / "red.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("cost: 2", "cost: -2", 1), encoding="utf-8")
-    res = CliRunner().invoke(app, ["render", "gallery", "--root", str(tmp_path)])
+    res = invoke(["render", "gallery", "--root", str(tmp_path)])
     assert res.exit_code == 1
     assert re.search(r"cards/red\.yaml:\d+:\d+: \[schema\] cost: -2", res.output), res.output
     assert "Traceback" not in res.output and not (tmp_path / "output" / "gallery.html").exists()
@@ -199,7 +199,7 @@ def test_a_database_validate_refuses_is_not_shown(tmp_path):
     path = tmp_path / "cards" / "starter.yaml"
     path.write_text(path.read_text(encoding="utf-8").replace("id: essence-collector", "id: lost-soul", 1),
                     encoding="utf-8")
-    res = CliRunner().invoke(app, ["render", "gallery", "--root", str(tmp_path)])
+    res = invoke(["render", "gallery", "--root", str(tmp_path)])
     assert res.exit_code == 1, res.output
     assert re.search(r"cards/starter\.yaml:\d+:\d+: \[duplicate-id\] card id `lost-soul`", res.output), res.output
     assert "forge validate" in res.output and "Traceback" not in res.output

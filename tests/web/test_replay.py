@@ -9,9 +9,6 @@ import shutil
 
 import lxml.html
 import pytest
-from typer.testing import CliRunner
-
-from forge.cli import app
 from forge.carddb.database import load_database
 from forge.engine.record import from_jsonl, to_jsonl
 from forge.text.narrate import render
@@ -20,6 +17,8 @@ from forge.web import replay as replay_mod
 from forge.web.board import cards_of
 
 from .conftest import LANGS, REPO
+
+from ..conftest import invoke
 
 
 def _boards(steps: list[dict]) -> list[dict]:
@@ -107,17 +106,17 @@ def test_the_command_writes_the_page_beside_the_replays_and_reports(played, tmp_
     record = tmp_path / "output" / "replays" / played[0].name
     record.parent.mkdir(parents=True)
     shutil.copy(played[0], record)
-    res = CliRunner().invoke(app, ["replay", str(record), "--root", str(tmp_path), "--html", "--lang", "fr",
+    res = invoke(["replay", str(record), "--root", str(tmp_path), "--html", "--lang", "fr",
                                    "--format", "json"])
     assert res.exit_code == 0, res.output
     report = json.loads(res.stdout)
     page = record.parent / f"{record.stem}-fr.html"
     assert report["ok"] and report["written"] and report["path"] == page.as_posix() and page.is_file()
     assert (tmp_path / "output" / ".cache" / "web-cards.json").is_file()  # the pictures, kept for the next page
-    res = CliRunner().invoke(app, ["replay", str(record), "--root", str(tmp_path), "--html", "--out",
+    res = invoke(["replay", str(record), "--root", str(tmp_path), "--html", "--out",
                                    str(tmp_path / "mine.html")])
     assert res.exit_code == 0 and "unchanged" not in res.output and (tmp_path / "mine.html").is_file()
-    res = CliRunner().invoke(app, ["replay", str(record), "--root", str(tmp_path), "--out", "x.html"])
+    res = invoke(["replay", str(record), "--root", str(tmp_path), "--out", "x.html"])
     assert res.exit_code == 2 and "--html" in res.output
 
 
@@ -158,7 +157,7 @@ def test_a_bad_record_is_a_finding_at_its_line_and_column_and_no_page(played, tm
     record = tmp_path / "bad.jsonl"
     record.write_bytes(data)
     out = tmp_path / "bad.html"
-    res = CliRunner().invoke(app, ["replay", str(record), "--root", str(REPO), "--html", "--out", str(out)])
+    res = invoke(["replay", str(record), "--root", str(REPO), "--html", "--out", str(out)])
     assert res.exit_code == 1, (what, res.output)
     assert "Traceback" not in res.output and not out.exists(), what
     found = re.search(rf"^{re.escape(str(record))}:(\d+):(\d+): \[(\w+)\] ", res.output, re.M)
@@ -170,7 +169,7 @@ def test_a_bad_record_is_a_finding_at_its_line_and_column_and_no_page(played, tm
 
 def test_a_record_too_long_for_one_page_is_a_finding(played, monkeypatch, tmp_path):
     monkeypatch.setattr(replay_mod, "MAX_STEPS", 5)
-    res = CliRunner().invoke(app, ["replay", str(played[0]), "--root", str(REPO), "--html", "--out",
+    res = invoke(["replay", str(played[0]), "--root", str(REPO), "--html", "--out",
                                    str(tmp_path / "p.html")])
     assert res.exit_code == 1 and re.search(r":\d+:\d+: \[size\] the record has more than 5 decisions", res.output)
     assert not (tmp_path / "p.html").exists()
@@ -214,7 +213,7 @@ def test_a_failing_games_record_shows_the_game_up_to_the_failure(shipped_db, tmp
     assert got.failure is not None and got.failure.rule == "replay" and "RuntimeError: boom" in got.failure.message
     assert got.failed_step == len(got.steps) - 1 and got.steps[-1] == {} and got.final["t"] > 4
     out = tmp_path / "failed.html"
-    res = CliRunner().invoke(app, ["replay", str(record), "--root", str(REPO), "--html", "--out", str(out)])
+    res = invoke(["replay", str(record), "--root", str(REPO), "--html", "--out", str(out)])
     assert res.exit_code == 1 and out.is_file()
     assert re.search(rf"{re.escape(str(record))}:{got.failure.line}:1: \[replay\] the replay stops", res.output)
     data = _data(out.read_text(encoding="utf-8"))
