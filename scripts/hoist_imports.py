@@ -199,14 +199,17 @@ def decide(modules: dict[str, Module]) -> list[Decision]:
     startup, _ = closure({m for m in modules if m == "forge.cli" or m.startswith("forge.commands")}, modules)
     startup_std = {t for name in startup for t in _top_roots(modules[name]) if t in sys.stdlib_module_names}
     for mod in modules.values():
-        _, third = closure({mod.name}, modules)
+        loaded, third = closure({mod.name}, modules)
         for node, guarded in in_function_imports(mod.tree):
             targets = resolve(mod, node, modules)
             roots = {t.split(".")[0] for t in targets}
             forge_targets = {t for t in targets if t.split(".")[0] == "forge"}
             new_third = roots - set(sys.stdlib_module_names) - {"forge", "__future__"}
             brought, brought_third = closure(forge_targets, modules)
-            extra = sorted((new_third | brought_third) - third)
+            # a stage of forge (forge.engine, forge.render, ...) is a cost like a library: `forge validate --quick`
+            # must not load the rules engine because one of validate's functions uses it
+            stages = {_stage(m) for m in brought} - {_stage(m) for m in loaded} - {None}
+            extra = sorted((new_third | brought_third) - third) + sorted(stages)
             late = sorted((brought - startup) | (roots & set(sys.stdlib_module_names) - startup_std))
             if guarded:
                 decisions.append(Decision(mod, node, "keep", "an optional extra, imported when used"))
@@ -226,6 +229,12 @@ def decide(modules: dict[str, Module]) -> list[Decision]:
                 for target in targets:
                     _record(mod, target, modules)
     return decisions
+
+
+def _stage(name: str) -> str | None:
+    """The forge package a module belongs to (``forge.engine``), or None for forge itself and forge.cli."""
+    parts = name.split(".")
+    return ".".join(parts[:2]) if len(parts) > 2 or (len(parts) == 2 and name != "forge.cli") else None
 
 
 def _top_roots(mod: Module) -> set[str]:
