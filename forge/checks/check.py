@@ -201,9 +201,7 @@ def _books(root: Path) -> Ran:
     except BookIOError as exc:
         return Ran([_book_io_finding(str(exc))], {"books": []})
     except PhraseError as exc:
-        from .validate import locale_finding
-
-        return Ran([locale_finding(exc)], {"books": []})
+        return Ran([exc.finding()], {"books": []})
     findings = list(dict.fromkeys(f for c in edition.composed.values() for f in c.findings))
     return Ran(findings, {"books": [f"{kind}-{lang}" for kind, lang in edition.composed]})
 

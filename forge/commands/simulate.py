@@ -74,7 +74,7 @@ def simulate(
     Example: forge simulate --games 2400 --jobs 2 --report   (charts and output/balance/report.html)
     """
     from ..engine.record import to_jsonl
-    from ..sim.cluster import ClusterError  # imports no Ray: forge.sim.cluster imports it when a cluster is used
+    from ..sim.cluster import ClusterError
     from ..checks.gate import judge
     from ..sim.simulate import Settings, render_text, to_json
 

@@ -200,7 +200,7 @@ def play_batches(db: CardDatabase, settings: Settings, work: Callable,
     with one job, on worker processes (``--jobs``, capped at the games and the cores), or on a Ray
     cluster (forge.sim.cluster, imported only then). The results do not depend on which."""
     if settings.backend == "ray":
-        from . import cluster  # start-up: the Ray backend is an extra, loaded only for --backend ray
+        from . import cluster  # lazy: the Ray backend is an extra, loaded only for --backend ray
 
         yield from cluster.play_batches(db, settings, work, _init_worker,
                                         lambda cpus: batches(settings.games, batch_size(settings.games, cpus)),
