@@ -15,11 +15,11 @@ def main() -> None:
 
     Ctrl-C prints `forge: interrupted` and exits 130 (the pools stop their workers on the way out).
     """
-    from .core import atomic, workers
+    from .core import atomic, workers  # lazy: loads forge.core only when needed
 
     workers.trap_interrupts()
     try:
-        from .commands.app import app
+        from .commands.app import app  # lazy: loads markupsafe, typer ... only when needed
 
         sys.exit(_run(app))
     except (workers.Interrupted, KeyboardInterrupt):
@@ -47,9 +47,9 @@ def main() -> None:
 def _run(app) -> int:
     """Run the Typer app; a usage error (unknown option, bad value…) is reported in forge's own style,
     ``forge: error: …`` and a hint, like every other error, instead of Typer's framed panel."""
-    from typer import Abort
+    from typer import Abort  # lazy: loads typer only when needed
 
-    from .core.compat.typer import click_exception
+    from .core.compat.typer import click_exception  # lazy: loads forge.core only when needed
 
     ClickException = click_exception()  # Typer 0.29 vendors Click
 
@@ -75,7 +75,7 @@ def _run(app) -> int:
 def __getattr__(name: str):
     """``forge.cli.app``, the Typer app, imported on first use (tests drive it with CliRunner)."""
     if name == "app":
-        from .commands.app import app
+        from .commands.app import app  # lazy: loads markupsafe, typer ... only when needed
 
         return app
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

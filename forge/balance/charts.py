@@ -37,8 +37,8 @@ class Chart:
 
 
 def _figure(width: float, height: float):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # lazy: loads matplotlib only when needed
+    from matplotlib.figure import Figure  # lazy: loads matplotlib only when needed
 
     fig = Figure(figsize=(width, height), layout="constrained")
     FigureCanvasAgg(fig)
@@ -60,7 +60,7 @@ def _pct(x: float | None) -> str:
 
 def matchup_heatmap(balance: dict, names: dict[str, str]) -> Chart:
     """The first seat's win rate for each ordered pairing: rows the first faction, columns the second."""
-    import numpy as np
+    import numpy as np  # lazy: loads numpy only when needed
 
     cells = balance["matrix"]["first_seat_wins"]
     factions = list(cells)
@@ -219,7 +219,7 @@ def seat_rates(balance: dict, names: dict[str, str], colours: dict[str, str]) ->
 def all_charts(balance: dict, card_names: dict[str, str], faction_names: dict[str, str],
                colours: dict[str, str]) -> list[Chart]:
     """Every chart of the report, in reading order (``card_names``: the recruitment cards, by id)."""
-    import matplotlib
+    import matplotlib  # lazy: loads matplotlib only when needed
 
     with matplotlib.rc_context(RC):
         return [matchup_heatmap(balance, faction_names), seat_rates(balance, faction_names, colours),

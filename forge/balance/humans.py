@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+import io
+import json
 
 from ..engine import Game
 from ..engine.record import HINT_CUT, RecordError, Replayer
@@ -23,6 +25,7 @@ from ..carddb.model import CardDatabase, Position
 from ..core.safeio import UnsafeInput, open_regular
 from ..sim.analysis import CardTally, HealthTrack, card_effects, ending, length_summary
 from ..sim.stats import difference, holm, wilson
+from ..sim.simulate import GameOutcome, Report, Settings
 
 #: A seat a person played (forge.play.session.HUMAN): the record's header names it in ``agents``.
 HUMAN = "human"
@@ -52,8 +55,6 @@ class _CoveredGame(Game):
 
 def read_played(folder: Path, db: CardDatabase, rel: str) -> Played:
     """Every ``*.jsonl`` record in ``folder`` (``rel``: how findings name it), in name order."""
-    from ..sim.simulate import GameOutcome, Report, Settings
-
     played = Played(Report(Settings(games=0, agents=HUMAN, check=False)))
     games: dict[tuple[int, int], Game] = {}
     for index, path in enumerate(sorted(folder.glob("*.jsonl"))):
@@ -86,9 +87,6 @@ def read_played(folder: Path, db: CardDatabase, rel: str) -> Played:
 
 def _replay(data: bytes, db: CardDatabase, games: dict, index: int):
     """One record replayed with coverage: (GameOutcome's fields, the seats), or the RecordError."""
-    import io
-    import json
-
     first = data.split(b"\n", 1)[0]
     try:  # the header is read first for its caps (the game to replay it with): small, flat, caps in range
         head = json.loads(first) if len(first) <= MAX_HEADER_BYTES else None

@@ -19,6 +19,7 @@ from ..render.draft import MARK as DRAFT_MARK
 from ..carddb.model import CardDatabase
 from .charts import Chart, all_charts
 from ..sim.analysis import USES
+from ..render.face import build_faces
 
 TEMPLATES = Path(__file__).parent / "templates"
 #: Pixels across a card on the proof sheet.
@@ -52,9 +53,9 @@ def build(data: dict, db: CardDatabase, root: Path, proofs: bool = True, lang: s
 def render_html(data: dict, db: CardDatabase, charts: list[Chart], images: dict[str, bytes], lang: str = "en",
                 problems: list[str] = ()) -> str:
     """The page, through the sandbox (every value escaped; data URIs are plain strings)."""
-    import jinja2
+    import jinja2  # lazy: loads jinja2 only when needed
 
-    from ..core import sandbox
+    from ..core import sandbox  # lazy: loads jinja2 only when needed
 
     env = sandbox.environment(jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                               trim_blocks=True, lstrip_blocks=True)
@@ -115,9 +116,8 @@ def _uses_of(card) -> tuple[str, ...]:
 def _proof_images(db: CardDatabase, root: Path, lang: str) -> tuple[dict[str, bytes], list[str]]:
     """Each card's printed face as a JPEG, at its text class's size (as the card renderer prints it),
     and what could not be drawn: a card the renderer refuses keeps its numbers on the sheet."""
-    from ..books.anatomy import render_card
-    from ..render.face import build_faces
-    from ..text.cardtext import load_phrasebooks
+    from ..books.anatomy import render_card  # lazy: loads forge.books only when needed
+    from ..text.cardtext import load_phrasebooks  # lazy: loads forge.text only when needed
 
     try:
         books = load_phrasebooks(root)

@@ -29,7 +29,7 @@ __all__ = ["build_books"]
 def __getattr__(name: str):
     # Lazy, so `import forge.books` does not load WeasyPrint or the renderer for other commands.
     if name == "build_books":
-        from .build import build_books
+        from .build import build_books  # lazy: loads markupsafe, forge.carddb ... only when needed
 
         return build_books
     raise AttributeError(name)

@@ -144,7 +144,7 @@ def _box(part: str, marks, text_box) -> tuple[float, float, float, float] | None
 def classed_face(card: Card, db: CardDatabase, books: dict, lang: str, root: Path):
     """``card``'s face in ``lang`` as the printed card has it: at its text class's size and alignment,
     which depend on every card of the class in every language (computed once per database)."""
-    from ..render.face import build_faces
+    from ..render.face import build_faces  # lazy: loads forge.render only when needed
 
     key = (id(db), tuple(sorted(books)), str(root))
     if _CLASSED.get("key") != key:
@@ -178,17 +178,17 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
 
     With ``books`` (every language's phrasebook) the text is set at its class's size, as printed;
     ``face`` gives the face already built; ``image_format`` another Pillow format (WEBP for the web pages)."""
-    from ..render.template import load_template
+    from ..render.template import load_template  # lazy: loads reportlab, yaml ... only when needed
 
     tpl = load_template(root)
     if not _PICTURES.get():
         return b"", [], tpl
     # imported only to draw: `forge check` composes the books without pictures and need not load the
     # renderer's modules (reportlab's canvas, the text fit), a tenth of its books check
-    from ..render.draw import draw_face
-    from ..render.face import build_face
-    from ..render.paint import Painter
-    from ..render.pdf import PdfBuffer
+    from ..render.draw import draw_face  # lazy: loads reportlab, yaml ... only when needed
+    from ..render.face import build_face  # lazy: loads forge.render only when needed
+    from ..render.paint import Painter  # lazy: loads reportlab, forge.render only when needed
+    from ..render.pdf import PdfBuffer  # lazy: loads reportlab, forge.render only when needed
 
     if face is None:
         face = classed_face(card, db, books, lang, root) if books else build_face(card, db, book, lang, root)
@@ -201,7 +201,7 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
 def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90, image_format: str = "JPEG") -> bytes:
     """The one page drawn on ``doc``, rasterised ``width`` pixels wide, its bleed cut off, as JPEG
     (or ``image_format``)."""
-    from ..render.raster import render_pages
+    from ..render.raster import render_pages  # lazy: loads forge.render only when needed
 
     doc.canvas.setPageCompression(0)  # only rasterised here, never written: Flate would be work for nothing
     doc.canvas.showPage()
@@ -219,14 +219,15 @@ def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90, image_format: str = "
 
 def render_back(kind: str, lang: str, root: Path, width: int = IMAGE_WIDTH) -> bytes:
     """Draw a card back (recruit, starter or rite) with the card renderer: trimmed JPEG bytes."""
-    from ..render.template import load_template
+    from ..render.template import load_template  # lazy: loads reportlab, yaml ... only when needed
 
     tpl = load_template(root)
     if not _PICTURES.get():
         return b""
+    # lazy: loads reportlab, yaml ... only when needed
     from ..render.draw import draw_back  # imported only to draw (see render_card)
-    from ..render.paint import Painter
-    from ..render.pdf import PdfBuffer
+    from ..render.paint import Painter  # lazy: loads reportlab, forge.render only when needed
+    from ..render.pdf import PdfBuffer  # lazy: loads reportlab, forge.render only when needed
 
     doc = PdfBuffer((tpl.full_w, tpl.full_h), kind, lang)
     draw_back(Painter(doc.canvas), tpl, kind, lang)

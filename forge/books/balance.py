@@ -50,7 +50,7 @@ def _classes(box) -> set[str]:
 
 
 def shape(pages) -> Shape:
-    from ..core.compat import weasyprint as weasyprint_internals
+    from ..core.compat import weasyprint as weasyprint_internals  # lazy: loads forge.core only when needed
 
     boxes = weasyprint_internals.boxes()
     blocks: dict[str, list[float]] = {}

@@ -19,9 +19,17 @@ import time
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+import gc
+from importlib.metadata import PackageNotFoundError, version
+import warnings
 
 from ..core.findings import Finding
 from ..carddb.model import Position
+from ..core import atomic, safeio
+from ..core.seal import SealedRecord
+from ..core.workers import cap, cpus, process_pool
+from .fetch import FetchRefused, fetchable_files
+from .pdf import PAGES_PER_SHEET, check_pdf, read_pdf, render_book, smuggled
 
 BOOKS_OUT = "books"
 BOOK_RECORD = Path(".cache") / "books.json"
@@ -75,8 +83,6 @@ def print_path(out: Path, kind: str, lang: str, name: str) -> Path:
 @lru_cache(maxsize=1)
 def _code_digest() -> str:
     """forge's own code and assets, and the layout libraries' versions: a new forge lays out anew."""
-    from importlib.metadata import PackageNotFoundError, version
-
     h = hashlib.sha256()
     package = Path(__file__).resolve().parents[1]
     for path in sorted(package.rglob("*")):
@@ -92,10 +98,6 @@ def _code_digest() -> str:
 
 def book_key(composed, root: Path, draft: str = "") -> str:
     """What the layout of ``composed`` depends on, as one hash (see the module's docstring)."""
-    from ..core import safeio
-    from .fetch import fetchable_files
-    from .pdf import PAGES_PER_SHEET
-
     h = hashlib.sha256(_code_digest().encode())  # forge's assets (fonts, icons) included
     h.update(f"draft:{draft}\0".encode())
     documents = [composed.html]
@@ -160,7 +162,7 @@ def _portable(path: Path, homes: tuple[tuple[Path, str], ...]) -> str:
 
 def _on_disk(path: Path, known: dict) -> bool:
     """The file at ``path`` is the one the record describes (size, then hash: an edit behind forge's back)."""
-    from ..render.jobs import read_own
+    from ..render.jobs import read_own  # lazy: loads reportlab, yaml ... only when needed
 
     size = known.get("size")
     data = read_own(path, limit=size) if isinstance(size, int) and size > 0 else None
@@ -180,7 +182,7 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
     book's CPU time. What it would free is freed after, in a process that goes on; a pool worker
     of ``build_books`` never runs it (its cycles, some hundred MB a book, go with the process, and
     one last pass over them would cost a quarter of a second a book)."""
-    from ..carddb.database import gc_paused
+    from ..carddb.database import gc_paused  # lazy: loads yaml only when needed
 
     with gc_paused():
         return _build_one(root, kind, lang, out, known, draft, press)
@@ -188,12 +190,9 @@ def build_one(root: str, kind: str, lang: str, out: str, known: dict | None = No
 
 def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, draft: str,
                press: bool) -> BookOutcome:
-    from ..core import atomic
-    from ..text.cardtext import PhraseError
-    from .compose import BookIOError, url_finding
-    from .fetch import FetchRefused
-    from .pdf import check_pdf, read_pdf, render_book, smuggled
-    from .printing import print_files
+    from ..text.cardtext import PhraseError  # lazy: loads forge.text only when needed
+    from .compose import BookIOError, url_finding  # lazy: loads jinja2, markdown_it ... only when needed
+    from .printing import print_files  # lazy: loads pydyf only when needed
 
     start = time.perf_counter()
     outcome = BookOutcome(kind, lang)
@@ -224,7 +223,7 @@ def _build_one(root: str, kind: str, lang: str, out: str, known: dict | None, dr
         outcome.seconds = time.perf_counter() - start
         return outcome
     if draft:  # --force on a database validate refuses: never mistaken for the game
-        from ..render.draft import stamp_pdf
+        from ..render.draft import stamp_pdf  # lazy: loads forge.render only when needed
 
         data = stamp_pdf(data, draft)
     screen = read_pdf(data)
@@ -264,9 +263,9 @@ def _left_alone(sources: str, known: dict | None, out: str, kind: str, lang: str
 
 def _compose(root: str, kind: str, lang: str, draft: str) -> tuple:
     """(the project, the book composed from it) (``forge.books.compose``); raises BookIOError, PhraseError."""
-    from ..carddb.database import load_database
-    from ..text.cardtext import load_phrasebooks
-    from .compose import compose, load_project
+    from ..carddb.database import load_database  # lazy: loads yaml only when needed
+    from ..text.cardtext import load_phrasebooks  # lazy: loads forge.text only when needed
+    from .compose import compose, load_project  # lazy: loads jinja2, markdown_it ... only when needed
 
     load = load_database(root)
     project = load_project(Path(root), load.db, load_phrasebooks(root))
@@ -284,9 +283,9 @@ def _compose_first(jobs: list[tuple]) -> dict[tuple[str, str], object]:
     ``sources_key``), for the workers (``_COMPOSED``) and for the caller: by (kind, lang), the
     composed books the web edition lays out too (``forge.books.web.build_web``). One that fails to
     compose is left to its worker, which reports why."""
-    from ..carddb.database import gc_paused
-    from ..text.cardtext import PhraseError
-    from .compose import BookIOError
+    from ..carddb.database import gc_paused  # lazy: loads yaml only when needed
+    from ..text.cardtext import PhraseError  # lazy: loads forge.text only when needed
+    from .compose import BookIOError  # lazy: loads jinja2, markdown_it ... only when needed
 
     out = {}
     with gc_paused():  # as in build_one: the collector's passes over a composition's young objects
@@ -303,7 +302,7 @@ def _compose_first(jobs: list[tuple]) -> dict[tuple[str, str], object]:
 
 def _current(known: dict, out: str, kind: str, lang: str, press: bool) -> bool:
     """The book's file, and with ``press`` its print files, are on disk as the record describes them."""
-    from .printing import files_on_disk
+    from .printing import files_on_disk  # lazy: loads pydyf only when needed
 
     return _on_disk(output_path(Path(out), kind, lang), known) and (
         not press or files_on_disk(known.get("files"),
@@ -341,9 +340,6 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
     books to lay out are composed here, before the workers are forked (they inherit them), and put
     in it by (kind, lang): a cold ``forge build`` composes each book once, not once for its PDF and
     once more for its web page. Not for a draft, whose books are composed as drafts (``Project.draft``)."""
-    from ..core.workers import cap, cpus, process_pool
-
-    from ..core import atomic
 
     atomic.sweep_orphans(Path(out) / BOOKS_OUT)  # what a killed forge was writing
     record = _read_record(Path(out))
@@ -358,7 +354,6 @@ def build_books(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out:
         else:
             if any(known is None for *_, known, _, _ in jobs):
                 _preload()  # a book never built here is laid out: its workers inherit the layout libraries
-            import gc
 
             with process_pool(workers, then=gc.disable) as pool:  # see build_one: a worker lives for two books or so
                 futures = [pool.submit(build_one, *job) for job in _heaviest_first(jobs)]
@@ -375,15 +370,17 @@ def _preload() -> None:
     worker would otherwise spend most of a second on it (WeasyPrint alone declares its C interface with
     cffi at import), CPU time that a machine shared with other work pays for. Only when a book has no
     record: a build where nothing changed needs no layout, nor this."""
-    import warnings
-
+    # lazy: loads pypdf only when needed
     import pypdf  # noqa: F401 - the read-back
 
+    # lazy: loads reportlab, yaml ... only when needed
     from ..render import draw, preflight  # noqa: F401 - the cards' drawing (reportlab), the print preflight
+    # lazy: loads jinja2, markdown_it ... only when needed
     from . import compose, pdf, printing  # noqa: F401
 
     with warnings.catch_warnings():  # as in pdf.render_book
         warnings.simplefilter("ignore", DeprecationWarning)
+        # lazy: loads weasyprint only when needed
         import weasyprint  # noqa: F401
     _code_digest()
 
@@ -395,8 +392,6 @@ def _read_record(out: Path) -> dict:
 
 def book_record(out: Path):
     """The sealed record of the last build (``BOOK_RECORD``)."""
-    from ..core.seal import SealedRecord
-
     return SealedRecord(Path(out) / BOOK_RECORD, "book build", folder=out)
 
 

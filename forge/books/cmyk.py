@@ -36,6 +36,7 @@ from ..core.compat import pydyf as pydyf_internals
 from ..render.colour import image_to_press, press_cmyk, text_cmyk
 from ..render.paint import GRADIENT_STEPS
 from .pdfobjects import number
+from ..core.safeio import pillow
 
 _RGB_OP = re.compile(rb"^([-+]?[\d.]+) ([-+]?[\d.]+) ([-+]?[\d.]+) (rg|RG)$")
 #: Luminosity of DeviceRGB, as a soft mask computes it (ISO 32000-1, 11.6.5.3, non-separable blend modes).
@@ -124,8 +125,6 @@ def _png(width: int, height: int, colour_type: int, idat: bytes) -> bytes:
 def _press_image(data: bytes, width: int, height: int, flate: bool) -> tuple[bytes, int, int]:
     """Flate-compressed CMYK samples of an RGB image as WeasyPrint writes them: JPEG, or PNG data
     (cached: the same card art recurs across books). Opened under forge's pixel cap (``safeio.pillow``)."""
-    from ..core.safeio import pillow
-
     with pillow().open(io.BytesIO(_png(width, height, 2, data) if flate else data)) as im:
         cmyk = image_to_press(im.convert("RGB"))
     return zlib.compress(cmyk.tobytes(), 6), cmyk.width, cmyk.height
@@ -170,6 +169,7 @@ def _mask_shadings(pdf: pydyf.PDF, masks: set[int]) -> set[int]:
 
 def to_press(pdf: pydyf.PDF) -> None:
     """Every colour of ``pdf`` in the press's CMYK (see the module doc)."""
+    # lazy: loads weasyprint only when needed
     from weasyprint.pdf.stream import Stream as ContentStream  # pages, forms and patterns; not fonts
 
     masks = soft_masks(pdf)

@@ -19,12 +19,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
+import sys
 
 import jinja2
 import jinja2.bccache
 from markupsafe import Markup
 
-from ..core import safeio, sandbox
+from ..core import safeio, sandbox, seal
 from ..carddb import yamlsrc
 from ..engine.state import PLAY_STEPS, TURN_PHASES, WOUND_PROTECTION
 from ..core.findings import WARNING, Finding
@@ -48,6 +49,10 @@ from .pdf import leftover_syntax
 from .rulings import RULINGS_FILE, Ruling, parse_rulings
 from .typography import typeset
 from .whole import mark_whole
+from ..core.seal import SealedRecord
+from ..render.template import load_template
+from ..text import termbase
+from ..text.sources import Sources
 
 BOOKS_DIR = Path("templates") / "books"
 #: forge's own copies of the prose, strings, styles, game record and rulings, for any file a project does not
@@ -206,8 +211,6 @@ def check_sources(project: Project, kinds: tuple[str, ...], langs: tuple[str, ..
 def _palette(root: Path) -> Palette:
     """The icon colours of the card template, so the books' icons match the cards'."""
     try:
-        from ..render.template import load_template
-
         tpl = load_template(root)
         return Palette(**{k: tpl.color(k) for k in ("ink", "gold", "soul", "soul_light", "soul_dark", "neutral")})
     except Exception:  # a broken card template is the card renderer's finding, not ours
@@ -276,19 +279,13 @@ class _CompiledLayouts(jinja2.BytecodeCache):
 
     @staticmethod
     def path() -> Path:
-        from ..core import seal
-
         return seal.key_path().parent / "layouts.json"
 
     def record(self):
-        from ..core.seal import SealedRecord
-
         return SealedRecord(self.path(), "compiled layouts", self._version(), limit=self.MAX_BYTES)
 
     @staticmethod
     def _version() -> str:
-        import sys
-
         return f"jinja2 {jinja2.__version__}, python {sys.version}"
 
     def _stored(self) -> dict[str, bytes]:
@@ -849,9 +846,6 @@ class Book:
 
         A project without a termbase gets the locales' keywords, types, trap kinds, factions and sets.
         """
-        from ..text import termbase
-        from ..text.sources import Sources
-
         this, other = self.L.book, self.L.other
         sources = Sources(self.project.root)
         tb = termbase.load(sources)

@@ -16,6 +16,7 @@ from ..engine.state import (HAND_SIZE, KEEP_AT_CLEANUP, MAX_CREATURES, POISON_DE
 from ..carddb.model import Card, CardDatabase, EffectLine, IconArt, ImageArt
 from ..text.cardtext import Phrasebook
 from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE, VERBS
+from ..carddb.gameicons import has_icon, icon_author
 
 #: Keyword constructs, in the reference's default order. Keywords take their name from the locale.
 KEYWORD_KEYS: tuple[str, ...] = (
@@ -218,8 +219,6 @@ class Language:
 
 def art_credit(card: Card) -> list[tuple[str, str]]:
     """(what, who) for a card's picture: each icon and its game-icons.net author, or a picture and its artist."""
-    from ..carddb.gameicons import has_icon, icon_author
-
     if isinstance(card.art, IconArt):
         return [(name, icon_author(name) if has_icon(name) else "?") for name in card.art.icons()]
     if isinstance(card.art, ImageArt):

@@ -23,6 +23,8 @@ from pathlib import Path
 
 from ..carddb.model import CardDatabase
 from ..carddb.vocabulary import FACTIONS
+from ..core import atomic, safeio
+from ..core.atomic import write_text
 
 EXAMPLE_FILE = "example.jsonl"
 #: What the shown turns must hold, as record events (a trap must answer the active player's action).
@@ -106,7 +108,7 @@ def _moment(state) -> Moment:
 
 def deal(db: CardDatabase, seed: int, factions: tuple[str, str], first: int = 0):
     """The game's state after setup 1-7 (the table the setup diagram draws)."""
-    from ..engine.game import Game
+    from ..engine.game import Game  # lazy: loads forge.engine only when needed
 
     return Game(db).new_state(seed, factions, first=first)
 
@@ -116,7 +118,7 @@ def read(db: CardDatabase, text: str | bytes, shown: int = 2) -> Example:
 
     Raises ExampleError when the record does not replay against ``db`` (the cards or the rules
     changed: ``forge sync`` plays the game again)."""
-    from ..engine.record import RecordError, Replayer
+    from ..engine.record import RecordError, Replayer  # lazy: loads forge.engine only when needed
 
     replayer = Replayer(db)
     turns: list[Turn] = []
@@ -155,10 +157,10 @@ def replays(db: CardDatabase, text: str | bytes) -> bool:
 
 # -- finding a game worth showing --------------------------------------------------------------
 def _play(db: CardDatabase, seed: int, factions: tuple[str, str], turn_cap: int = SEARCH_TURN_CAP):
-    from ..sim.agents import make_agent
-    from ..engine.game import Game
-    from ..engine.play import run
-    from ..sim.simulate import splitmix64
+    from ..sim.agents import make_agent  # lazy: loads forge.engine, forge.sim only when needed
+    from ..engine.game import Game  # lazy: loads forge.engine only when needed
+    from ..engine.play import run  # lazy: loads forge.engine only when needed
+    from ..sim.simulate import splitmix64  # lazy: loads forge.engine, forge.sim only when needed
 
     state = Game(db, turn_cap=turn_cap).new_state(seed, factions, first=0, log=True)
     agents = (make_agent("heuristic", splitmix64(seed ^ 1)), make_agent("heuristic", splitmix64(seed ^ 2)))
@@ -179,7 +181,7 @@ def search(db: CardDatabase, seeds: range, shown: int = 2) -> tuple[int, tuple[s
     """The (seed, factions, last turn) whose ``shown`` consecutive turns show everything, preferring the
     earliest turns (the shortest record, and a table still close to the setup), then the fewest events
     (the shortest text), then the first seed tried."""
-    from ..engine.record import make_record
+    from ..engine.record import make_record  # lazy: loads forge.engine only when needed
 
     best = None
     pairings = [(a, b) for i, a in enumerate(FACTIONS) for b in FACTIONS[i + 1:]]
@@ -234,8 +236,6 @@ def refresh(root: Path, db: CardDatabase, write: bool = True) -> Refreshed | Non
     ``safeio.UnsafeInput`` when the record is there but is not an ordinary file of the project
     (a link, a folder): forge never writes through it.
     """
-    from ..core import atomic, safeio
-
     path = Path(root) / RECORD_PATH
     if not safeio.within(path, root):  # templates/books a link out of the project: never written through
         raise safeio.UnsafeInput(path, "outside-project", f"{RECORD_PATH.as_posix()} leads outside the project",
@@ -264,15 +264,14 @@ def refresh(root: Path, db: CardDatabase, write: bool = True) -> Refreshed | Non
 
 def record_text(db: CardDatabase, seed: int, factions: tuple[str, str], last_turn: int) -> str:
     """The record of that game, stopped by its turn cap once ``last_turn`` is over."""
-    from ..engine.record import make_record, to_jsonl
+    from ..engine.record import make_record, to_jsonl  # lazy: loads forge.engine only when needed
 
     return to_jsonl(make_record(_play(db, seed, factions, turn_cap=last_turn), ("heuristic", "heuristic")))
 
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m forge.books.example --root . --seeds 0-100``: find a game and write its record."""
-    from ..core.atomic import write_text
-    from ..carddb.database import load_database
+    from ..carddb.database import load_database  # lazy: loads yaml only when needed
 
     parser = argparse.ArgumentParser(description=main.__doc__)
     parser.add_argument("--root", default=".")

@@ -9,12 +9,16 @@ faction uses (counted from the cards). Their words are strings.yaml's and the lo
 from __future__ import annotations
 
 from collections import Counter
+import base64
+import io
 
 from markupsafe import Markup
 
 from ..engine.state import PLAY_STEPS, TURN_PHASES
 from . import content
 from .table import back_image, card_image
+from ..render.raster import render_pages
+from .anatomy import _PICTURES
 
 #: The filler pages, in the order a book takes them (at most 3 are ever needed: 4 pages a sheet).
 EXTRA_PAGES: tuple[str, ...] = ("turn_flow", "factions_glance", "keyword_use")
@@ -55,12 +59,7 @@ def faction_counts(db, types: list[str]) -> list[dict]:
 
 def _piece_uri(tpl, aids, what: str) -> str:
     """A piece as the token sheet draws it (``forge.render.aiddocs``), rasterised: a data URI."""
-    import base64
-    import io
-
-    from ..render.aiddocs import _token_page
-    from ..render.raster import render_pages
-    from .anatomy import _PICTURES
+    from ..render.aiddocs import _token_page  # lazy: loads reportlab, yaml only when needed
 
     if not _PICTURES.get():
         return ""
@@ -73,8 +72,8 @@ def _piece_uri(tpl, aids, what: str) -> str:
 def pieces(book) -> tuple[list[dict], list[dict]]:
     """The pieces (markers, counters) and the trackers the kit prints, named by the card template's
     ``labels.<lang>.aids`` and counted as the aids count them (``token_plan``, ``counters_wanted``)."""
-    from ..render.aids import aid_set, counters_wanted, token_plan
-    from ..render.template import load_template
+    from ..render.aids import aid_set, counters_wanted, token_plan  # lazy: loads reportlab, yaml only when needed
+    from ..render.template import load_template  # lazy: loads reportlab, yaml only when needed
 
     project = book.project
     tpl = load_template(project.root)

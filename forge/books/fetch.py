@@ -28,6 +28,8 @@ from functools import lru_cache
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
+import mimetypes
+from urllib.request import url2pathname
 
 from ..core import safeio
 
@@ -148,7 +150,7 @@ def css_urls(css: str) -> list[str]:
 def _css_urls(css: str) -> tuple[str, ...]:
     """``css_urls``, kept: every document of a book carries the same style sheet, and the build scans
     each document twice (for the findings, then for the incremental key)."""
-    import tinycss2
+    import tinycss2  # lazy: loads tinycss2 only when needed
 
     found: list[str] = []
 
@@ -243,9 +245,7 @@ class FetchRefused(Exception):
 
 def guarded_fetcher(policy: UrlPolicy, assets: dict[str, tuple[str, str]], log: FetchLog):
     """A WeasyPrint URL fetcher that serves only what ``policy`` allows and records every refusal."""
-    from urllib.request import url2pathname
-
-    from weasyprint.urls import URLFetcher, URLFetcherResponse
+    from weasyprint.urls import URLFetcher, URLFetcherResponse  # lazy: loads weasyprint only when needed
 
     class GuardedFetcher(URLFetcher):
         def fetch(self, url, headers=None):
@@ -271,6 +271,4 @@ def guarded_fetcher(policy: UrlPolicy, assets: dict[str, tuple[str, str]], log: 
 
 
 def _mime(path: Path) -> str:
-    import mimetypes
-
     return mimetypes.guess_type(path.name)[0] or "application/octet-stream"

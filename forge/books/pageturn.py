@@ -23,7 +23,7 @@ _RAW_TEXT = ("style", "script", "title", "textarea")
 def _lines_by_block(page) -> dict[int, tuple[object, list[str]]]:
     """The text of each line of a page's flow (running heads and folios left out), by the block that
     holds it (keyed by the block's element, which stays the same on both sides of a page turn)."""
-    from ..core.compat import weasyprint as weasyprint_internals
+    from ..core.compat import weasyprint as weasyprint_internals  # lazy: loads forge.core only when needed
 
     boxes = weasyprint_internals.boxes()
     out: dict[int, tuple[object, list[str]]] = {}

@@ -19,6 +19,8 @@ import os
 import re
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+import logging
+import warnings
 
 from .fetch import ASSET_SCHEME, FetchLog, FetchRefused, UrlPolicy, guarded_fetcher
 from . import balance
@@ -45,8 +47,6 @@ def fixed_clock():
 
 def _quiet_weasyprint() -> None:
     """WeasyPrint logs every unsupported CSS property; the books' CSS is tested, keep the terminal clean."""
-    import logging
-
     for name in ("weasyprint", "fontTools"):
         logging.getLogger(name).setLevel(logging.ERROR)
 
@@ -137,14 +137,12 @@ def render_book(main_html: str, tail_html, base_url: str, policy: UrlPolicy, pre
     WeasyPrint reads files only through ``policy``; raises FetchRefused, and writes nothing, when the
     documents asked for anything it refuses.
     """
-    import warnings
-
-    from .press import BLEED_CSS, at_trim, write_all
+    from .press import BLEED_CSS, at_trim, write_all  # lazy: loads pydyf only when needed
 
     with warnings.catch_warnings():  # WeasyPrint 70 warns, once, that it subsets fonts with fontTools
         warnings.simplefilter("ignore", DeprecationWarning)
-        import weasyprint
-        from weasyprint.text.fonts import FontConfiguration
+        import weasyprint  # lazy: loads weasyprint only when needed
+        from weasyprint.text.fonts import FontConfiguration  # lazy: loads weasyprint only when needed
 
     _quiet_weasyprint()
     assets: dict[str, tuple[str, str]] = {}
@@ -260,7 +258,7 @@ def smuggled(data: bytes, reader=None) -> list[str]:
 def read_pdf(data: bytes):
     """A pypdf reader of a PDF in memory (parsing a book's thousands of small objects takes a while:
     share one reader between the checks and the imposition)."""
-    from pypdf import PdfReader
+    from pypdf import PdfReader  # lazy: loads pypdf only when needed
 
     return PdfReader(io.BytesIO(data))
 

@@ -29,6 +29,7 @@ import time
 import pydyf
 
 from .pdfobjects import kept_streams, number, pages, serialise
+from .impose import write_booklets
 
 BLEED_MM = 3.0
 #: Crop marks start past the bleed (never printed on it) and run this long into the slug.
@@ -102,7 +103,7 @@ def _page_for_press(pdf: pydyf.PDF, page: pydyf.Dictionary) -> None:
 
 def _identify(pdf: pydyf.PDF, identity: bytes) -> None:
     """PDF/X-4 keys, output intent and XMP (see the module doc)."""
-    from ..render import colour, pdfx
+    from ..render import colour, pdfx  # lazy: loads reportlab, forge.render only when needed
 
     epoch = int(os.environ.get("SOURCE_DATE_EPOCH") or 0)
     pdf_date, xmp_date = _pdf_date(epoch)
@@ -170,8 +171,7 @@ class Finisher:
         return self.identity.hex().encode()
 
     def __call__(self, document, pdf: pydyf.PDF) -> None:
-        from .cmyk import to_press
-        from .impose import write_booklets
+        from .cmyk import to_press  # lazy: loads reportlab, forge.carddb ... only when needed
 
         self.screen = _write_screen(pdf)
         self.booklets = write_booklets(pdf)

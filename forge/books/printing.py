@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .impose import SHEETS
+from .pdf import check_pdf, read_pdf
 
 PRINT_FILES = ("press", *(f"booklet-{name}" for name in SHEETS))
 
@@ -32,8 +33,7 @@ class PrintFile:
 
 def press_problems(data: bytes) -> list[str]:
     """What a press's preflight would refuse in a book's print file (the cards' rules and read-back)."""
-    from ..render.preflight import SHOP_RULES, measure_pdf, print_problems
-    from .pdf import check_pdf, read_pdf
+    from ..render.preflight import SHOP_RULES, measure_pdf, print_problems  # lazy: loads forge.render only when needed
 
     reader = read_pdf(data)
     figures = measure_pdf(reader)
@@ -45,7 +45,7 @@ def print_files(press: bytes, booklets: dict[str, bytes], draft: str = "") -> di
     A draft's files carry the DRAFT mark too (``forge.render.draft``), so none is mistaken for the game.
     The booklets' fonts and metadata are the screen PDF's own objects, checked there."""
     if draft:
-        from ..render.draft import stamp_pdf
+        from ..render.draft import stamp_pdf  # lazy: loads forge.carddb, forge.render only when needed
 
         press = stamp_pdf(press, draft)
         booklets = {name: stamp_pdf(data, draft) for name, data in booklets.items()}

@@ -184,7 +184,7 @@ RITES_LABEL_W = FIGURE_W - (COLUMNS + 1) * STEP
 
 
 def book_counts(book):
-    from . import content
+    from . import content  # lazy: loads forge.text only when needed
 
     return content.counts(book.project.db)
 

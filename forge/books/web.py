@@ -25,17 +25,26 @@ from pathlib import Path
 from markupsafe import Markup
 
 from ..render.draft import MARK as DRAFT_MARK
-from ..core.findings import Finding
-from ..carddb.model import Card
-from ..text.cardtext import parse_markup
+from ..core.findings import Finding, WARNING
+from ..carddb.model import Card, Position
+from ..text.cardtext import parse_markup, PhraseError, load_phrasebooks
 from . import content
-from .build import BOOKS_OUT, sources_key
+from .build import BOOKS_OUT, sources_key, finding_rows, findings_of
 from ..carddb import yamlsrc
 from .compose import (BOOKS, BookIOError, Composed, Project, layout_environment, layout_finding,
                       read_source)
 from .typography import typeset
-from .webassets import AssetCache
+from .webassets import AssetCache, BOOK_SCRIPT, PREVIEW_PX, PREVIEW_QUALITY, content_policy, data_uri, font_faces, local_image, share_images
 from .webrewrite import Heading, Rewritten, rewrite
+from ..carddb.database import load_database
+from ..core import atomic
+from ..core.csp import forge_script
+from ..core.seal import SealedRecord
+from ..render.jobs import differs, read_own
+from ..render.template import load_template
+from .anatomy import classed_face, render_card
+from .compose import compose, load_project
+from .webcss import unstyled
 
 WEB_DIR = "web"
 #: forge's web layout and script (package files, never a project's).
@@ -198,10 +207,6 @@ class Edition:
     def preview(self, lang: str, card_id: str) -> tuple[str, str]:
         """A card as printed in ``lang``: (JPEG data URI, alternative text), drawn by the card renderer
         once for as long as the printed face stays the same (its key is the face's own)."""
-        from ..render.template import load_template
-        from .anatomy import classed_face, render_card
-        from .webassets import PREVIEW_PX, PREVIEW_QUALITY, data_uri
-
         project = self.project
         card = project.db.by_id()[card_id]
         face = classed_face(card, project.db, project.books, lang, project.root)
@@ -225,9 +230,6 @@ class Edition:
 
     def page(self, kind: str, lang: str, draft: str = "") -> str:
         """The web page of one book in one language; ``draft`` (why it is one) marks it as a draft."""
-        from ..core.csp import forge_script
-        from .webassets import BOOK_SCRIPT, content_policy, font_faces, share_images
-
         composed, body, words = self.composed[(kind, lang)], self.bodies[(kind, lang)], self.words[lang]
         context = composed.context
         env = layout_environment(keep_trailing_newline=False)
@@ -266,9 +268,6 @@ def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: 
                  given: dict[tuple[str, str], Composed] | None = None) -> Edition:
     """Compose every book in every language of the project and rewrite their bodies for the web; a book
     in ``given`` (by kind and language, composed from the same sources: ``build_books``) is not composed again."""
-    from .compose import compose
-    from .webassets import local_image
-
     strings = _web_strings(project)
     langs = langs or tuple(project.books)
     words = {lang: words_for(project, lang, strings) for lang in langs}
@@ -288,10 +287,6 @@ def load_edition(project: Project, langs: tuple[str, ...] | None = None, cache: 
 
 def _unstyled(project: Project, body: str) -> list[Finding]:
     """A warning at web.css for each class book.css styles, the page uses, and web.css forgets (``webcss``)."""
-    from ..core.findings import WARNING
-    from ..carddb.model import Position
-    from .webcss import unstyled
-
     web_css = project.source(f"{WEB_DIR}/web.css")
     sheets = [read_source(project, path) for path in (project.source("book.css"), web_css)]
     return [Finding(Position(f"templates/books/{WEB_DIR}/web.css"), "web-style", f"the class `{name}` is styled in book.css, not here",
@@ -306,12 +301,6 @@ def build_web(root: Path, kinds: tuple[str, ...], langs: tuple[str, ...], out: P
 
     ``draft`` says why the cards are not fit to print (``--force``): every page then says so at its top.
     ``composed``: books the PDFs' build composed from the same sources (``build_books(composed=...)``)."""
-    from ..core import atomic
-    from ..carddb.database import load_database
-    from ..render.jobs import differs
-    from ..text.cardtext import PhraseError, load_phrasebooks
-    from .compose import load_project
-
     outcomes = [WebOutcome(kind, lang) for kind in kinds for lang in langs]
     start = time.perf_counter()
     sources = sources_key(Path(root), "web", ",".join(kinds) + "/" + ",".join(langs), draft)
@@ -369,17 +358,12 @@ WEB_RECORD = Path(".cache") / "web.json"
 
 def web_record(out: Path):
     """The last edition's sealed record (``WEB_RECORD``)."""
-    from ..core.seal import SealedRecord
-
     return SealedRecord(Path(out) / WEB_RECORD, "web edition", folder=out)
 
 
 def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
     """When the project's sources, forge and the options are the last edition's and every asked page is on
     disk as it was written, the outcomes as they were (the pages not even composed): True."""
-    from ..render.jobs import read_own
-    from .build import findings_of
-
     record = web_record(out).load()
     if not sources or record is None or record.get("sources") != sources:
         return False
@@ -398,8 +382,6 @@ def _unchanged(out: Path, sources: str, outcomes: list[WebOutcome]) -> bool:
 
 def _record(out: Path, sources: str, outcomes: list[WebOutcome]) -> None:
     """Keep this edition's record when every page is current; drop it otherwise (the next run composes)."""
-    from .build import finding_rows
-
     record = web_record(out)
     if sources and all(o.ready for o in outcomes):
         pages = {f"{o.kind}-{o.lang}": {"size": o.size, "sha256": o.sha256, "findings": finding_rows(o.findings)}

@@ -18,11 +18,14 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import urljoin
+from collections import Counter
+from importlib.metadata import version
 
 from ..core import safeio
 from ..core.csp import page_policy
 from .compose import FONTS_DIR, LAYOUT_DIR
 from .fetch import UrlPolicy, file_path
+from ..core.seal import SealedRecord
 
 #: The fonts of the books, as (family, weight, style, file).
 FONTS: tuple[tuple[str, str, str, str], ...] = (
@@ -50,8 +53,8 @@ def data_uri(mime: str, data: bytes) -> str:
 @lru_cache(maxsize=None)
 def _woff2(file: str) -> bytes:
     """One font, subset to ``UNICODES``, as WOFF2 bytes; the same bytes every time (no timestamp)."""
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
+    from fontTools import subset  # lazy: loads fontTools only when needed
+    from fontTools.ttLib import TTFont  # lazy: loads fontTools only when needed
 
     font = TTFont(FONTS_DIR / file, recalcTimestamp=False)
     options = subset.Options()
@@ -69,8 +72,6 @@ def _woff2(file: str) -> bytes:
 
 def _font_key(file: str) -> str:
     """What a subset font is made from: the font, the characters kept, the subsetter and compressor."""
-    from importlib.metadata import version
-
     h = hashlib.sha256((FONTS_DIR / file).read_bytes())
     h.update(f"{UNICODES}|fonttools={version('fonttools')}|brotli={version('brotli')}".encode())
     return "font-" + h.hexdigest()
@@ -94,8 +95,6 @@ class AssetCache:
     RECORD, KIND = Path(".cache") / "web-assets.json", "web assets"
 
     def __init__(self, out: Path | None = None):
-        from ..core.seal import SealedRecord
-
         self.record = SealedRecord(Path(out) / self.RECORD, self.KIND, folder=out) if out is not None else None
         self.known: dict[str, str] = (self.record.load() or {}) if self.record else {}
         self.used: dict[str, str] = {}
@@ -138,8 +137,6 @@ def share_images(page: str) -> tuple[str, str]:
     its ``<img>`` becomes a ``span`` with ``role="img"`` and its text, and the picture a style rule.
 
     Returns the page and the style rules to add to it."""
-    from collections import Counter
-
     uses = Counter(m.group(2) for m in _REPEATED_IMG.finditer(page))
     shared = {uri: f"pic-{n}" for n, uri in enumerate(sorted(u for u, count in uses.items() if count > 1), start=1)}
 

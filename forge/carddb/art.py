@@ -25,6 +25,7 @@ from pathlib import Path
 
 from ..core import safeio
 from ..core.limits import MAX_IMAGE_PIXELS
+from ..core.svgsafe import SVGRefused, sanitise
 
 #: The pixels a picture may declare in its header (``forge.core.limits``): bounds the memory a hostile image can take.
 MAX_ART_PIXELS = MAX_IMAGE_PIXELS
@@ -109,15 +110,13 @@ def read_svg(data: bytes):
     svglib reads only what ``forge.core.svgsafe`` let through (its safe subset, serialised again),
     and every embedded raster has been decoded here first under the pixel cap.
     """
-    from ..core.svgsafe import SVGRefused, sanitise
-
     try:
         safe, rasters = sanitise(data)
     except SVGRefused as exc:
         raise ArtError(exc.message) from None
     for raster in rasters:
         decode_art(raster).close()
-    from svglib.svglib import svg2rlg
+    from svglib.svglib import svg2rlg  # lazy: loads svglib only when needed
 
     try:
         with warnings.catch_warnings():
@@ -168,7 +167,7 @@ def fit_art(image, px_w: int, px_h: int, focus: tuple[float, float], fit: str):
 
     Returns (RGB image, (x, y, w, h) in fractions of the window, y from the bottom).
     """
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     crop, (fx, fy, fw, fh) = placement(image.size, (px_w, px_h), focus, fit)
     out = image.convert("RGB").resize((max(1, round(px_w * fw)), max(1, round(px_h * fh))), Image.LANCZOS,

@@ -70,7 +70,7 @@ def _is_whole_number(checker, instance) -> bool:
 def _validator():
     """jsonschema's validator of the card schema, with forge's integer; imported when a file fails the
     compiled check (``forge.carddb.schemacheck``), which is all a valid project needs."""
-    from jsonschema import Draft202012Validator, validators
+    from jsonschema import Draft202012Validator, validators  # lazy: loads jsonschema only when needed
 
     strict = validators.extend(
         Draft202012Validator, type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_whole_number))
@@ -252,7 +252,7 @@ _TYPE_WORDS = {"object": "a mapping", "array": "a list", "integer": "a whole num
 
 def _closest_branch(error: ValidationError) -> ValidationError:
     """Of an anyOf's branches, the error of the one whose shape fits the value best."""
-    from jsonschema.exceptions import best_match
+    from jsonschema.exceptions import best_match  # lazy: loads jsonschema only when needed
 
     branches: dict[int, list[ValidationError]] = {}
     for sub in error.context:

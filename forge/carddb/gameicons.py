@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from pathlib import Path
+import difflib
 
 ICONS_FILE = Path(__file__).resolve().parents[1] / "assets" / "icons" / "game-icons.json"
 
@@ -57,8 +58,6 @@ def icon_author(name: str) -> str:
 
 def suggest_icon(name: str) -> str | None:
     """The closest icon name to a misspelt one, for a did-you-mean hint."""
-    import difflib
-
     guess = difflib.get_close_matches(name, icon_names(), n=1, cutoff=0.6)
     return guess[0] if guess else None
 

@@ -16,6 +16,7 @@ from .vocabulary import (
     CARD_SETS, CARD_TYPES, EVENT_ACTORS, EVENTS, FACTIONS, KEYWORDS, LANGUAGES,
     MAX_ALLEGIANCE, SECTIONS, TIMINGS, TRAP_KINDS, VERBS, Param, Verb,
 )
+from .editor_schema import for_editors
 
 SCHEMA_ID = "https://riftcommanders.example/forge/cards.schema.json"
 #: Where the schema is written in a project, for editors (`# yaml-language-server: $schema=…`).
@@ -168,6 +169,4 @@ def build_schema() -> dict:
 def schema_text() -> str:
     """The editors' schema (``forge.carddb.editor_schema``: this shape, documented, with validate's per-type
     rules) as the exact text written to disk (stable key order, final newline)."""
-    from .editor_schema import for_editors
-
     return json.dumps(for_editors(build_schema()), indent=2, ensure_ascii=False) + "\n"

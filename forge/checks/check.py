@@ -26,6 +26,7 @@ from ..carddb.schema import SCHEMA_PATH, schema_text
 from ..sim.simulate import smoke
 from .validate import validate
 from ..core.workers import cpus
+from ..text.cardtext import PhraseError, load_phrasebooks
 
 SMOKE_GAMES = SMOKE_GAMES_CHECK
 PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
@@ -173,8 +174,7 @@ def _schema(root: Path) -> Ran:
 
 
 def _docs(root: Path) -> Ran:
-    from ..render.design import DESIGN_DOC, fill
-    from ..text.cardtext import load_phrasebooks
+    from ..render.design import DESIGN_DOC, fill  # lazy: loads forge.render only when needed
 
     current = _read_generated(root, DESIGN_DOC, "restore it from version control, then run `forge docs`")
     if isinstance(current, list):
@@ -189,10 +189,9 @@ def _books(root: Path) -> Ran:
     The card pictures are left out (``without_pictures``): they are the card renderer's, which `forge check`
     does not run (validate reads the art and measures each card's fit), and drawing them would triple the
     gate's time."""
-    from ..books.anatomy import without_pictures
-    from ..books.compose import BookIOError, load_project
-    from ..books.web import load_edition
-    from ..text.cardtext import PhraseError, load_phrasebooks
+    from ..books.anatomy import without_pictures  # lazy: loads forge.books only when needed
+    from ..books.compose import BookIOError, load_project  # lazy: loads jinja2, pyphen ... only when needed
+    from ..books.web import load_edition  # lazy: loads jinja2, pyphen ... only when needed
 
     try:
         load = load_database(root)

@@ -55,7 +55,7 @@ def judge(root: Path, prints_text: bool = True, leave: frozenset[str] = frozense
           leave_files: tuple[str, ...] = ()) -> Verdict:
     """Validate ``root`` for a command: ``leave`` names rules the command reports itself, ``leave_files``
     files it checks itself; without ``prints_text`` the locales and templates do not refuse it."""
-    from .validate import validate
+    from .validate import validate  # lazy: loads yaml, forge.carddb ... only when needed
 
     checked = validate(root, extra=True, layout=False)
     skipped = leave_files + (() if prints_text else TEXT_SOURCES)

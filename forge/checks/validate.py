@@ -13,7 +13,7 @@ import re
 import time
 import unicodedata
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable
 
@@ -27,6 +27,7 @@ from ..text.cardtext import LineReader, Phrasebook, PhraseError, Reading, load_p
 from ..carddb.vocabulary import (
     CARD_TYPES, EVENTS, FACTIONS, LANGUAGES, LINE_MODIFIERS, SECTIONS, TRIGGERED_SECTIONS, VERBS,
 )
+from ..carddb.gameicons import has_icon, suggest_icon
 
 
 @dataclass
@@ -73,7 +74,7 @@ Check = Callable[[LoadResult, dict], Iterable[Finding]]
 
 def check_card_proofs(load: LoadResult, books: dict) -> Iterable[Finding]:
     """The rules engine plays every line of every card (issue: every printed card resolves)."""
-    from ..engine.proofs import prove_cards
+    from ..engine.proofs import prove_cards  # lazy: loads forge.engine only when needed
 
     for proof in prove_cards(load.db):
         for failure in proof.failures:
@@ -93,9 +94,9 @@ def check_text_fit(load: LoadResult, books: dict) -> Iterable[Finding]:
     """
     if not books:
         return []
-    from ..render.fitcheck import check_text_fit as fit
-    from ..render.fitmemo import validate_memo
-    from ..render.template import TEMPLATE_FILE, TemplateError, load_template
+    from ..render.fitcheck import check_text_fit as fit  # lazy: loads reportlab, forge.render only when needed
+    from ..render.fitmemo import validate_memo  # lazy: loads forge.render only when needed
+    from ..render.template import TEMPLATE_FILE, TemplateError, load_template  # lazy: loads reportlab, forge.render only when needed
 
     try:
         load_template(load.root)
@@ -548,7 +549,6 @@ def _check_override(load, card, section, index, line, lang, book) -> Iterable[Fi
 
 
 def _without_override(line):
-    from dataclasses import replace
     return replace(line, override=None)
 
 
@@ -677,8 +677,6 @@ def check_assets(load: LoadResult, books: dict) -> Iterable[Finding]:
 
 def check_art_icons(load: LoadResult, books: dict) -> Iterable[Finding]:
     """Icon compositions name icons forge has, and no two card designs share the same picture."""
-    from ..carddb.gameicons import has_icon, suggest_icon
-
     seen: dict[tuple, Card] = {}
     for card in load.db.cards:
         art = card.art
@@ -710,7 +708,7 @@ def _art_position(load: LoadResult, card: Card, *sub) -> Position:
 
 def _art_windows(root: Path) -> dict[str, tuple[float, float]]:
     """Each card type's art window in millimetres, from the card template (none when it cannot be read)."""
-    from ..render.template import TemplateError, load_template
+    from ..render.template import TemplateError, load_template  # lazy: loads reportlab, forge.render only when needed
 
     try:
         tpl = load_template(root)

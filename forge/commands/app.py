@@ -20,6 +20,7 @@ from .simulate import replay, simulate
 from .sync import sync
 from .validate import validate
 from .watch import watch
+from .common import set_verbosity
 
 plainparams.install()  # plain option values coerced without importing pydantic (issue 9, Fast to start)
 helptext.install()  # no <bool> after a flag, long choices broken at their bars
@@ -35,8 +36,8 @@ app = typer.Typer(
 
 def version_text() -> str:
     """``forge X.Y.Z (Python A.B.C)``: what a bug report needs to name the build."""
-    import platform
-    from importlib.metadata import PackageNotFoundError, version
+    import platform  # lazy: keeps platform out of forge's start-up
+    from importlib.metadata import PackageNotFoundError, version  # lazy: keeps importlib out of forge's start-up
 
     try:
         mine = version("forge")
@@ -59,8 +60,6 @@ def _each_command(
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only what is wrong: findings and errors."),
     verbose: bool = typer.Option(False, "--verbose", "-v", help="Also print each step and how long it took."),
 ) -> None:
-    from .common import set_verbosity
-
     set_verbosity(quiet, verbose)
     # a command may confine its writes to its output folder (forge.core.atomic.confine): lifted when it ends
     ctx.call_on_close(atomic.release)

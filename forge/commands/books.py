@@ -11,6 +11,7 @@ from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, ERROR, Findin
 from .common import (Format, FormatOption, RootOption, check_root, default_output, echo_report, emit_json, progress,
                      render_findings)
 from .render import Lang, app
+from ..carddb.model import Position
 
 OutOption = typer.Option(None, "--out", help="Output folder (default: ROOT/output); books go to OUT/books/.")
 WorkersOption = typer.Option(min(2, os.cpu_count() or 1), "--jobs", "-j", "--workers",
@@ -66,11 +67,11 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
     The gate is `forge validate`'s: a database it refuses is not rendered, unless --force,
     and then every page is marked DRAFT."""
     check_root(root)
-    from ..books.build import build_books
-    from ..books.compose import BookIOError, check_sources, load_project
-    from ..text.cardtext import PhraseError, load_phrasebooks
-    from ..checks.gate import draft_reason
-    from ..checks.validate import validate
+    from ..books.build import build_books  # lazy: loads forge.books only when needed
+    from ..books.compose import BookIOError, check_sources, load_project  # lazy: loads jinja2, markdown_it ... only when needed
+    from ..text.cardtext import PhraseError, load_phrasebooks  # lazy: loads forge.text only when needed
+    from ..checks.gate import draft_reason  # lazy: loads forge.checks only when needed
+    from ..checks.validate import validate  # lazy: loads yaml, forge.checks ... only when needed
 
     langs = ("en", "fr") if lang is Lang.all else (lang.value,)
     checked = validate(root, extra=True)
@@ -96,7 +97,7 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
         outcomes = build_books(root, kinds, langs, target, workers=max(1, workers), draft=draft, press=press,
                                composed=composed)
         if html:
-            from ..books.web import build_web
+            from ..books.web import build_web  # lazy: loads jinja2, markdown_it ... only when needed
 
             say("laying out the web edition")
             outcomes += build_web(root, kinds, langs, target, draft=draft, composed=composed)
@@ -110,8 +111,6 @@ def run_books(kinds: tuple[str, ...], root: Path, lang: Lang, fmt: Format, out: 
 
 
 def _position(path: str):
-    from ..carddb.model import Position
-
     return Position(path or "output/books")
 
 

@@ -35,7 +35,7 @@ def build(
     if lang not in ("en", "fr", "all"):
         fail(f"--lang {lang}: choose en, fr or all", format)
     langs = ("en", "fr") if lang == "all" else (lang,)
-    from ..pipeline.build import build as run_build
+    from ..pipeline.build import build as run_build  # lazy: loads yaml, forge.carddb ... only when needed
 
     with progress(format) as say:
         report = run_build(root, out, games=games, seed=seed, jobs=jobs, langs=langs, progress=say)

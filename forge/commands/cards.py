@@ -10,6 +10,7 @@ import typer
 from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from .common import (Format, FormatOption, RootOption, check_root, echo_report, emit_json, fail, inside_project,
                      plural, render_findings)
+from ..core import atomic
 
 app = typer.Typer(name="cards", help="The card database in and out of spreadsheets (CSV, XLSX).",
                   no_args_is_help=True, add_completion=False, pretty_exceptions_enable=False)
@@ -37,8 +38,7 @@ def export(
     Example: forge cards export --format xlsx --out cards.xlsx
     """
     check_root(root)
-    from ..core import atomic
-    from ..spreadsheet.exchange import export_cards
+    from ..spreadsheet.exchange import export_cards  # lazy: loads yaml, forge.carddb ... only when needed
 
     exported = export_cards(root, format.value)
     if exported.findings:
@@ -71,7 +71,7 @@ def import_(
     Example: forge cards import cards.xlsx --dry-run
     """
     check_root(root)
-    from ..spreadsheet.exchange import import_cards
+    from ..spreadsheet.exchange import import_cards  # lazy: loads yaml, forge.carddb ... only when needed
 
     result = import_cards(root, sheet, dry_run=dry_run)
     status = EXIT_USAGE if result.io_error else EXIT_CLEAN if result.ok else EXIT_FINDINGS

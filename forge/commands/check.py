@@ -35,14 +35,14 @@ def check(
     Example: forge check --format sarif > forge.sarif
     """
     check_root(root)
-    from ..checks.check import check as run_check
+    from ..checks.check import check as run_check  # lazy: loads markdown_it, yaml ... only when needed
 
     with progress(format) as say:  # a spinner naming the running check, on a terminal only
         report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say, budget=budget)
     if format is ReportFormat.json:
         emit_json(report.to_json())
     elif format is not ReportFormat.text:
-        from ..core.reports import Suite
+        from ..core.reports import Suite  # lazy: keeps forge.core.reports out of forge's start-up
 
         suites = [Suite(c.name, c.findings, skipped=describe(c) if c.status == "skipped" else "",
                         failed=c.status == "failed", seconds=c.seconds) for c in report.checks]

@@ -7,6 +7,8 @@ from enum import Enum
 from pathlib import Path
 from contextlib import contextmanager
 from typing import Annotated, Callable, Iterator, NoReturn
+from dataclasses import replace
+import os
 
 import typer
 
@@ -110,8 +112,8 @@ def progress(fmt=None) -> Iterator[Callable[[str], None]]:
     if not _live(fmt):
         yield (lambda step: typer.echo(f"… {step}", err=True)) if is_verbose() else (lambda step: None)
         return
-    from rich.console import Console
-    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+    from rich.console import Console  # lazy: loads rich only when needed
+    from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn  # lazy: loads rich only when needed
 
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), TimeElapsedColumn(), transient=True,
                   console=Console(stderr=True)) as bar:
@@ -133,8 +135,8 @@ def progress_bar(fmt=None) -> Iterator[Callable[[int, int, str], None]]:
     if not _live(fmt):
         yield lambda done, total, what: None
         return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from rich.console import Console  # lazy: loads rich only when needed
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # lazy: loads rich only when needed
 
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                   transient=True, console=Console(stderr=True)) as bar:
@@ -157,8 +159,6 @@ def repository_prefix(root: Path) -> str:
     path in the repository. The repository is ``GITHUB_WORKSPACE`` when the runner sets it and holds
     the root, else the nearest folder above the root that holds ``.git`` (no git command is run: a
     pull request's checkout is not asked to run anything)."""
-    import os
-
     here = Path(root).resolve()
     workspace = os.environ.get("GITHUB_WORKSPACE")
     candidates = [Path(workspace).resolve()] if workspace else []
@@ -171,8 +171,6 @@ def repository_prefix(root: Path) -> str:
 
 
 def _in_repository(finding: Finding, prefix: str) -> Finding:
-    from dataclasses import replace
-
     file = finding.position.file
     if not prefix or not file or Path(file).is_absolute():
         return finding
@@ -182,9 +180,7 @@ def _in_repository(finding: Finding, prefix: str) -> Finding:
 def emit_ci(fmt: ReportFormat, suites: list, name: str, summary: str, root: Path) -> None:
     """Print the report in a CI format: annotations then the summary line, JUnit XML, or SARIF; every
     file named by its path in the repository, so that it lands on the file whatever ``--root`` is."""
-    from dataclasses import replace
-
-    from ..core import reports
+    from ..core import reports  # lazy: keeps forge.core.reports out of forge's start-up
 
     prefix = repository_prefix(root)
     suites = [replace(suite, findings=[_in_repository(f, prefix) for f in suite.findings]) for suite in suites]

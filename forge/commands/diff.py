@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING
 from ..core.findings import ERROR, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from .common import RootOption, check_root, emit_json, render_findings
 from .simulate import AgentKind
+from ..core.escape import code_fence, markdown_text, one_line
+from ..core.workers import cap
 
 if TYPE_CHECKING:
     from ..pipeline.diff import DiffReport
@@ -40,7 +42,7 @@ def diff(
     Example: forge diff main --simulate 2000 --jobs 2 --format markdown   (what moved, for a PR comment)
     """
     check_root(root)
-    from ..pipeline.diff import DiffError, diff as run_diff
+    from ..pipeline.diff import DiffError, diff as run_diff  # lazy: loads yaml, forge.carddb ... only when needed
 
     try:
         report = run_diff(root, rev, rev2)
@@ -59,9 +61,8 @@ def diff(
 
 def _simulate(report: DiffReport, games: int, seed: int, jobs: int, agents: str) -> dict:
     """The same games on both sides (forge.sim.compare); a side whose cards do not load stops here."""
-    from ..sim.compare import moved, simulate_both
-    from ..sim.simulate import Settings
-    from ..core.workers import cap
+    from ..sim.compare import moved, simulate_both  # lazy: loads forge.carddb, forge.sim only when needed
+    from ..sim.simulate import Settings  # lazy: loads forge.carddb, forge.engine ... only when needed
 
     for label, load in zip((report.old, report.new), report.loads):
         errors = [f for f in load.findings if f.severity == ERROR]
@@ -81,7 +82,7 @@ def _simulate(report: DiffReport, games: int, seed: int, jobs: int, agents: str)
 
 
 def _moved_text(report: DiffReport, moved: dict, markdown: bool = False) -> str:
-    from ..sim.compare import render_markdown, render_text
+    from ..sim.compare import render_markdown, render_text  # lazy: loads forge.carddb, forge.sim only when needed
 
     render = render_markdown if markdown else render_text
     return render(moved, moved["settings"], moved["changes"], moved["names"])
@@ -89,8 +90,6 @@ def _moved_text(report: DiffReport, moved: dict, markdown: bool = False) -> str:
 
 def _change_lines(report: DiffReport) -> list[str]:
     """One line per changed card, as `forge diff` says it ("kindle: cost 1 → 2")."""
-    from ..core.escape import one_line
-
     lines = [f"{c.id}: " + (", ".join(_field(n, *c.values[n]) for n in c.fields) or "printed text")
              for c in report.changed]
     lines += [f"{cid}: added" for cid in report.added] + [f"{cid}: removed" for cid in report.removed]
@@ -101,8 +100,6 @@ def to_markdown(report: DiffReport) -> str:
     """The card changes for a pull-request comment: the summary line as escaped text, then the text report's
     lines in a ``diff`` code block, where GitHub shows an added card green and a removed one red, and reads
     no Markdown, mention or link in what the cards say (forge.core.escape)."""
-    from ..core.escape import code_fence, markdown_text
-
     head, *rest = to_text(report).splitlines()
     opening, closing = code_fence(rest, "diff")
     return "\n".join([f"**{markdown_text(head)}**", "", opening, *rest, closing])
@@ -111,8 +108,6 @@ def to_markdown(report: DiffReport) -> str:
 def to_text(report: DiffReport) -> str:
     """The report for people, one line per card; what the cards say is kept on its line (``one_line``),
     so a name with a line break cannot forge a line of its own (``+ a-card-never-added``)."""
-    from ..core.escape import one_line
-
     lines = [one_line(f"cards from {report.old} to {report.new}: {len(report.added)} added, "
                       f"{len(report.removed)} removed, {len(report.changed)} changed")]
     lines += [f"+ {one_line(cid)}" for cid in report.added]

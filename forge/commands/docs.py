@@ -20,8 +20,8 @@ def docs(
     Example: forge docs --check
     """
     check_root(root)
-    from ..render.design import DESIGN_DOC, fill
-    from ..checks.validate import validate
+    from ..render.design import DESIGN_DOC, fill  # lazy: loads forge.carddb, forge.render ... only when needed
+    from ..checks.validate import validate  # lazy: loads yaml, forge.carddb ... only when needed
 
     report = validate(root, extra=False)
     status = exit_status(report.findings, report.io_error)

@@ -23,7 +23,7 @@ def fold(label: str | None, width: int = WIDTH) -> str | None:
 def install() -> None:
     """Patch Typer's option type column; a Typer without it is left as it is."""
     try:
-        from typer.core import TyperOption
+        from typer.core import TyperOption  # lazy: an optional extra, imported when used
     except ImportError:
         return
     original = getattr(TyperOption, "display_type_rich", None)

@@ -4,10 +4,13 @@ from __future__ import annotations
 from enum import Enum
 from pathlib import Path
 from typing import Optional
+import sys
 
 import typer
 
 from .common import Format, FormatOption, RootOption, check_root, echo_report, emit_json, fail, plural, render_findings
+from ..core import atomic
+from ..core.findings import Finding, exit_status
 
 i18n = typer.Typer(help="Files for translators: strings as .po or XLIFF and back, the termbase as TBX or CSV, "
                    "stale French marked reviewed.", no_args_is_help=True)
@@ -30,9 +33,8 @@ def termbase(
     Example: forge i18n termbase --format tbx --out termbase.tbx
     """
     check_root(root)
-    from ..core import atomic
-    from ..text import termbase as tb_module
-    from ..text.sources import Sources
+    from ..text import termbase as tb_module  # lazy: loads yaml, forge.carddb ... only when needed
+    from ..text.sources import Sources  # lazy: loads yaml, forge.carddb ... only when needed
 
     sources = Sources(root)
     tb = tb_module.load(sources)
@@ -65,8 +67,7 @@ def export(
     Example: forge i18n export --lang fr --format po --out fr.po
     """
     check_root(root)
-    from ..core import atomic
-    from ..i18n import exchange
+    from ..i18n import exchange  # lazy: loads markdown_it, yaml ... only when needed
 
     if lang != exchange.TARGET:
         fail(f"--lang {lang}: forge translates from English into `{exchange.TARGET}` only", None,
@@ -74,8 +75,6 @@ def export(
     items = exchange.catalog(root)
     data = exchange.to_po(items).encode("utf-8") if format is ExchangeFormat.po else exchange.to_xliff(items)
     if out is None:
-        import sys
-
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
         return
@@ -103,8 +102,7 @@ def import_(
     Example: forge i18n import fr.po
     """
     check_root(root)
-    from ..core.findings import exit_status
-    from ..i18n import importer
+    from ..i18n import importer  # lazy: loads markdown_it, yaml ... only when needed
 
     items, found, io_error = importer.read(file)
     result = importer.ImportResult(findings=found, io_error=io_error, strings=len(items))
@@ -141,9 +139,8 @@ def reviewed(
     Example: forge i18n reviewed cards/kindle/name
     """
     check_root(root)
-    from ..core.findings import Finding, exit_status
-    from ..i18n import fingerprints, inventory
-    from ..carddb.model import Position
+    from ..i18n import fingerprints, inventory  # lazy: loads markdown_it, yaml ... only when needed
+    from ..carddb.model import Position  # lazy: loads forge.carddb only when needed
 
     if bool(ids) == all_:
         fail("name the ids to mark reviewed, or give --all (not both)", format, "forge i18n reviewed --all")

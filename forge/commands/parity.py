@@ -24,19 +24,19 @@ def parity(
     Example: forge parity --fix
     """
     check_root(root)
-    from ..i18n.parity import parity as run_parity
+    from ..i18n.parity import parity as run_parity  # lazy: loads markdown_it, yaml ... only when needed
 
     report = run_parity(root)
     fixed = {}
     if fix and report.fixes:
-        from ..carddb.yamledit import fix_files
+        from ..carddb.yamledit import fix_files  # lazy: loads yaml, forge.carddb only when needed
 
         fixed = fix_files(root, report.fixes)
         report = run_parity(root)
     if format is ReportFormat.json:
         emit_json({**to_json(report), "fixed": fixed})
     elif format is not ReportFormat.text:
-        from ..core.reports import Suite
+        from ..core.reports import Suite  # lazy: keeps forge.core.reports out of forge's start-up
 
         emit_ci(format, [Suite("parity", report.findings)], "forge parity", to_text(report).splitlines()[-1], root)
     else:

@@ -24,7 +24,7 @@ UNSURE = object()
 
 def plain_value(annotation: Any, info: Any, value: Any, param: Any = None, ctx: Any = None) -> Any:
     """``value`` as Typer's adapter coerces it for ``annotation``, or ``UNSURE`` (then the adapter decides)."""
-    from ..core.compat.typer import coerce_cli_choice, coerce_cli_path
+    from ..core.compat.typer import coerce_cli_choice, coerce_cli_path  # lazy: loads forge.core only when needed
 
     if getattr(info, "parser", None) is not None or getattr(info, "click_type", None) is not None:
         return UNSURE
@@ -65,6 +65,6 @@ def _plain(annotation: Any) -> bool:
 
 def install() -> bool:
     """Give Typer's parameters plain coercion where it applies; False when this Typer's internals differ."""
-    from ..core.compat import typer as typer_internals
+    from ..core.compat import typer as typer_internals  # lazy: loads forge.core only when needed
 
     return typer_internals.coerce_plain(_plain, plain_value, UNSURE)

@@ -15,6 +15,7 @@ from .common import (
     inside_project,
     render_findings,
 )
+from ..core import atomic
 
 
 def play(
@@ -40,11 +41,10 @@ def play(
     """
     check_root(root)
     public = _public(public_url, host, format)
-    from ..core import atomic
-    from ..checks.gate import judge
-    from ..play import serving
-    from ..core.httpguard import LOOPBACK, bound_hosts, host_name
-    from ..play.project import PLAY_DIR, make_app, read
+    from ..checks.gate import judge  # lazy: loads forge.checks only when needed
+    from ..play import serving  # lazy: loads forge.play only when needed
+    from ..core.httpguard import LOOPBACK, bound_hosts, host_name  # lazy: keeps forge.core.csp, forge.core.httpguard out of forge's start-up
+    from ..play.project import PLAY_DIR, make_app, read  # lazy: loads forge.play only when needed
 
     folder = inside_project(root / PLAY_DIR, root, format, hint="remove the link: forge keeps its games inside the project")
     atomic.confine(folder)
@@ -78,7 +78,7 @@ def play(
         typer.echo(json.dumps({"event": "adopted", "game": gid, "url": link}) if format is Format.json
                    else f"game {gid}, kept before games had links: {link}")
     if open_browser:
-        import webbrowser
+        import webbrowser  # lazy: keeps webbrowser out of forge's start-up
 
         webbrowser.open(url)
     serving.run(app, sock)
@@ -88,7 +88,7 @@ def play(
 
 def _public(public_url: str | None, host: str, format: Format):
     """``--public-url`` split, or None; a wildcard address without it is a usage error (the Host check needs a name)."""
-    from urllib.parse import urlsplit
+    from urllib.parse import urlsplit  # lazy: keeps urllib out of forge's start-up
 
     if public_url is None:
         if host in ("0.0.0.0", "::", ""):

@@ -56,7 +56,7 @@ def parse_tts_url(value: str | None) -> str | None:
     """An http(s) base URL for hosted TTS images: a file URL or a path would point at this machine."""
     if value is None:
         return None
-    from urllib.parse import urlsplit
+    from urllib.parse import urlsplit  # lazy: keeps urllib out of forge's start-up
 
     parts = urlsplit(value.strip())
     if parts.scheme not in ("http", "https") or not parts.netloc:
@@ -115,9 +115,9 @@ def cards(
     profiles = parse_profiles(profile)
     offset = parse_offset(back_offset)
     tts_url = parse_tts_url(tts_url)
-    from ..render.cards import RenderOptions, render_cards
-    from ..render.template import TemplateError
-    from ..text.cardtext import PhraseError, load_phrasebooks
+    from ..render.cards import RenderOptions, render_cards  # lazy: loads reportlab, yaml ... only when needed
+    from ..render.template import TemplateError  # lazy: loads reportlab, yaml ... only when needed
+    from ..text.cardtext import PhraseError, load_phrasebooks  # lazy: loads forge.text only when needed
 
     # one gate: what validate refuses is not rendered (but as a draft); the text fit is the render's own
     verdict = gate(root)
@@ -161,8 +161,8 @@ def gate(root: Path, prints_text: bool = True):
 
     The render's own reports (counts, text fit, the card template) are left to the renderer; a command
     that prints no card text is not refused for a locale or a template (forge.checks.gate)."""
-    from ..checks.gate import judge
-    from ..render.template import TEMPLATE_FILE
+    from ..checks.gate import judge  # lazy: loads forge.checks only when needed
+    from ..render.template import TEMPLATE_FILE  # lazy: loads reportlab, yaml ... only when needed
 
     if not prints_text:
         return judge(root, prints_text=False)
@@ -196,7 +196,7 @@ def _report_and_exit(format: Format, findings: list[Finding], result, io_error: 
 
 
 def to_text(findings: list[Finding], result, message: str = "") -> str:
-    from ..render.preflight import figures_line
+    from ..render.preflight import figures_line  # lazy: loads forge.render only when needed
 
     lines = [render_findings(findings)] if findings else []
     if message:

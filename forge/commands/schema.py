@@ -18,6 +18,6 @@ def schema(
     Example: forge schema --check
     """
     check_root(root)
-    from ..carddb.schema import SCHEMA_PATH, schema_text
+    from ..carddb.schema import SCHEMA_PATH, schema_text  # lazy: loads forge.carddb only when needed
 
     publish_generated(root, SCHEMA_PATH, schema_text(), check, format, "schema")

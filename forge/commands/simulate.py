@@ -73,10 +73,10 @@ def simulate(
     Example: forge simulate --games 1200 --jobs 2 --seed 7
     Example: forge simulate --games 2400 --jobs 2 --report   (charts and output/balance/report.html)
     """
-    from ..engine.record import to_jsonl
-    from ..sim.cluster import ClusterError
-    from ..checks.gate import judge
-    from ..sim.simulate import Settings, render_text, to_json
+    from ..engine.record import to_jsonl  # lazy: loads forge.carddb, forge.engine only when needed
+    from ..sim.cluster import ClusterError  # lazy: loads forge.sim only when needed
+    from ..checks.gate import judge  # lazy: loads forge.checks only when needed
+    from ..sim.simulate import Settings, render_text, to_json  # lazy: loads forge.carddb, forge.engine ... only when needed
 
     check_root(root)
     verdict = judge(root, prints_text=False)  # one gate: what validate refuses gives no figures (but a draft)
@@ -129,7 +129,7 @@ def simulate(
 
 def _write_report(data: dict, db, root: Path, out: Path | None, format: Format, proofs: bool) -> list[str]:
     """Write the charts, report.html (last) and balance.json under OUT/balance/; the paths written."""
-    from ..balance.report import build
+    from ..balance.report import build  # lazy: loads forge.balance, forge.carddb ... only when needed
 
     folder = default_output(root, out, format) / REPORT_DIR
     files = build(data, db, root, proofs=proofs).files
@@ -146,8 +146,8 @@ def _write_report(data: dict, db, root: Path, out: Path | None, format: Format, 
 def _report_played(folder: Path, db, root: Path, out: Path | None, format: Format, proofs: bool, draft: str,
                    report: bool) -> None:
     """``--played``: the people's games through the simulate report's own figures (forge.balance.humans)."""
-    from ..balance.humans import human_figures, read_played, render_humans
-    from ..sim.simulate import render_text, to_json
+    from ..balance.humans import human_figures, read_played, render_humans  # lazy: loads forge.balance, forge.carddb ... only when needed
+    from ..sim.simulate import render_text, to_json  # lazy: loads forge.carddb, forge.engine ... only when needed
 
     if not folder.is_dir():
         typer.echo(f"forge: error: {folder}: no such folder of game records", err=True)
@@ -171,11 +171,11 @@ def _report_played(folder: Path, db, root: Path, out: Path | None, format: Forma
 
 
 def _run_with_progress(db, settings):
-    from ..sim.simulate import run
+    from ..sim.simulate import run  # lazy: loads forge.carddb, forge.engine ... only when needed
 
     if not sys.stderr.isatty():
         return run(db, settings)
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn  # lazy: loads rich only when needed
 
     with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(),
                   TimeRemainingColumn(), transient=True, console=_stderr_console()) as bar:
@@ -184,7 +184,7 @@ def _run_with_progress(db, settings):
 
 
 def _stderr_console():
-    from rich.console import Console
+    from rich.console import Console  # lazy: loads rich only when needed
 
     return Console(stderr=True)
 
@@ -207,10 +207,10 @@ def replay(
     """
     # The record streams: each line is checked, replayed and printed before the next is read.
     # Exit 1 for a bad record (FILE:LINE: [record] ...), 2 when the file cannot be read.
-    from ..carddb.database import load_database
-    from ..engine.record import RecordError, Replayer
-    from ..text.narrate import LogPrinter
-    from ..text.cardtext import PhraseError, load_phrasebooks
+    from ..carddb.database import load_database  # lazy: loads yaml, forge.carddb only when needed
+    from ..engine.record import RecordError, Replayer  # lazy: loads forge.carddb, forge.engine only when needed
+    from ..text.narrate import LogPrinter  # lazy: loads forge.carddb, forge.engine ... only when needed
+    from ..text.cardtext import PhraseError, load_phrasebooks  # lazy: loads forge.carddb, forge.text only when needed
 
     check_root(root)
     if lang not in ("en", "fr"):
@@ -219,7 +219,7 @@ def replay(
     if out is not None and not html:
         fail("--out names the page --html writes; add --html", format)
     if html:
-        from .render import refuse_a_refused_database
+        from .render import refuse_a_refused_database  # lazy: loads forge.carddb only when needed
 
         refuse_a_refused_database(root, format, prints_text=False)  # one gate: a refused database makes no page
         _replay_page(record, root, lang, out, format)
@@ -269,8 +269,8 @@ def replay(
 
 def _replay_page(record: Path, root: Path, lang: str, out: Path | None, format: Format) -> None:
     """``forge replay FILE --html``: write the replay viewer, report, exit (1: a finding, 2: I/O)."""
-    from ..web.replay import build_replay
-    from .web import report_page
+    from ..web.replay import build_replay  # lazy: loads forge.carddb, forge.engine ... only when needed
+    from .web import report_page  # lazy: loads forge.carddb only when needed
 
     try:
         _open_record(record, root).close()  # refused before anything is loaded: a folder, a FIFO, a link out

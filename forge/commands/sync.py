@@ -20,7 +20,7 @@ def sync(
     Example: forge sync --check
     """
     check_root(root)
-    from ..pipeline.sync import sync as run_sync
+    from ..pipeline.sync import sync as run_sync  # lazy: loads forge.carddb, forge.pipeline only when needed
 
     report = run_sync(root, write=not check)
     if format is Format.json:

@@ -25,13 +25,13 @@ def validate(
     Example: forge validate --quick --format github
     """
     check_root(root)
-    from ..checks.validate import validate as run_validation
+    from ..checks.validate import validate as run_validation  # lazy: loads yaml, forge.carddb ... only when needed
 
     report = run_validation(root, extra=not quick)
     if format is ReportFormat.json:
         emit_json(to_json(report))
     elif format is not ReportFormat.text:
-        from ..core.reports import Suite
+        from ..core.reports import Suite  # lazy: keeps forge.core.reports out of forge's start-up
 
         emit_ci(format, [Suite("validate", report.findings)], "forge validate", to_text(report).splitlines()[-1], root)
     else:

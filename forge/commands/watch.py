@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+import json
 
 import typer
 
 from .common import Format, FormatOption, RootOption, check_root, fail
+from ..core.workers import Interrupted
 
 
 def _json_line(payload: dict) -> None:
-    import json
-
     typer.echo(json.dumps(payload, ensure_ascii=False))
 
 
@@ -30,10 +30,9 @@ def watch(
     check_root(root)
     if lang not in ("en", "fr", "all"):
         fail(f"--lang {lang}: choose en, fr or all", format)
-    from ..preview.loop import watch as run
-    from ..preview.server import start
-    from ..preview.state import PreviewState
-    from ..core.workers import Interrupted
+    from ..preview.loop import watch as run  # lazy: loads forge.preview only when needed
+    from ..preview.server import start  # lazy: loads anyio, starlette ... only when needed
+    from ..preview.state import PreviewState  # lazy: loads forge.preview only when needed
 
     state = PreviewState(root, ("en", "fr") if lang == "all" else (lang,))
     try:
@@ -49,7 +48,7 @@ def watch(
         if host not in ("127.0.0.1", "localhost", "::1"):
             typer.echo(f"warning: serving on {host}: anyone who can reach this machine sees the cards", err=True)
     if open_browser:
-        import webbrowser
+        import webbrowser  # lazy: keeps webbrowser out of forge's start-up
 
         webbrowser.open(server.url)
 

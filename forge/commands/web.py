@@ -26,7 +26,7 @@ def gallery(
 
     Example: forge render gallery --lang all
     """
-    from ..web.gallery import build_gallery
+    from ..web.gallery import build_gallery  # lazy: loads forge.books, forge.engine ... only when needed
 
     check_root(root)
     refuse_a_refused_database(root, format)

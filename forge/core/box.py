@@ -28,6 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
+import faulthandler
+import resource
 
 from . import safeio, workers
 
@@ -234,8 +236,6 @@ def _decode(data: bytes) -> tuple[Any, str, str]:
 def _silence() -> None:
     """Point the child's stdout and stderr at /dev/null: what it would print is not the report's (nor is
     faulthandler's dump of a crash, which writes to a file of its own: the parent names the signal)."""
-    import faulthandler
-
     faulthandler.disable()
     null = os.open(os.devnull, os.O_WRONLY)
     for fd in (1, 2):
@@ -247,8 +247,6 @@ def _silence() -> None:
 def _set_limits(limits: Limits) -> None:
     """Lower the child's limits: ``limits.memory`` more address space than it starts with (the parent's, which
     it shares until it writes), ``limits.cpu`` seconds; never above a hard limit already set; no core file."""
-    import resource
-
     memory = _address_space() + limits.memory
     for which, soft, hard in ((resource.RLIMIT_AS, memory, memory),
                               (resource.RLIMIT_CPU, limits.cpu, limits.cpu + 5),  # SIGXCPU, then SIGKILL 5 s later

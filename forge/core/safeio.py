@@ -18,6 +18,7 @@ import re
 import stat
 from pathlib import Path
 from typing import BinaryIO, Callable
+from .limits import MAX_IMAGE_PIXELS
 
 #: Far more than any card file, locale, template or prose file (the largest shipped one is ~40 kB).
 MAX_INPUT_BYTES = 10 * 1024 * 1024
@@ -226,7 +227,7 @@ def parse_xml(data: bytes, what: str = "the file"):
     the two can never disagree about an encoding to let one through. Comments and processing
     instructions are dropped. Raises XMLRefused.
     """
-    from lxml import etree
+    from lxml import etree  # lazy: loads lxml only when needed
 
     refuse_dtd(data, what)
     parser = etree.XMLParser(resolve_entities=False, no_network=True, dtd_validation=False, load_dtd=False,
@@ -270,9 +271,8 @@ def pillow():
     the books' press images), so Pillow refuses one declaring more than ``MAX_IMAGE_PIXELS``
     (a warning from 1×, an error from 2×; forge turns the warning into an error where it decodes).
     """
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
-    from .limits import MAX_IMAGE_PIXELS
 
     Image.MAX_IMAGE_PIXELS = MAX_IMAGE_PIXELS
     return Image

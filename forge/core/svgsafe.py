@@ -16,6 +16,7 @@ import base64
 import binascii
 import io
 import re
+import warnings
 
 from . import limits, safeio
 
@@ -47,7 +48,7 @@ def sanitise(data: bytes) -> tuple[bytes, list[bytes]]:
 
     Raises SVGRefused naming the budget (and its number) or the reference that is refused.
     """
-    from lxml import etree
+    from lxml import etree  # lazy: loads lxml only when needed
 
     try:
         root = safeio.parse_xml(data, "the SVG")
@@ -135,8 +136,6 @@ def _embedded(node) -> bytes:
 
 def _declared_pixels(raster: bytes) -> int:
     """The pixels an embedded raster declares in its header, read without decoding it; SVGRefused over the cap."""
-    import warnings
-
     Image = safeio.pillow()
     over = f"more than the budget of {limits.MAX_IMAGE_PIXELS:,} pixels: a decompression bomb?"
     try:

@@ -102,7 +102,7 @@ def cap(asked: int, items: int) -> int:
 
 def mp_context():
     """Fork where it exists: workers start fast and inherit the loaded modules."""
-    import multiprocessing
+    import multiprocessing  # lazy: keeps multiprocessing out of forge's start-up
 
     return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
 
@@ -111,7 +111,7 @@ def die_with_parent(parent: int) -> None:
     """Ask the kernel to SIGKILL this process when its parent dies; exit now if it already has."""
     if sys.platform.startswith("linux"):
         try:
-            import ctypes
+            import ctypes  # lazy: keeps ctypes out of forge's start-up
 
             libc = ctypes.CDLL(None, use_errno=True)
             libc.prctl(ctypes.c_int(PR_SET_PDEATHSIG), ctypes.c_ulong(signal.SIGKILL),
@@ -149,7 +149,7 @@ def process_pool(workers: int, then: Callable | None = None, args: tuple = ()) -
     another error the jobs not started are dropped and the running ones finish
     (each writes its file atomically or not at all).
     """
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import ProcessPoolExecutor  # lazy: keeps concurrent out of forge's start-up
 
     with _building():
         started = ProcessPoolExecutor(max_workers=workers, mp_context=mp_context(), **initializer(then, args))
@@ -191,7 +191,7 @@ class OrderedPool:
         self.executor, self.ahead = executor, max(1, processes) * self.AHEAD
 
     def imap(self, fn: Callable, items) -> Iterator:
-        from collections import deque
+        from collections import deque  # lazy: keeps collections out of forge's start-up
 
         items = iter(items)
         waiting = deque(self.executor.submit(fn, item) for _, item in zip(range(self.ahead), items))

@@ -30,6 +30,8 @@ from ..core.findings import Finding
 from .css import PT_PER_MM, Css
 from .inventory import Inventory, Pair, dotted
 from .room import _PAGE_SIZES_MM, SAMPLE, Limit, _book_layout, width
+from ..core import safeio
+from .checks import at, label
 
 TITLE_FONT, TEXT_FONT, BOLD_FONT = "IMFellEnglishSC", "Lato", "Lato-Bold"  # book.css: "IM FELL English SC", Lato
 #: What a number placeholder (``{n:row}``) prints as, at its widest: two digits.
@@ -86,14 +88,14 @@ def _diagram() -> float:
 
 def _table():
     """The setup diagram's module (imported when measured: the books import the i18n package)."""
-    from ..books import table
+    from ..books import table  # lazy: loads pyphen, forge.books ... only when needed
 
     return table
 
 
 def _slot(css: Css) -> Place:
     """A card slot of the setup diagram: the lines of the slot below its padding-top."""
-    from ..books import table as diagram
+    from ..books import table as diagram  # lazy: loads pyphen, forge.books ... only when needed
 
     size = css.size(_SLOT)
     lines = int((diagram.CARD_H * _diagram() - css.length(_SLOT, "padding-top")) // (size * css.number(_SLOT, "line-height")))
@@ -144,8 +146,7 @@ def _back_cover_panel(css: Css) -> float:
 # -- where each label prints -----------------------------------------------------------------------
 def placed(root: Path, inv: Inventory) -> list[tuple[Place, list[Pair]]]:
     """Each bounded place with the labels it prints (none when the stylesheet cannot be read)."""
-    from ..core import safeio
-    from ..render.assets import register_fonts
+    from ..render.assets import register_fonts  # lazy: loads forge.render only when needed
 
     register_fonts()
     column, _ = _book_layout(root)
@@ -235,8 +236,6 @@ def check(inv: Inventory, bounded: list[tuple[Place, list[Pair]]]) -> list[Findi
 
 def _overflow(place: Place, group: list[tuple[Pair, object]], lang: str, locale: dict) -> Finding | None:
     """The finding for labels printed together in ``place`` when they need more lines than it has."""
-    from .checks import at, label
-
     shown = place.around.replace("{}", place.joined.join(printed(e.text, lang, locale) for _, e in group))
     need = lines_needed(shown, place.font, place.size, place.room)
     if need <= place.lines:

@@ -88,7 +88,7 @@ def skeleton(text: str) -> str:
 @cache
 def _ucd():
     """fontTools' Unicode tables (Script, Script_Extensions), imported when a name needs them."""
-    from fontTools import unicodedata
+    from fontTools import unicodedata  # lazy: loads fontTools only when needed
 
     return unicodedata
 

@@ -29,7 +29,7 @@ def stylesheet(css: str) -> dict[str, dict[str, str]]:
     """Each selector of ``css`` (outside at-rules) with its declarations (later ones win).
 
     Cached by the text (parity reads book.css for the limits and for the check): read it, never change it."""
-    import tinycss2
+    import tinycss2  # lazy: loads tinycss2 only when needed
 
     rules: dict[str, dict[str, str]] = {}
     for rule in tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True):
@@ -45,7 +45,7 @@ def stylesheet(css: str) -> dict[str, dict[str, str]]:
 
 def lengths(value: str, base: float = 0.0) -> list[float]:
     """A CSS value's lengths in points (``%`` of ``base``; a bare ``0`` is 0); ``Unreadable`` if any has no size."""
-    import tinycss2
+    import tinycss2  # lazy: loads tinycss2 only when needed
 
     out = []
     for token in tinycss2.parse_component_value_list(value, skip_comments=True):

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
+import os
 
 from . import fingerprints, inventory, limits
 from ..text import termbase
@@ -83,7 +85,7 @@ def _term(t: termbase.Term) -> str:
 
 # -- gettext ----------------------------------------------------------------------------------
 def to_po(items: list[Item], stale_note: str = "The English changed since this French was written: review it.") -> str:
-    import polib
+    import polib  # lazy: loads polib only when needed
 
     po = polib.POFile(wrapwidth=78)
     po.header = PO_HEADER
@@ -110,9 +112,6 @@ def to_po(items: list[Item], stale_note: str = "The English changed since this F
 
 def _revision_date() -> str:
     """SOURCE_DATE_EPOCH when set (reproducible builds), else the epoch: never the wall clock."""
-    import os
-    from datetime import datetime, timezone
-
     try:
         stamp = int(os.environ.get("SOURCE_DATE_EPOCH", "0"))
     except ValueError:
@@ -130,7 +129,7 @@ def unit_id(stable: str) -> str:
 
 
 def to_xliff(items: list[Item]) -> bytes:
-    from lxml import etree
+    from lxml import etree  # lazy: loads lxml only when needed
 
     q = lambda tag: f"{{{XLIFF_NS}}}{tag}"
     root = etree.Element(q("xliff"), nsmap={None: XLIFF_NS, "slr": SLR_NS}, version="2.0", srcLang="en",

@@ -19,10 +19,11 @@ from pathlib import Path
 from ..core import atomic, safeio
 from ..core.findings import WARNING, Finding
 from ..carddb.model import Position
-from ..carddb import yamledit
+from ..carddb import yamledit, yamlsrc
 from . import fingerprints, inventory
 from .exchange import MAX_LENGTH_FLAG, NEEDS_REVIEW, SLR_NS, TARGET, XLIFF_NS
 from ..text.sources import Doc, Sources
+from .confusables import describe, invisible
 
 #: A translation file larger than this is refused (the shipped game's .po is ~0.3 MB).
 MAX_IMPORT_BYTES = 20 * 1024 * 1024
@@ -68,7 +69,7 @@ def read(path: Path) -> tuple[list[Incoming], list[Finding], bool]:
 
 
 def _read_po(shown: str, data: bytes) -> tuple[list[Incoming], list[Finding], bool]:
-    import polib
+    import polib  # lazy: loads polib only when needed
 
     try:
         text = data.decode("utf-8").removeprefix("\ufeff")
@@ -175,8 +176,6 @@ def hidden_characters(shown: str, data: bytes, items: list[Incoming], po: bool) 
     nothing (an ESC sequence would reach terminals and logs; an override reorders the printed text).
     In a .po (UTF-8 text read by lines), a character that breaks a line for polib but not for the .po
     format is one too, wherever it is written. The first ``MAX_REPORTED`` are placed, the rest counted."""
-    from .confusables import describe, invisible
-
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:  # reported by the reader (a .po), or XML in another encoding (lxml decodes it)
@@ -362,8 +361,6 @@ def _yaml_checked(doc: Doc, todo: list, problems: list) -> str:
 
 
 def _reads_back(text: str, todo: list) -> bool:
-    from ..carddb import yamlsrc
-
     try:
         data, _ = yamlsrc.load(text)
     except yamlsrc.YamlError:
@@ -417,8 +414,6 @@ def _prose_problem(doc: Doc, pair: inventory.Pair, fr: str) -> str:
 
 def _front_matter_safe(value: str) -> bool:
     """Whether ``key: value`` reads back as the text ``value`` (the books read their front matter as YAML)."""
-    from ..carddb import yamlsrc
-
     if not yamledit.plain_ok(value, False):
         return False
     try:

@@ -16,10 +16,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+import hashlib
 
 from ..core.findings import Finding
 from .prose import Unit, align, units
 from ..text.sources import Doc, Sources
+from ..carddb.model import Position
 
 LANGS = ("en", "fr")
 BOOKS_DIR = "templates/books"
@@ -48,8 +50,6 @@ class Entry:
 
     def position(self, index: int = 0):
         """The position of character ``index`` of the string (its start when not verbatim)."""
-        from ..carddb.model import Position
-
         if self.offset is None:
             return Position(self.doc.rel, self.line, self.col)
         return self.doc.position(self.offset + index)
@@ -343,8 +343,6 @@ def prose_id(book: str, section: str, english: str, taken: set[str]) -> str:
     The hash ignores how the English is wrapped, as fingerprints do. Editing a paragraph's
     English changes its id; ``fingerprints`` finds its record again by its French.
     """
-    import hashlib
-
     digest = hashlib.sha256(" ".join(english.split()).encode("utf-8")).hexdigest()[:8]
     base = f"books/{book}/{section}/{digest}"
     pid, n = base, 2

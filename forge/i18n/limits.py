@@ -33,6 +33,9 @@ from ..core.findings import Finding
 from . import booklabels, templatelabels
 from .inventory import Inventory
 from .room import SAMPLE, Limit, _book_layout, _limit, _per_char, _plain, width
+from ..carddb.database import load_database
+from ..text.cardtext import Phrasebook
+from .checks import at, label
 
 #: Locale tables printed on the type line.
 TYPE_LINE_TABLES = ("types", "trap_kinds", "factions")
@@ -46,8 +49,8 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
 
     ``sets``: the aids' words per language (``templatelabels.aid_sets``), when the caller has them.
     """
-    from ..render.assets import register_fonts
-    from ..render.template import TemplateError, load_template
+    from ..render.assets import register_fonts  # lazy: loads forge.render only when needed
+    from ..render.template import TemplateError, load_template  # lazy: loads reportlab, forge.render only when needed
     root = Path(root)
     try:
         tpl = load_template(root)
@@ -68,9 +71,6 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
 
 
 def _cards(root: Path, inv: Inventory):
-    from ..carddb.database import load_database
-    from ..text.cardtext import Phrasebook
-
     load = load_database(root)
     docs = {lang: inv.sources.docs.get(f"locales/{lang}.yaml") for lang in ("en", "fr")}
     if load.io_error or any(d is None for d in docs.values()):
@@ -80,8 +80,8 @@ def _cards(root: Path, inv: Inventory):
 
 # -- cards ------------------------------------------------------------------------------------
 def _card_limits(tpl, inv: Inventory, load, books: dict) -> dict[str, Limit]:
-    from ..render.face import _line_specs, text_area
-    from ..render.textclass import TextStyle
+    from ..render.face import _line_specs, text_area  # lazy: loads forge.render only when needed
+    from ..render.textclass import TextStyle  # lazy: loads forge.render only when needed
 
     types = sorted({c.type for c in load.db.cards})
     try:
@@ -225,8 +225,6 @@ def check(inv: Inventory, limits: dict[str, Limit]) -> list[Finding]:
     Card names are the renderer's own fit check's (``checks.length``), the books' labels
     ``booklabels.check``'s (``label-length``), so neither is measured twice.
     """
-    from .checks import at, label
-
     found = []
     names = {"en": "English", "fr": "French"}
     for pair in inv.pairs:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+import difflib
+import math
 
 from ..prose import grammar
 
@@ -101,8 +103,6 @@ def align(a: list[Unit], b: list[Unit]) -> list[tuple[str, int, int, int, int]]:
     is moved, within the run of units of the same kinds around it, to where the pairs it
     leaves have the closest lengths.
     """
-    import difflib
-
     ops = difflib.SequenceMatcher(None, [u.signature for u in a], [u.signature for u in b],
                                   autojunk=False).get_opcodes()
     out = [list(op) for op in ops]
@@ -114,8 +114,6 @@ def align(a: list[Unit], b: list[Unit]) -> list[tuple[str, int, int, int, int]]:
 
 def _slide(before: list, gap: list, after: list, a: list[Unit], b: list[Unit]) -> None:
     """Move a one-sided gap inside the equal runs around it to where the aligned lengths agree best."""
-    import math
-
     deleting = gap[0] == "delete"
     size = (gap[2] - gap[1]) if deleting else (gap[4] - gap[3])
     longer, shorter = (a, b) if deleting else (b, a)

@@ -52,7 +52,7 @@ def _plain(text: str) -> str:
 
 
 def width(text: str, font: str, size: float) -> float:
-    from reportlab.pdfbase.pdfmetrics import stringWidth
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # lazy: loads reportlab only when needed
 
     return stringWidth(_plain(text), font, size)
 

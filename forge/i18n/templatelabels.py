@@ -27,6 +27,7 @@ from dataclasses import replace
 from ..core.findings import Finding
 from .inventory import Inventory
 from .room import Limit, _limit, width
+from .checks import at, label
 
 LANGS = ("en", "fr")
 #: Aids titled in the title font on one line of the content box.
@@ -37,7 +38,7 @@ TOKEN_TITLES = ("markers", "poison", "essence")
 
 def aid_sets(tpl, books: dict | None, factions) -> dict:
     """Each language's aid words with their rule numbers filled in (none for a language they cannot be built in)."""
-    from ..render.aids import aid_set
+    from ..render.aids import aid_set  # lazy: loads reportlab, forge.render only when needed
 
     out = {}
     for lang in LANGS:
@@ -50,8 +51,8 @@ def aid_sets(tpl, books: dict | None, factions) -> dict:
 
 def load(root, books: dict | None, factions) -> tuple[object, dict]:
     """The project's card template and its aid words per language ((None, {}) when the template cannot be read)."""
-    from ..render.assets import register_fonts
-    from ..render.template import TemplateError, load_template
+    from ..render.assets import register_fonts  # lazy: loads forge.render only when needed
+    from ..render.template import TemplateError, load_template  # lazy: loads reportlab, forge.render only when needed
 
     try:
         tpl = load_template(root)
@@ -63,7 +64,7 @@ def load(root, books: dict | None, factions) -> tuple[object, dict]:
 
 def template_limits(tpl, inv: Inventory, sets: dict | None = None) -> dict[str, Limit]:
     """The room of the card template's labels that print in a bounded box (the module's docstring lists them)."""
-    from ..render import aids, sheets
+    from ..render import aids, sheets  # lazy: loads reportlab, forge.render only when needed
 
     x, y, w, h = aids._content_box(tpl)
     tx, ty, tw, th = aids._token_box(tpl)
@@ -96,7 +97,7 @@ def template_limits(tpl, inv: Inventory, sets: dict | None = None) -> dict[str, 
 
 def _box_limits(tpl, aid_set) -> dict[str, Limit]:
     """Each paragraph of a wrapping box: the lines the box holds at the smallest size, shared (an estimate)."""
-    from ..render import aids
+    from ..render import aids  # lazy: loads reportlab, forge.render only when needed
 
     if aid_set is None:
         return {}
@@ -120,8 +121,7 @@ def check(inv: Inventory, tpl, sets: dict) -> list[Finding]:
     The box is shared: the paragraph blamed is the one that takes the most lines (the longest
     when they tie), the likeliest to have grown.
     """
-    from ..render import aids
-    from .checks import at, label
+    from ..render import aids  # lazy: loads reportlab, forge.render only when needed
 
     pairs = {p.id: p for p in inv.by_kind("template-label")}
     fonts = (tpl.font("text"), tpl.font("keyword"))

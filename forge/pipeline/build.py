@@ -17,6 +17,9 @@ from typing import Callable
 from ..core.findings import ERROR, Finding
 from ..core.limits import SMOKE_GAMES_BUILD
 from ..checks.validate import Report, validate
+from ..carddb.model import Position
+from ..core.atomic import describe
+from .sync import regenerate_example
 
 #: Every ordered pairing of factions, both seats: 12 games make one round.
 SMOKE_GAMES = SMOKE_GAMES_BUILD
@@ -91,7 +94,7 @@ def build(root: Path, out: Path, games: int = SMOKE_GAMES, seed: int = 0, jobs: 
 
 
 def _simulate(checked: Report, games: int, seed: int, jobs: int) -> Stage:
-    from ..sim.simulate import smoke
+    from ..sim.simulate import smoke  # lazy: loads forge.engine, forge.sim only when needed
 
     started = time.perf_counter()
     findings, summary = smoke(checked.load.db, games, seed, jobs)
@@ -99,8 +102,7 @@ def _simulate(checked: Report, games: int, seed: int, jobs: int) -> Stage:
 
 
 def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs: int) -> Stage:
-    from ..core.atomic import describe
-    from ..render.cards import RenderOptions, render_cards
+    from ..render.cards import RenderOptions, render_cards  # lazy: loads reportlab, forge.render only when needed
 
     started = time.perf_counter()
     try:
@@ -112,9 +114,8 @@ def _render(checked: Report, root: Path, out: Path, langs: tuple[str, ...], jobs
 
 
 def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int, db) -> Stage:
-    from ..books.build import build_books
-    from ..books.web import build_web
-    from .sync import regenerate_example
+    from ..books.build import build_books  # lazy: loads forge.books only when needed
+    from ..books.web import build_web  # lazy: loads jinja2, markdown_it ... only when needed
 
     started = time.perf_counter()
     # cards changed under the worked example: play it again (its French flagged), never a book without it
@@ -139,7 +140,7 @@ def _books(root: Path, out: Path, langs: tuple[str, ...], jobs: int, db) -> Stag
 
 
 def _gallery(checked: Report, root: Path, out: Path, langs: tuple[str, ...]) -> Stage:
-    from ..web.gallery import build_gallery
+    from ..web.gallery import build_gallery  # lazy: loads forge.books, forge.engine ... only when needed
 
     started = time.perf_counter()
     o = build_gallery(root, out, langs, checked.load.db, checked.books)
@@ -149,6 +150,4 @@ def _gallery(checked: Report, root: Path, out: Path, langs: tuple[str, ...]) -> 
 
 
 def _pos(name: str):
-    from ..carddb.model import Position
-
     return Position(name)

@@ -205,7 +205,7 @@ def _plain_text(book: Phrasebook, card) -> list[str]:
 
 def _stale_french(old: Path, new: Path) -> list[StaleFrench]:
     """The French of ``new`` to review (its English changed since translated), with the English at ``old``."""
-    from ..i18n import fingerprints, inventory
+    from ..i18n import fingerprints, inventory  # lazy: loads markdown_it, forge.i18n ... only when needed
 
     after = inventory.build(new)
     tracking = fingerprints.Tracking(after, fingerprints.load(after.sources))

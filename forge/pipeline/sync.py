@@ -16,6 +16,7 @@ from pathlib import Path
 from ..core import atomic, safeio
 from ..core.findings import ERROR, Finding
 from ..carddb.model import Position
+from ..carddb.schema import SCHEMA_PATH, schema_text
 
 
 @dataclass
@@ -70,7 +71,7 @@ def sync(root: Path | str, write: bool = True) -> SyncReport:
 
 def _valid(root: Path, report: SyncReport):
     """The validation report, or None (its errors added to ``report``) when the cards do not validate."""
-    from ..checks.validate import validate
+    from ..checks.validate import validate  # lazy: loads yaml, forge.checks ... only when needed
 
     checked = validate(root, extra=False)
     errors = [f for f in checked.findings if f.severity == ERROR]
@@ -101,14 +102,12 @@ def _publish(root: Path, rel: str, text: str, what: str, report: SyncReport, wri
 
 
 def _schema(root: Path, report: SyncReport, write: bool) -> None:
-    from ..carddb.schema import SCHEMA_PATH, schema_text
-
     _publish(root, SCHEMA_PATH, schema_text(), "the card-file schema written", report, write)
 
 
 def _inventory(root: Path, report: SyncReport):
     """The translation inventory, or None (its reading problems added to ``report``)."""
-    from ..i18n import inventory
+    from ..i18n import inventory  # lazy: loads markdown_it, yaml ... only when needed
 
     inv = inventory.build(root)
     if inv.sources.findings:
@@ -120,7 +119,7 @@ def _inventory(root: Path, report: SyncReport):
 
 def _typography(root: Path, report: SyncReport, write: bool) -> bool:
     """``forge parity --fix``'s corrections; True when a file changed (or would)."""
-    from ..i18n.checks import typography
+    from ..i18n.checks import typography  # lazy: loads markdown_it, yaml ... only when needed
 
     inv = _inventory(root, report)
     if inv is None:
@@ -129,7 +128,7 @@ def _typography(root: Path, report: SyncReport, write: bool) -> bool:
     if not fixes:
         return False
     if write:
-        from ..carddb.yamledit import fix_files
+        from ..carddb.yamledit import fix_files  # lazy: loads yaml only when needed
 
         counts = fix_files(root, fixes)
     else:
@@ -143,7 +142,7 @@ def _typography(root: Path, report: SyncReport, write: bool) -> bool:
 
 def _example(root: Path, db, report: SyncReport, write: bool) -> bool:
     """The worked example played again when its record no longer replays; True when it was (or would be)."""
-    from ..books import example
+    from ..books import example  # lazy: loads forge.books only when needed
 
     try:
         done = example.refresh(root, db, write)
@@ -172,7 +171,7 @@ def example_review_ids(inv) -> set[str]:
 
 
 def _fingerprints(root: Path, report: SyncReport, write: bool, regenerated: bool, only_review: bool = False) -> None:
-    from ..i18n import fingerprints
+    from ..i18n import fingerprints  # lazy: loads markdown_it, yaml ... only when needed
 
     inv = _inventory(root, report)
     if inv is None:
@@ -191,7 +190,7 @@ def _fingerprints(root: Path, report: SyncReport, write: bool, regenerated: bool
 
 
 def _docs(root: Path, checked, report: SyncReport, write: bool) -> None:
-    from ..render.design import DESIGN_DOC, fill
+    from ..render.design import DESIGN_DOC, fill  # lazy: loads forge.render, forge.text only when needed
 
     try:
         current = safeio.read_text(root / DESIGN_DOC, root)
@@ -203,8 +202,8 @@ def _docs(root: Path, checked, report: SyncReport, write: bool) -> None:
 def regenerate_example(root: Path | str, db) -> SyncReport:
     """The worked example played again when it no longer replays, and its French flagged for review:
     what `forge build` does before the books (the rest of `forge sync` is the designer's to run)."""
-    from ..books.example import RECORD_PATH
-    from ..i18n.fingerprints import SIDECAR
+    from ..books.example import RECORD_PATH  # lazy: loads forge.books only when needed
+    from ..i18n.fingerprints import SIDECAR  # lazy: loads markdown_it, yaml ... only when needed
 
     root = Path(root)
     report = SyncReport()

@@ -41,8 +41,8 @@ class CardImages:
     def _key(self, card_id: str, lang: str) -> str:
         key = self._keys.get((card_id, lang))
         if key is None:
-            from ..books.anatomy import classed_face
-            from ..render.template import load_template
+            from ..books.anatomy import classed_face  # lazy: loads forge.books only when needed
+            from ..render.template import load_template  # lazy: loads reportlab, yaml ... only when needed
 
             face = classed_face(self.cards[card_id], self.db, self.books, lang, self.root)
             made = f"{face.key(load_template(self.root).digest)}-{WIDTH}-{QUALITY}"
@@ -94,7 +94,7 @@ class CardImages:
             return None
 
     def _draw(self, card_id: str, lang: str) -> bytes:
-        from ..books.anatomy import classed_face, render_card
+        from ..books.anatomy import classed_face, render_card  # lazy: loads forge.books only when needed
 
         card = self.cards[card_id]
         try:

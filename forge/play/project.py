@@ -28,11 +28,11 @@ def read(root: Path) -> Playable:
 
     A locale that cannot be read is a finding: the page would have no words to show.
     """
-    from ..carddb.database import load_database
-    from ..engine import Game
-    from ..carddb.model import Position
-    from ..text.cardtext import PhraseError, load_phrasebooks
-    from .words import from_books
+    from ..carddb.database import load_database  # lazy: loads yaml, forge.carddb only when needed
+    from ..engine import Game  # lazy: loads forge.carddb, forge.engine only when needed
+    from ..carddb.model import Position  # lazy: loads forge.carddb only when needed
+    from ..text.cardtext import PhraseError, load_phrasebooks  # lazy: loads forge.carddb, forge.text only when needed
+    from .words import from_books  # lazy: loads forge.carddb, forge.engine ... only when needed
 
     root = Path(root)
     loaded = load_database(root)
@@ -55,10 +55,10 @@ def make_app(project: Playable, folder: Path | None = None, hosts: tuple[str, ..
              csrf: bool = False, secure: bool = False):
     """The play server's app over ``folder`` (default ROOT/output/play): games in games/, pictures in cards/
     (``hosts``, ``csrf``, ``secure``: as ``forge.play.server.create_app`` has them)."""
-    from .images import CardImages
-    from .server import LOOPBACK, create_app
-    from .store import GameStore
-    from .views import Viewer
+    from .images import CardImages  # lazy: loads forge.carddb, forge.engine ... only when needed
+    from .server import LOOPBACK, create_app  # lazy: loads starlette, forge.carddb ... only when needed
+    from .store import GameStore  # lazy: loads forge.carddb, forge.engine ... only when needed
+    from .views import Viewer  # lazy: loads forge.carddb, forge.engine ... only when needed
 
     folder = Path(folder) if folder is not None else project.root / PLAY_DIR
     store = GameStore(folder / "games", project.game)

@@ -31,7 +31,7 @@ def url(host: str, sock: socket.socket) -> str:
 
 def run(app, sock: socket.socket) -> None:
     """Serve until Ctrl-C or SIGTERM; either is a clean stop (uvicorn would re-raise the signal after it)."""
-    import uvicorn
+    import uvicorn  # lazy: loads uvicorn only when needed
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:

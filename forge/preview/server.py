@@ -125,7 +125,7 @@ class PreviewServer:
     """uvicorn serving the preview on its own thread, over a socket bound before anything is printed."""
 
     def __init__(self, host: str, port: int, state: PreviewState) -> None:
-        import uvicorn
+        import uvicorn  # lazy: loads uvicorn only when needed
 
         self.state, self.stopping = state, threading.Event()
         self.socket = serving.bind(host, port)

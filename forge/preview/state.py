@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.findings import Finding
+from ..core import safeio
 
 IMAGE_WIDTH = 360  # pixels across the trimmed card: sharp on a laptop, ~40 KB a JPEG
 
@@ -44,8 +45,6 @@ def _digest(*parts) -> str:
 
 
 def _files_digest(root: Path, folder: str) -> str:
-    from ..core import safeio
-
     h = hashlib.sha256()
     base = Path(root) / folder
     for path in sorted(base.rglob("*")) if base.is_dir() else []:
@@ -102,8 +101,8 @@ class PreviewState:
     # -- rebuilding (the watch loop) --------------------------------------------------
     def rebuild(self) -> None:
         """Validate the project and queue the cards whose images are out of date."""
-        from ..render.template import TemplateError, load_template
-        from ..checks.validate import validate
+        from ..render.template import TemplateError, load_template  # lazy: loads reportlab, yaml ... only when needed
+        from ..checks.validate import validate  # lazy: loads yaml, forge.carddb ... only when needed
 
         report = validate(self.root, extra=True)
         load = report.load
@@ -151,7 +150,7 @@ class PreviewState:
     def _faces(self, load, books: dict) -> dict:
         """Every card's face as printed: at its text class's size, which depends on the other cards of
         its class (so an edit may redraw a neighbour), with its collector number."""
-        from ..render.face import build_faces
+        from ..render.face import build_faces  # lazy: loads forge.carddb, forge.render only when needed
 
         if not books or not load.db.cards:
             return {}
@@ -165,7 +164,6 @@ class PreviewState:
         art = raw.get("art")
         if not isinstance(art, str):
             return ""
-        from ..core import safeio
 
         try:
             return hashlib.sha256(safeio.read_bytes(self.root / art, self.root)).hexdigest()
@@ -198,7 +196,7 @@ class PreviewState:
 
     def render_next(self) -> None:
         """Draw the first queued image (outside the lock: the page keeps answering meanwhile)."""
-        from ..books.anatomy import render_card
+        from ..books.anatomy import render_card  # lazy: loads forge.books, forge.carddb only when needed
 
         with self.changed:
             if not self._queue:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import html
 from typing import Protocol
+import re
+import unicodedata
 
 from markdown_it.token import Token
 
@@ -116,9 +118,6 @@ def inline(token: Token, r: Resolver) -> str:
 
 def slugify(text: str) -> str:
     """An anchor from a heading's HTML: lower-case ASCII words joined by dashes."""
-    import re
-    import unicodedata
-
     text = re.sub(r"<[^>]+>", "", text)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")

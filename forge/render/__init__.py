@@ -16,11 +16,11 @@ __all__ = ["PROFILES", "RenderOptions", "RenderResult", "check_text_fit", "rende
 def __getattr__(name: str):
     # Lazy: importing forge.render must not register fonts or load reportlab for the CLI's other commands.
     if name in ("render_cards", "RenderOptions", "RenderResult", "PROFILES"):
-        from . import cards
+        from . import cards  # lazy: loads markupsafe, reportlab ... only when needed
 
         return getattr(cards, name)
     if name == "check_text_fit":
-        from .fitcheck import check_text_fit
+        from .fitcheck import check_text_fit  # lazy: loads markupsafe, reportlab ... only when needed
 
         return check_text_fit
     raise AttributeError(name)

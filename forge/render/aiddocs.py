@@ -16,6 +16,7 @@ from .fit import fit_line
 from .paint import Painter, mix, text_outside_boxes
 from .pdf import PdfBuffer
 from .template import Template
+from .raster import jpeg_bytes, png_bytes, render_pages
 
 #: Nothing printed on the mat or the token sheet comes closer to the paper edge (home printers clip ~4 mm).
 PAPER_MARGIN = 10 * mm
@@ -251,8 +252,6 @@ def render_document(tpl: Template, a: AidSet, kind: str, paper: str, paper_size,
                     problems: list[str] | None = None) -> bytes:
     """The bytes of an aid document: the mat or token sheet PDF, or a TTS image of the mat or a token;
     the PDFs' text drawn out of its box is added to ``problems``."""
-    from .raster import jpeg_bytes, png_bytes, render_pages
-
     if kind == "mat":
         return mat_pdf(tpl, a, paper, paper_size, problems)
     if kind == "tokens":

@@ -21,11 +21,14 @@ from dataclasses import asdict, dataclass
 
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.pdfgen.canvas import Canvas
 
 from .assets import assets_hash
 from .counters import COUNTER, MARKER, Grid, cut_grid, health_disc, icon_name, medallion, poison_disc, soul_orb
 from .paint import Painter, mix, shade
 from .template import TEMPLATE_FILE, Template, TemplateError
+from .fit import fit_line
+from .pdf import register_fonts
 
 #: Card-size aids, front side -> what is printed on their back.
 FRONTS: dict[str, str] = {"turn": "wound", "health": "back", "allegiance": "back"}
@@ -61,7 +64,7 @@ class Numbers:
 
 def rule_numbers() -> Numbers:
     """Read from ``forge.engine.state`` now (not at import), so the aids always follow the engine."""
-    from ..engine import state
+    from ..engine import state  # lazy: loads markupsafe, forge.engine only when needed
 
     return Numbers(health=state.START_HEALTH, max_allegiance=state.MAX_ALLEGIANCE,
                    start_allegiance=state.START_ALLEGIANCE, hand=state.HAND_SIZE, keep=state.KEEP_AT_CLEANUP,
@@ -117,7 +120,7 @@ class Aid:
         return Aid(_SIDES.get(self.kind, "back"), self.aids, self.count)
 
     def key(self, template_digest: str) -> str:
-        from .face import RENDERER_VERSION
+        from .face import RENDERER_VERSION  # lazy: loads markupsafe only when needed
 
         return hashlib.sha256(f"{RENDERER_VERSION}|{AIDS_VERSION}|{template_digest}|{assets_hash()}|aid|"
                               f"{self.kind}|{self.aids.digest()}".encode()).hexdigest()
@@ -423,8 +426,6 @@ def _card_base(p: Painter, tpl: Template, rule: bool = True) -> tuple[float, flo
 
 
 def _title_size(tpl: Template, text: str, width: float) -> float:
-    from .fit import fit_line
-
     return fit_line(plain(text), tpl.font("title"), width, 13, 7)[0]
 
 
@@ -547,8 +548,6 @@ def draw_aid(p: Painter, tpl: Template, aid: Aid) -> list[str]:
 
 def draw_aid_back(p: Painter, tpl: Template, a: AidSet) -> None:
     """The back of the tracker cards: symmetric, dark, the game's name and "player aid"."""
-    from .fit import fit_line
-
     c = p.canvas
     W, H = tpl.full_w, tpl.full_h
     cx, cy = W / 2, H / 2
@@ -685,9 +684,6 @@ MARKER_COVER = 0.9
 def tracker_cell(tpl: Template, a: AidSet) -> float:
     """The smallest side of a track cell on the health and allegiance tracker cards, read from the cells
     as drawn (each number is drawn inside ``Painter.holds`` its cell)."""
-    from reportlab.pdfgen.canvas import Canvas
-
-    from .pdf import register_fonts
 
     register_fonts()
     p = Painter(Canvas(io.BytesIO(), pagesize=(tpl.full_w, tpl.full_h)))
@@ -713,8 +709,6 @@ def _token_header(p: Painter, tpl: Template, title: str, note: str) -> None:
 
 def _token_header_text(p: Painter, tpl: Template, title: str, note: str, x: float, y: float, w: float,
                        h: float) -> None:
-    from .fit import fit_line
-
     cx, top = x + w / 2, y + h
     size, _ = fit_line(plain(title), tpl.font("title"), w, _TOKEN_TITLE, AID_MIN_TEXT)
     p.text(cx, top - size * 0.85, plain(title), tpl.font("title"), size, tpl.color("ink"), anchor="middle",

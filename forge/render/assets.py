@@ -52,7 +52,7 @@ def register_fonts() -> None:
 
     reportlab is imported here, not with this module: the caches' keys (``assets_hash``) need none of it.
     """
-    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase import pdfmetrics  # lazy: loads reportlab only when needed
 
     registered = set(pdfmetrics.getRegisteredFontNames())
     for name, file in FONT_FILES.items():
@@ -71,7 +71,7 @@ def subset_tag(font: bytes, glyphs) -> bytes:
 @lru_cache(maxsize=1)
 def _tagged_ttfont():
     """reportlab's TTFont whose embedded subsets carry ``subset_tag``'s tags."""
-    from reportlab.pdfbase import ttfonts
+    from reportlab.pdfbase import ttfonts  # lazy: loads reportlab only when needed
 
     class TaggedTTFont(ttfonts.TTFont):
         def addObjects(self, doc):

@@ -24,10 +24,11 @@ import json
 import os
 import stat
 import time
-from concurrent.futures import FIRST_COMPLETED, wait
+from concurrent.futures import FIRST_COMPLETED, wait, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path, PurePosixPath
 from typing import Callable
+import shutil
 
 from reportlab.lib.units import mm
 
@@ -481,7 +482,6 @@ def fingerprints(paths: list[Path]) -> list[dict | None]:
     the 300 outputs of the shipped game is the biggest part of a run where nothing changed."""
     if len(paths) < 8:
         return [fingerprint(p) for p in paths]
-    from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(max_workers=max(2, cpus())) as pool:
         return list(pool.map(fingerprint, paths))
@@ -714,8 +714,6 @@ def _reports(plan: _Plan, checks: dict, files: dict, opts: RenderOptions) -> dic
 def _prune_cache(out: Path, keep: set[str], outputs: set[str]) -> None:
     """Drop cached face products no current face uses, and the scan memos of PDFs not among the
     ``outputs`` the manifest keeps, so the cache does not grow forever."""
-    import shutil
-
     base = out / ".cache" / "faces"
     for d in sorted(base.glob("*/*")) if base.is_dir() else ():
         if d.is_dir() and d.name not in keep and not d.is_symlink() and within(d, out):

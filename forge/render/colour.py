@@ -57,7 +57,7 @@ def press_profile_bytes() -> bytes:
 
 @lru_cache(maxsize=1)
 def _profiles():
-    from PIL import ImageCms
+    from PIL import ImageCms  # lazy: loads PIL only when needed
 
     return ImageCms.createProfile("sRGB"), ImageCms.getOpenProfile(str(PRESS_PROFILE)), ImageCms.createProfile("LAB")
 
@@ -65,7 +65,7 @@ def _profiles():
 @lru_cache(maxsize=None)
 def _transform(src: str, dst: str, intent: int, bpc: bool = True):
     """A LittleCMS transform between ``src`` and ``dst`` ("RGB", "CMYK" or "LAB"), built once per process."""
-    from PIL import ImageCms
+    from PIL import ImageCms  # lazy: loads PIL only when needed
 
     srgb, press, lab = _profiles()
     profiles = {"RGB": srgb, "CMYK": press, "LAB": lab}
@@ -79,7 +79,7 @@ def _run(transform, im, out_mode: str):
     ``ImageCmsTransform.apply`` serialises the 1 MB press profile into every output image,
     8 ms a call: that, not LittleCMS, would be most of the render's colour work.
     """
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     out = Image.new(out_mode, im.size)
     im.load()
@@ -88,7 +88,7 @@ def _run(transform, im, out_mode: str):
 
 
 def _apply(mode: str, pixel: tuple, src: str, dst: str, intent: int, bpc: bool = True) -> tuple:
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     return _run(_transform(src, dst, intent, bpc), Image.new(mode, (1, 1), pixel), dst).getpixel((0, 0))
 
@@ -120,7 +120,7 @@ def lab(value: str) -> tuple[float, float, float]:
 @lru_cache(maxsize=1)
 def _black_ramp() -> list[float]:
     """L* the press gives for each black-only tint 0..255 (on the same scale as ``lab``)."""
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     ramp = Image.frombytes("CMYK", (256, 1), bytes(b for k in range(256) for b in (0, 0, 0, k)))
     out = _run(_transform("CMYK", "LAB", RELATIVE, bpc=False), ramp, "LAB")
@@ -159,7 +159,7 @@ def image_to_press(im):
 
 def image_max_ink(im) -> float:
     """The highest C + M + Y + K of a CMYK image (1.0 = 100 %)."""
-    from PIL import ImageMath
+    from PIL import ImageMath  # lazy: loads PIL only when needed
 
     c, m, y, k = im.split()
     total = ImageMath.lambda_eval(lambda v: v["c"] + v["m"] + v["y"] + v["k"], c=c, m=m, y=y, k=k)
@@ -168,7 +168,7 @@ def image_max_ink(im) -> float:
 
 def limit_image_ink(im, limit: float = MAX_INK):
     """A CMYK image whose pixels above ``limit`` total ink have their C, M and Y scaled down (black kept)."""
-    from PIL import Image, ImageMath
+    from PIL import Image, ImageMath  # lazy: loads PIL only when needed
 
     if image_max_ink(im) <= limit:
         return im

@@ -36,7 +36,7 @@ def icon_name(name: str) -> str:
 
 def medallion(p: Painter, tpl: Template, cx: float, cy: float, r: float, color: str, icon: str, label: str) -> None:
     """A faction disc (its colour, a gold ring, its icon): the cards' own medallion, so the aids match them."""
-    from .draw import _medallion
+    from .draw import _medallion  # lazy: loads markupsafe only when needed
 
     _medallion(p, tpl, cx, cy, r, color, icon_name(icon), label)
 
@@ -53,7 +53,7 @@ def health_disc(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> No
 
 def soul_orb(p: Painter, tpl: Template, cx: float, cy: float, r: float) -> None:
     """One soul essence: the cards' Soul drop on an ivory disc with the gold ring of every piece."""
-    from .draw import _soul_orb
+    from .draw import _soul_orb  # lazy: loads markupsafe only when needed
 
     c = p.canvas
     c.saveState()

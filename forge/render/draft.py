@@ -18,7 +18,7 @@ FONT = "Lato-Bold"
 
 def stamp_pdf(data: bytes, reason: str) -> bytes:
     """``data`` with the mark over every page (same page sizes, same content underneath)."""
-    from pypdf import PdfReader, PdfWriter
+    from pypdf import PdfReader, PdfWriter  # lazy: loads pypdf only when needed
 
     reader = PdfReader(io.BytesIO(data))
     writer = PdfWriter(clone_from=reader)  # outlines, links and page labels kept
@@ -39,8 +39,8 @@ def stamp_pdf(data: bytes, reason: str) -> bytes:
 
 
 def _mark_page(size: tuple[float, float], reason: str):
-    from pypdf import PdfReader
-    from reportlab.pdfgen.canvas import Canvas
+    from pypdf import PdfReader  # lazy: loads pypdf only when needed
+    from reportlab.pdfgen.canvas import Canvas  # lazy: loads reportlab only when needed
 
     register_fonts()  # the mark's font is embedded like every other: a draft passes the same font check
     buffer = io.BytesIO()

@@ -12,6 +12,7 @@ from pathlib import Path
 from reportlab.lib.units import mm
 from reportlab.lib.utils import ImageReader
 from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.graphics import renderPDF
 
 from .assets import SYMBOL_ICONS, has_icon, resolve_icon_name
 from .colour import image_to_press
@@ -21,6 +22,7 @@ from .illustration import draw_illustration, theme_of
 from .paint import Painter, is_light, mix, shade
 from .template import Template
 from .texture import draw_frame_texture, frame_theme
+from ..carddb.art import ArtError, art_bytes, fit_art, placement, read_art, read_svg
 
 ART_DPI = 300
 #: Faction icons the markup names: [[red]] etc. Other markup icons are symbols.
@@ -160,8 +162,6 @@ def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: boo
     validate`` reports why): a pipe, a link out of the project, a corrupt image, a
     decompression bomb. The card then gets its procedural art instead of stopping the render.
     """
-    from ..carddb.art import ArtError, fit_art, read_art
-
     try:
         im = read_art(Path(root), rel)
     except ArtError:
@@ -176,8 +176,6 @@ def _art_image(root: str, rel: str, digest: str, px_w: int, px_h: int, cmyk: boo
 @lru_cache(maxsize=16)
 def _art_svg(root: str, rel: str, digest: str):
     """An SVG picture as reportlab vectors (checked by ``forge.carddb.art.read_svg``), or None."""
-    from ..carddb.art import ArtError, art_bytes, read_svg
-
     try:
         return read_svg(art_bytes(Path(root), rel))
     except ArtError:
@@ -186,9 +184,6 @@ def _art_svg(root: str, rel: str, digest: str):
 
 def _draw_svg(p: Painter, drawing, face: CardFace, x: float, y: float, w: float, h: float) -> None:
     """Draw SVG vectors into the window, cropped or fitted like a raster picture."""
-    from reportlab.graphics import renderPDF
-
-    from ..carddb.art import placement
 
     dw, dh = float(drawing.width), float(drawing.height)
     (left, _, _, bottom), (fx, fy, _, _) = placement((dw, dh), (w, h), tuple(face.art_focus), face.art_fit)

@@ -19,6 +19,7 @@ from ..carddb.model import Card, CardDatabase, IconArt, ImageArt
 from .assets import assets_hash
 from .fitmemo import FitMemo
 from .textclass import TextClass, TextStyle, class_align, class_of
+from ..carddb.art import ArtError, art_bytes, decode_art, is_svg, read_svg
 
 if TYPE_CHECKING:
     from .fit import TextLayout
@@ -36,27 +37,27 @@ BACK_DESIGNS: tuple[str, ...] = tuple(dict.fromkeys(BACK_OF_SET.values()))  # ev
 # -- the measures, imported when a text is measured: reportlab's font machinery is the larger part of a
 # re-validate's start, and when the text-fit record knows every text, nothing is measured -----------------
 def text_fill(*args):
-    from .fit import text_fill as measure
+    from .fit import text_fill as measure  # lazy: loads reportlab only when needed
     return measure(*args)
 
 
 def best_size(*args):
-    from .fit import best_size as measure
+    from .fit import best_size as measure  # lazy: loads reportlab only when needed
     return measure(*args)
 
 
 def layout_fixed(*args, **kwargs):
-    from .fit import layout_fixed as measure
+    from .fit import layout_fixed as measure  # lazy: loads reportlab only when needed
     return measure(*args, **kwargs)
 
 
 def fit_text(*args):
-    from .fit import fit_text as measure
+    from .fit import fit_text as measure  # lazy: loads reportlab only when needed
     return measure(*args)
 
 
 def fit_line(*args):
-    from .fit import fit_line as measure
+    from .fit import fit_line as measure  # lazy: loads reportlab only when needed
     return measure(*args)
 
 
@@ -116,8 +117,6 @@ class CardFace:
 def _digest_art(root: Path, rel: str) -> str | None:
     """The art file's hash; None when forge will not print it (missing, outside the project, not a sound
     image: see ``forge.carddb.art``), so the face gets the default art and the renderer warns."""
-    from ..carddb.art import ArtError, art_bytes, decode_art, is_svg, read_svg
-
     try:
         data = art_bytes(Path(root), rel)
         if is_svg(rel):
@@ -180,7 +179,7 @@ def build_faces(db: CardDatabase, books: dict, langs: list[str], root: Path,
     all the languages the books hold are built to decide it, whichever are asked for. With
     ``out`` (the render's output folder) what was measured is kept there for the next run.
     """
-    from .template import TemplateError, load_template
+    from .template import TemplateError, load_template  # lazy: loads reportlab, yaml only when needed
 
     numbers = db.collector_numbers()
     every = {lang: [build_face(c, db, books[lang], lang, root, numbers) for c in db.cards]

@@ -79,6 +79,7 @@ class TextLayout:
 
 # -- turning markup into groups of atoms ------------------------------------------
 def _parse_markup(line: str):
+    # lazy: loads markupsafe, forge.core ... only when needed
     from ..text.cardtext import parse_markup  # the shared markup grammar (owned by forge.text.cardtext)
 
     return parse_markup(line)
@@ -154,6 +155,7 @@ def group_width(group: list[Atom], size: float, style: TextStyle) -> float:
 
 @lru_cache(maxsize=4)
 def _hyphenator(lang: str):
+    # lazy: loads pyphen only when needed
     from .hyphen import hyphenator  # pyphen's points, its patterns parsed only as words need them
 
     return hyphenator({"en": "en_US", "fr": "fr_FR"}.get(lang, lang), left=3, right=3)

@@ -31,10 +31,14 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
+from reportlab.pdfbase import pdfdoc
+from reportlab.pdfbase.pdfmetrics import getFont
 
 from .paint import SHADINGS, Painter
 from ..core.compat import reportlab as rl_internals
 from ..core.seal import SealedBlob
+from ..core.safeio import within
+from .assets import FONT_FILES, register_fonts
 
 #: Where fragments are kept, under the output folder.
 FORMS = Path(".cache") / "forms"
@@ -51,9 +55,6 @@ PRESEED = ("ÀÂÄÆÇÈÉÊËÎÏÔÖŒÙÛÜŸàâäæçèéêëîïôöœùû
 
 def preseed(canvas) -> None:
     """Give ``canvas``'s document its fonts (in a fixed order) and their characters' codes (``PRESEED``)."""
-    from reportlab.pdfbase.pdfmetrics import getFont
-
-    from .assets import FONT_FILES, register_fonts
 
     register_fonts()
     doc = rl_internals.document(canvas)
@@ -66,9 +67,6 @@ def preseed(canvas) -> None:
 
 def _font_codes(doc) -> tuple:
     """Where each forge font's code assignment stands in ``doc`` (it moves when a new character is shown)."""
-    from reportlab.pdfbase.pdfmetrics import getFont
-
-    from .assets import FONT_FILES
 
     out = []
     for name in sorted(FONT_FILES):
@@ -129,8 +127,6 @@ class Fragment:
 def capture(scratch, name: str, width: float, height: float, draw: Callable, cmyk: bool) -> Fragment | None:
     """Draw form ``name`` on ``scratch`` (a fresh, preseeded ``PdfBuffer``) and take it as a fragment;
     None when what it drew depends on the document (see the module doc)."""
-    from reportlab.pdfbase import pdfdoc
-
     c = scratch.canvas
     doc = rl_internals.document(c)
     before, codes = set(doc.idToObject), _font_codes(doc)
@@ -167,8 +163,6 @@ def capture(scratch, name: str, width: float, height: float, draw: Callable, cmy
 
 def place(canvas, fragment: Fragment, cmyk: bool) -> None:
     """Define the fragment's forms in ``canvas``'s document (those it does not have yet), gradients first."""
-    from reportlab.pdfbase import pdfdoc
-
     doc = rl_internals.document(canvas)
     painter = Painter(canvas, cmyk=cmyk)
     for part in fragment.parts:
@@ -240,8 +234,6 @@ class FormCache:
 
 def prune(out: Path, keep: set[str]) -> None:
     """Remove the fragments of cards no longer drawn (their key not in ``keep``), and any of another format."""
-    from ..core.safeio import within
-
     base = Path(out) / FORMS
     if not base.is_dir() or base.is_symlink():
         return

@@ -13,17 +13,21 @@ from pathlib import Path
 from ..core import safeio
 from ..core.atomic import write_bytes
 from .draft import stamp_pdf
-from .face import CardFace
+from .face import CardFace, RENDERER_VERSION
 from .formcache import FormCache
-from .paint import Mark, Painter, text_outside_boxes
+from .paint import Mark, Painter, text_outside_boxes, is_light
 from .pdf import PdfBuffer
 from .raster import GAMECRAFTER_SIZE, jpeg_bytes, mpc_crop, png_bytes, render_pages, trim_crop, trim_thumb
 from ..core.seal import SealedRecord
-from . import aiddocs
+from . import aiddocs, preflight
 from .aids import Aid, AidSet, draw_aid
 from .sheets import PAPERS, Back, Item, calibration_sheet, draw_item, pnp_sheets, pod_document, proof_sheet
 from .template import Template, load_template
 from .tts import compose_sheet, grid_for
+from .assets import assets_hash
+from .colour import press_cmyk
+from .draw import draw_face
+from .pdfscan import ScanMemo
 
 #: Products cached per face (by its key) under <out>/.cache/faces/.
 MASTER, MPC, THUMB, TRIM, CHECK = "master.png", "mpc.png", "thumb.png", "trim.png", "check.json"
@@ -35,9 +39,6 @@ def item_key(item: Item, tpl: Template) -> str:
     if isinstance(item, Aid):
         return item.key(tpl.digest)
     if isinstance(item, Back):
-        from .assets import assets_hash
-        from .face import RENDERER_VERSION
-
         text = f"{RENDERER_VERSION}|{tpl.digest}|{assets_hash()}|back|{item.kind}|{item.lang}"
         return hashlib.sha256(text.encode()).hexdigest()
     return item.key(tpl.digest)
@@ -141,9 +142,6 @@ def reversed_small_text(marks: list[Mark]) -> list[str]:
     """Light text under ``REVERSED_MAX_PT`` on a plate (``Painter.plate``) whose colours print with more
     than ``REVERSED_TAC`` % of ink on the press: the plate under a text is the last one drawn before it
     that holds its middle."""
-    from .colour import press_cmyk
-    from .paint import is_light
-
     out = []
     plates: list[Mark] = []
     for m in marks:
@@ -227,9 +225,6 @@ class JobResult:
 def check_output(path: Path, spec: tuple, out: Path | None = None) -> dict:
     """Read an output back and check it against its profile (see ``preflight``); a PDF under ``out``
     is scanned with the records its forms left in earlier runs (``scan_memo_name``)."""
-    from . import preflight
-    from .pdfscan import ScanMemo
-
     if not path.exists():
         return {"path": path.as_posix(), "kind": spec[0], "problems": ["was not written"]}
     if spec[0] in ("png", "jpeg"):
@@ -262,8 +257,6 @@ def run_job(job) -> JobResult:
 
 def cards_pdf(items: list[Item], root: Path, tpl: Template | None = None) -> tuple[bytes, list[dict]]:
     """One page per card at full bleed, and each card's check (overflow, safe-zone crossings)."""
-    from .draw import draw_face
-
     tpl = tpl or load_template(root)
     doc = PdfBuffer((tpl.full_w, tpl.full_h), "Rift Commanders — cards", None, trim=tpl.trim_rect())
     checks = []
@@ -344,7 +337,7 @@ def _run_doc(job: DocJob) -> JobResult:
 
 
 def _run_sheet(job: SheetJob) -> JobResult:
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     images = []
     for t in job.thumbs:

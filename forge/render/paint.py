@@ -13,16 +13,19 @@ import math
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
+import hashlib
 
 from reportlab.lib.colors import CMYKColor, Color
 from reportlab.lib.units import mm
 from reportlab.pdfbase.pdfmetrics import getFont, stringWidth
 from reportlab.pdfgen.canvas import FILL_EVEN_ODD, FILL_NON_ZERO
 from reportlab.pdfgen.pathobject import PDFPathObject
+from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
 
 from ..core.compat import reportlab as rl_internals
 from .assets import icon_path
 from .colour import press_cmyk, text_cmyk
+from .inkbox import inked
 
 Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
@@ -141,8 +144,6 @@ _STOPS: dict[str, tuple] = {}
 
 def shading_name(cmyk: bool, kind: str, colors: list[str], positions: list[float] | None) -> str:
     """A gradient's resource name, from what it is (see ``Painter.shading``)."""
-    import hashlib
-
     spec = repr((kind, bool(cmyk), [str(v) for v in colors], [float(v) for v in positions or ()]))
     return "Sh" + hashlib.sha256(spec.encode()).hexdigest()[:16]
 
@@ -218,8 +219,6 @@ class Painter:
         a card drawn as a form means the same in every document (``formcache``); each canvas keeps
         what each name it defined is (``SHADINGS``).
         """
-        from reportlab.pdfbase.pdfdoc import PDFAxialShading, PDFRadialShading
-
         c = self.canvas
         positions = [float(v) for v in positions] if positions else None
         spec = (kind, list(colors), positions)
@@ -273,8 +272,6 @@ class Painter:
 
     def drawn(self, page: Box) -> list[Mark]:
         """Every element painted so far on the current page, as marks: its box (cut to ``page``), its part."""
-        from .inkbox import inked
-
         code = rl_internals.code(self.canvas)
         parts = sorted((p for p in self.parts if p.code == id(code)), key=lambda p: (p.start, -p.end))
         objects = rl_internals.document(self.canvas).idToObject

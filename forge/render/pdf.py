@@ -5,6 +5,8 @@ import io
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
+from reportlab.lib.colors import CMYKColor, Color, toColor
+from reportlab.pdfbase.pdfdoc import PDFDictionary
 
 from ..core.compat import reportlab as rl_internals
 from . import colour, pdfx
@@ -126,8 +128,6 @@ class PdfBuffer:
         """Ask viewers to print at 100 % on paper of the page's size (one-sided unless ``duplex`` says):
         a token sheet or a mat shrunk to fit the printable area no longer holds the cards and markers
         it is measured for."""
-        from reportlab.pdfbase.pdfdoc import PDFDictionary
-
         c = self.canvas
         c.setViewerPreference("PrintScaling", "None")
         c.setViewerPreference("Duplex", duplex)
@@ -174,8 +174,6 @@ class PdfBuffer:
 def _press_colour(color):
     """reportlab's colour check for a CMYK document: CMYK as is; an sRGB colour (one set on the canvas
     without the ``Painter``) converted through the press profile rather than refused or guessed."""
-    from reportlab.lib.colors import CMYKColor, Color, toColor
-
     c = toColor(color)
     if isinstance(c, CMYKColor):
         return c

@@ -34,6 +34,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..core.compat import pypdf as pypdf_internals
+from .colour import image_max_ink
+from .fitmemo import FitMemo
 
 _WS = rb"[\x00\t\n\f\r ]"
 _NUM = rb"[+-]?(?:\d+\.?\d*|\.\d+)"
@@ -220,8 +222,6 @@ class ScanMemo:
     """Form records kept between runs in a sealed file under the output folder (see the module doc)."""
 
     def __init__(self, out: Path, name: Path):
-        from .fitmemo import FitMemo
-
         self._facts = FitMemo(out, name, kind=MEMO_KIND)
 
     def get(self, digest: str) -> tuple[dict, dict] | None:
@@ -357,7 +357,7 @@ class _Digests:
         """Canonical bytes of a PDF object and everything it refers to (fonts left out: a scan never reads
         them; at the top, the keys in ``skip`` too). Referenced objects are named by number too: images
         are told apart by it."""
-        from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject
+        from pypdf.generic import ArrayObject, DictionaryObject, IndirectObject, StreamObject  # lazy: loads pypdf only when needed
 
         if depth > _MAX_DEPTH:
             raise RecursionError("resource tree too deep to memoise")
@@ -485,8 +485,6 @@ class Scanner:
                                                                     int(obj.get("/Height", 0))],
                 "object": _number(obj)}
         if space == "DeviceCMYK":
-            from .colour import image_max_ink
-
             try:
                 im = obj.decode_as_image()
             except Exception:  # an image pypdf cannot decode is reported, not a crash
@@ -644,7 +642,7 @@ class Scanner:
 
     def _whole(self, ref) -> str | None:
         """The memo key of a form taken whole (``_Digests.whole``), when there is a memo."""
-        from pypdf.generic import IndirectObject
+        from pypdf.generic import IndirectObject  # lazy: loads pypdf only when needed
 
         if self.memo is None or not isinstance(ref, IndirectObject) or ref.generation != 0:
             return None
@@ -653,7 +651,7 @@ class Scanner:
 
     def _known_form(self, ref, where: str) -> _Form | None:
         """A form met before in this scan, or one the memo knows whole: no need to read it."""
-        from pypdf.generic import IndirectObject
+        from pypdf.generic import IndirectObject  # lazy: loads pypdf only when needed
 
         if not isinstance(ref, IndirectObject):
             return None
@@ -684,7 +682,7 @@ class Scanner:
 
     def _fonts(self, res) -> None:
         """Note the fonts a resource dictionary names, and whether each is embedded."""
-        from pypdf.generic import IndirectObject
+        from pypdf.generic import IndirectObject  # lazy: loads pypdf only when needed
 
         fonts = res.raw_get("/Font") if hasattr(res, "raw_get") and "/Font" in res else None
         if fonts is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from .colour import press_lab
 
 PT_TOLERANCE = 0.05
 
@@ -18,7 +19,7 @@ PT_TOLERANCE = 0.05
 def check_png(path: Path, size: tuple[int, int] | None, dpi: int = 300, max_side: int | None = None,
               kind: str = "png") -> dict:
     """Format, size (exact, or at most ``max_side``), DPI and colour mode of a PNG (or JPEG) image."""
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     problems = []
     with Image.open(path) as im:
@@ -45,7 +46,7 @@ def check_pdf(path: Path, page_size: tuple[float, float] | None, pages: int | No
     """Pages, size, embedded subset fonts, metadata and the print figures of a PDF (``measure_pdf``);
     a CMYK one (print-on-demand) is also held to the press's rules (``print_problems``).
     ``memo``: a ``pdfscan.ScanMemo`` of the forms scanned in earlier runs (saved here)."""
-    from pypdf import PdfReader
+    from pypdf import PdfReader  # lazy: loads pypdf only when needed
 
     reader = PdfReader(str(path))
     problems = []
@@ -108,8 +109,6 @@ MM = 25.4 / 72
 
 def _is_rich_black(colour) -> bool:
     """A CMYK colour that prints as black but with more than one ink (L* ≤ 25, neutral, C+M+Y > 1 %)."""
-    from .colour import press_lab
-
     if colour.space not in ("DeviceCMYK", "ICCBased(4)") or len(colour.values) != 4:
         return False
     c, m, y, k = colour.values
@@ -157,7 +156,7 @@ def _pdfx(reader) -> dict:
 
 def measure_pdf(reader, memo=None) -> dict:
     """The print figures of a PDF (a pypdf reader): colour spaces, ink, text, fonts, boxes, PDF/X, transparency."""
-    from .pdfscan import scan
+    from .pdfscan import scan  # lazy: loads forge.core only when needed
 
     s = scan(reader, memo)
     fonts = s.fonts
@@ -191,7 +190,7 @@ def measure_pdf(reader, memo=None) -> dict:
 def print_problems(figures: dict, rules: dict) -> list[str]:
     """What in a PDF's figures breaks a print shop's ``rules`` (see SHOP_RULES), as preflight problems.
     (Fonts are checked for every PDF by ``check_pdf``.)"""
-    from .pdfscan import REGISTRATION
+    from .pdfscan import REGISTRATION  # lazy: loads forge.core only when needed
 
     problems = []
     allowed = rules.get("colour_spaces")

@@ -19,8 +19,8 @@ TTS_CELL = (409, 573)
 
 def render_pages(pdf_bytes: bytes, size: tuple[int, int]) -> list:
     """Every page of a PDF as an RGB PIL image of exactly ``size`` pixels."""
-    import pypdfium2 as pdfium
-    from PIL import Image
+    import pypdfium2 as pdfium  # lazy: loads pypdfium2 only when needed
+    from PIL import Image  # lazy: loads PIL only when needed
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     images = []
@@ -47,7 +47,7 @@ def mpc_crop(img):
 
 def trim_thumb(img, bleed_px: float, size: tuple[int, int] = TTS_CELL):
     """The trimmed card (no bleed) resampled to a Tabletop Simulator cell."""
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     w, h = img.size
     return img.resize(size, Image.LANCZOS, box=(bleed_px, bleed_px, w - bleed_px, h - bleed_px), reducing_gap=2.0)

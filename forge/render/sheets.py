@@ -19,6 +19,7 @@ from .face import BACK_DESIGNS, CardFace
 from .paint import Painter
 from .pdf import PdfBuffer
 from .template import Template
+from .fit import fit_line
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 
@@ -367,8 +368,6 @@ def calibration_sheet(tpl: Template, paper: str, lang: str, back_offset: tuple[f
     language) says what to do with or without forge. The back is drawn shifted by
     ``back_offset``, to check an offset before printing the cards with it.
     """
-    from .fit import fit_line
-
     labels = tpl.labels(lang)
     doc = PdfBuffer(PAPERS[paper], f"Rift Commanders — {labels['calibration']} ({paper})", lang)
     doc.ask_actual_size_duplex()

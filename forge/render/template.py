@@ -21,6 +21,7 @@ from reportlab.lib.units import mm
 from ..core import safeio
 from ..carddb import yamlsrc
 from ..carddb.yamlsrc import SourceMap
+from .assets import FONT_FILES, SYMBOL_ICONS, has_icon
 
 TEMPLATE_DIR = Path("templates") / "cards"
 TEMPLATE_FILE = TEMPLATE_DIR / "card.yaml"
@@ -133,7 +134,7 @@ class Template:
 
     @cached_property
     def _printed_labels(self) -> dict:
-        from ..text.verbatim import plain
+        from ..text.verbatim import plain  # lazy: loads forge.text only when needed
 
         return plain(self.data["labels"])
 
@@ -203,8 +204,6 @@ def _lookup(data, path: tuple):
 
 def _value_problem(path: tuple, value, ref) -> str | None:
     """What is wrong with one value, compared with the built-in template's value at the same place."""
-    from .assets import FONT_FILES, SYMBOL_ICONS, has_icon
-
     key = path[-1]
     if key in _CHOICES:
         return None if value in _CHOICES[key] else f"must be one of {', '.join(_CHOICES[key])}"

@@ -69,7 +69,7 @@ def decks_for(faces: list[CardFace], faction_names: dict[str, str], titles: dict
 
 def compose_sheet(images: list, hidden, cols: int, rows: int):
     """Paste cell images row-major; the hidden image goes in the very last slot."""
-    from PIL import Image
+    from PIL import Image  # lazy: loads PIL only when needed
 
     cw, ch = TTS_CELL
     sheet = Image.new("RGB", (cols * cw, rows * ch), (24, 22, 30))

@@ -39,8 +39,8 @@ def _read_icon_set(source: Path) -> dict:
 
 def used_icons(root: Path) -> set[str]:
     """The icons the cards name: each faction's ``icon`` and each card's art composition."""
-    from ..carddb.database import load_database
-    from ..carddb.model import IconArt
+    from ..carddb.database import load_database  # lazy: loads markupsafe, yaml only when needed
+    from ..carddb.model import IconArt  # lazy: loads markupsafe only when needed
 
     db = load_database(root).db
     names = {f.icon for f in db.factions}

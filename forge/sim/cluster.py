@@ -49,7 +49,7 @@ def ordered(work: Iterable[T], submit: Callable[[T], object], fetch: Callable[[o
 
 def _ray():
     try:
-        import ray
+        import ray  # lazy: an optional extra, imported when used
     except ImportError:
         raise ClusterError("Ray is not installed: the ray backend is an extra; install it with "
                            "`pip install 'forge[ray]'` (see docs/simulation.md)") from None
@@ -67,6 +67,7 @@ def _single_machine() -> Iterator:
     constants, was = None, None
     try:
         ray = _ray()
+        # lazy: loads ray only when needed
         from ray._private import ray_constants  # Ray's reading of the variable
 
         constants, was = ray_constants, ray_constants.ENABLE_RAY_CLUSTER

@@ -45,7 +45,7 @@ class Comparison:
 
 
 def _keys() -> list[str]:
-    from .simulate import PAIRINGS
+    from .simulate import PAIRINGS  # lazy: loads forge.engine only when needed
 
     return list(FACTIONS) + [f"{a}-{b}" for a, b in PAIRINGS] + ["first seat"]
 
@@ -56,7 +56,7 @@ def simulate_both(before: CardDatabase, after: CardDatabase, settings,
 
     The sides run one after the other (one worker pool at a time); the first side keeps one byte
     per game (its winner), so memory stays small for large N."""
-    from .simulate import Report, play_games
+    from .simulate import Report, play_games  # lazy: loads forge.engine only when needed
 
     reports = (Report(settings), Report(settings))
     paired = Paired()

@@ -21,9 +21,10 @@ from ..engine import Game
 from ..engine.invariants import InvariantChecker, InvariantError
 from ..engine.play import run as run_game
 from ..engine.record import make_record
-from ..carddb.model import CardDatabase
+from ..carddb.model import CardDatabase, Position
 from ..carddb.vocabulary import FACTIONS
 from ..core import workers
+from ..core.findings import Finding
 
 PAIRINGS: tuple[tuple[str, str], ...] = tuple((a, b) for a in FACTIONS for b in FACTIONS if a != b)
 MASK64 = (1 << 64) - 1
@@ -512,9 +513,6 @@ def _rate_text(r: dict) -> str:
 
 def smoke(db: CardDatabase, games: int, seed: int = 0, jobs: int = 1) -> tuple[list, dict]:
     """A quick batch of heuristic games as a gate (forge build, forge check): its findings and summary."""
-    from ..core.findings import Finding
-    from ..carddb.model import Position
-
     sim = run(db, Settings(games=games, seed=seed, jobs=jobs, agents="heuristic"))
     summary = {"games": sim.games, "errors": len(sim.errors), "capped": len(sim.capped),
                "seed": seed, "agents": "heuristic"}

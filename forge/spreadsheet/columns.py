@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+import difflib
 
 from ..core.findings import Finding
 from ..carddb.model import Position
 from ..carddb.yamlsrc import SourceMap
 from ..carddb.yamledit import flow
 from .flow import CellError, inner, parse
+from ..carddb.schema import build_schema
 
 LANG_FIELDS = ("name", "flavor")
 LANGS = ("en", "fr")
@@ -126,9 +128,6 @@ def read_rows(name: str, rows: list[list], cell_name) -> Sheet:
 
 
 def _check_header(sheet: Sheet, header: list[str]) -> dict[str, int]:
-    import difflib
-
-    from ..carddb.schema import build_schema
 
     allowed = {c for c, _ in COLUMNS} | set(build_schema()["$defs"]["card"]["properties"])
     columns: dict[str, int] = {}

@@ -22,10 +22,13 @@ import csv
 import io
 import re
 import zipfile
+import datetime
+import warnings
 
 from ..core.escape import neutralise, restore
 from ..core.limits import (MAX_SHEET_CHARS, MAX_SHEET_COLUMNS, MAX_SHEET_ROWS, MAX_XLSX_ENTRIES, MAX_XLSX_RATIO,
                       MAX_XLSX_UNPACKED)
+from ..core import safeio
 
 FIXED_DATE = (2020, 1, 1, 0, 0, 0)
 
@@ -86,18 +89,16 @@ def cell_name_csv(row: int, col: int) -> str:
 
 # -- XLSX ------------------------------------------------------------------------------
 def cell_name_xlsx(row: int, col: int) -> str:
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter  # lazy: loads openpyxl only when needed
 
     return f"{get_column_letter(col)}{row}"
 
 
 def write_xlsx(rows: list[list[str]], kinds: list[str]) -> bytes:
     """One sheet, `cards`: a bold frozen header, filters, wrapped multi-line cells, readable widths."""
-    import datetime
-
-    from openpyxl import Workbook
-    from openpyxl.styles import Alignment, Font
-    from openpyxl.utils import get_column_letter
+    from openpyxl import Workbook  # lazy: loads openpyxl only when needed
+    from openpyxl.styles import Alignment, Font  # lazy: loads openpyxl only when needed
+    from openpyxl.utils import get_column_letter  # lazy: loads openpyxl only when needed
 
     book = Workbook()
     sheet = book.active
@@ -136,8 +137,6 @@ def _typed(value: str, kind: str):
 
 def _fixed_zip(data: bytes, stamp: str) -> bytes:
     """The same zip with every entry dated FIXED_DATE, and the save time in its properties replaced."""
-    import re
-
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(data)) as src, zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as dst:
         for info in src.infolist():
@@ -160,9 +159,8 @@ def read_xlsx(data: bytes) -> tuple[list[list], str]:
     and no row is read wider than the column budget), within ``_within_budget``.
     """
     _check_parts(data)
-    import warnings
 
-    from openpyxl import load_workbook
+    from openpyxl import load_workbook  # lazy: loads openpyxl only when needed
 
     broken = "open it in a spreadsheet program and save it again, or export it as CSV"
     try:
@@ -200,8 +198,6 @@ def _check_parts(data: bytes) -> None:
     one. Cells are counted on the text too, so no worksheet reaches openpyxl with more
     than MAX_SHEET_ROWS × MAX_SHEET_COLUMNS of them.
     """
-    from ..core import safeio
-
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, ValueError, EOFError):
@@ -242,7 +238,7 @@ def _check_addresses(text: str) -> None:
     openpyxl would fill every row and column up to it; a cell without an address comes
     next to the one before it, so those are counted as they are read (``_within_budget``).
     """
-    from openpyxl.utils import get_column_letter
+    from openpyxl.utils import get_column_letter  # lazy: loads openpyxl only when needed
 
     rows = cols = 0
     for letters, row in _ADDRESS.findall(text):

@@ -19,6 +19,7 @@ from pathlib import Path
 from ..core.findings import Finding
 from ..carddb.model import Card, Position
 from ..carddb.vocabulary import FACTIONS, LANGUAGES, PRINTED_ORDER, EffectLine, plural_category
+from ..core import safeio
 
 ICONS: tuple[str, ...] = FACTIONS + ("soul", "activate", "demise", "trap")
 _MARKUP = re.compile(r"\*\*(.+?)\*\*|\[\[([a-z_]+)\]\]")
@@ -513,8 +514,7 @@ def load_phrasebooks(root: Path) -> dict[str, Phrasebook]:
     Files are read through ``safeio``: a pipe, a device, a folder, a huge file or a
     link out of the project is refused before a byte is read.
     """
-    from ..core import safeio
-    from ..carddb import yamlsrc
+    from ..carddb import yamlsrc  # lazy: loads yaml only when needed
 
     books = {}
     for lang in LANGUAGES:

@@ -19,9 +19,9 @@ from markupsafe import Markup, escape
 
 from ..books.content import KEYWORD_KEYS, card_constructs, sort_key
 from ..core.escape import json_in_html
-from ..core.findings import Finding
+from ..core.findings import Finding, ERROR
 from ..carddb.model import Card, CardDatabase, Position
-from ..text.cardtext import parse_markup
+from ..text.cardtext import parse_markup, PhraseError, load_phrasebooks
 from ..carddb.vocabulary import MAX_ALLEGIANCE
 from .icons import Icons
 from .page import PageOutcome, asset, render, write
@@ -34,7 +34,7 @@ NEUTRAL = "neutral"
 
 def proof_link(lang: str, index: int) -> tuple[str, int]:
     """The proof sheet of ``lang`` and the page that shows the ``index``-th card of the database."""
-    from ..render.sheets import PROOF_COLS, PROOF_ROWS
+    from ..render.sheets import PROOF_COLS, PROOF_ROWS  # lazy: loads reportlab, yaml ... only when needed
 
     return f"proof/rift-commanders-{lang}-proof.pdf", index // (PROOF_COLS * PROOF_ROWS) + 1
 
@@ -166,9 +166,8 @@ def build_gallery(root: Path, out: Path, langs: tuple[str, ...] = ("en", "fr"), 
     """Write ``<out>/gallery.html`` (when its bytes changed); the pictures are kept for the next run.
 
     A database that does not load, a locale or card template that cannot print a card: findings, no page."""
-    from ..render.template import TemplateError
-    from ..text.cardtext import PhraseError
-    from .pictures import CardPictures
+    from ..render.template import TemplateError  # lazy: loads reportlab, yaml ... only when needed
+    from .pictures import CardPictures  # lazy: loads jinja2, markdown_it ... only when needed
 
     started = time.perf_counter()
     outcome = GalleryOutcome(langs=langs)
@@ -196,9 +195,7 @@ def build_gallery(root: Path, out: Path, langs: tuple[str, ...] = ("en", "fr"), 
 
 def _load(root: Path, outcome: GalleryOutcome):
     """The database and the phrasebooks, or (None, None) with the findings that refuse them."""
-    from ..carddb.database import load_database
-    from ..core.findings import ERROR
-    from ..text.cardtext import load_phrasebooks
+    from ..carddb.database import load_database  # lazy: loads yaml only when needed
 
     load = load_database(root)
     errors = [f for f in load.findings if f.severity == ERROR]

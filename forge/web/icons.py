@@ -17,7 +17,7 @@ class Icons:
     """Each markup icon once, as a style rule; the text shows it as an empty labelled ``span``."""
 
     def __init__(self, db: CardDatabase):
-        from ..books.icons import IconSet
+        from ..books.icons import IconSet  # lazy: loads reportlab, forge.books ... only when needed
 
         self.set = IconSet(tuple((f.id, f.color, f.icon) for f in db.factions))
         self.names = [f.id for f in db.factions] + list(SYMBOLS)

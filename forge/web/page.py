@@ -17,6 +17,7 @@ from markupsafe import Markup
 
 from ..core.csp import forge_script, page_policy
 from ..core.findings import Finding
+from ..core import atomic
 
 TEMPLATES = Path(__file__).parent / "templates"
 _CSP_SLOT = "forge-web-csp-slot"
@@ -46,9 +47,9 @@ class PageOutcome:
 
 def environment():
     """The sandboxed, autoescaping Jinja environment of this package's templates."""
-    import jinja2
+    import jinja2  # lazy: loads jinja2 only when needed
 
-    from ..core import sandbox
+    from ..core import sandbox  # lazy: loads jinja2 only when needed
 
     return sandbox.environment(jinja2.FileSystemLoader(str(TEMPLATES)), undefined=jinja2.StrictUndefined,
                                trim_blocks=True, lstrip_blocks=True)
@@ -69,8 +70,7 @@ def render(template: str, context: dict, script: str) -> str:
 
 def write(path: Path, text: str, outcome: PageOutcome | None = None) -> PageOutcome:
     """Write the page atomically unless it already holds these bytes; an I/O failure is the outcome's."""
-    from ..core import atomic
-    from ..render.jobs import differs
+    from ..render.jobs import differs  # lazy: loads reportlab, yaml ... only when needed
 
     outcome = outcome or PageOutcome()
     data = text.encode("utf-8")

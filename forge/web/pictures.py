@@ -12,6 +12,8 @@ from pathlib import Path
 
 from ..books.webassets import AssetCache, data_uri
 from ..carddb.model import Card, CardDatabase
+from ..books.anatomy import classed_face, render_card
+from ..render.template import load_template
 
 #: Width in pixels (a card is shown 150 to 240 CSS pixels wide) and WebP quality: about 10 KB a card.
 PICTURE_PX = 300
@@ -32,9 +34,6 @@ class CardPictures:
     """The printed faces of one database as small pictures, in any of the project's languages."""
 
     def __init__(self, root: Path, db: CardDatabase, books: dict, out: Path | None = None):
-        from ..books.anatomy import classed_face
-        from ..render.template import load_template
-
         self.root, self.db, self.books = Path(root), db, books
         self.digest = load_template(self.root).digest
         self.faces = {(c.id, lang): classed_face(c, db, books, lang, self.root) for c in db.cards for lang in books}
@@ -45,8 +44,6 @@ class CardPictures:
 
     def uri(self, card: Card, lang: str) -> str:
         """``card`` as printed in ``lang``, as a ``data:image/webp`` URI."""
-        from ..books.anatomy import render_card
-
         face = self.faces[(card.id, lang)]
 
         def draw() -> str:

@@ -20,13 +20,14 @@ from typing import BinaryIO, Callable
 from ..engine.record import MAX_LINE_BYTES, RecordError, Replayer
 from ..text.narrate import LogPrinter
 from ..core.escape import json_in_html
-from ..core.findings import Finding
+from ..core.findings import Finding, ERROR
 from ..carddb.model import CardDatabase, Position
 from ..carddb.vocabulary import FACTIONS, MAX_ALLEGIANCE
 from . import board
 from .icons import Icons
 from .page import PageOutcome, asset, render, write
 from .strings import KEYS, words
+from ..text.cardtext import load_phrasebooks
 
 TEMPLATE = "replay.html.j2"
 #: The most decisions one page steps through: a record far longer (a capped game of a million
@@ -187,10 +188,8 @@ def build_replay(root: Path, opener: Callable[[], BinaryIO], record_name: str, t
     """Read the record ``opener()`` opens, write its page to ``target``; findings for what is wrong.
 
     ``cache``: the output folder whose picture record the cards are drawn from and kept in."""
-    from ..carddb.database import load_database
-    from ..core.findings import ERROR
-    from ..text.cardtext import load_phrasebooks
-    from .pictures import CardPictures
+    from ..carddb.database import load_database  # lazy: loads yaml only when needed
+    from .pictures import CardPictures  # lazy: loads jinja2, markdown_it ... only when needed
 
     started = time.perf_counter()
     outcome = ReplayOutcome()

@@ -18,7 +18,7 @@ def raw_stream_data(stream) -> bytes:
 
 def check() -> None:
     """Raise ``MissingInternal`` when an internal named here is gone (see ``tests/core/test_compat.py``)."""
-    from pypdf.generic import StreamObject
+    from pypdf.generic import StreamObject  # lazy: loads pypdf only when needed
 
     stream = StreamObject()
     stream.set_data(b"x")

@@ -11,6 +11,7 @@ runs: this module is imported by modules that ``forge validate`` loads without d
 from __future__ import annotations
 
 from functools import cache
+import io
 
 from . import MissingInternal
 
@@ -85,14 +86,14 @@ def set_file_id(doc, first: bytes, second: bytes) -> None:
 
 def color_function(colours: list, positions):
     """reportlab's PDF function of a gradient through ``colours`` (normalised, see ``normalise_colours``)."""
-    from reportlab.pdfgen.canvas import _buildColorFunction
+    from reportlab.pdfgen.canvas import _buildColorFunction  # lazy: loads reportlab only when needed
 
     return _buildColorFunction(colours, positions)
 
 
 def normalise_colours(colours: list) -> tuple:
     """``(colour space, colours)`` of a gradient's stops, as reportlab's ``linearGradient`` makes them."""
-    from reportlab.pdfgen.canvas import _normalizeColors
+    from reportlab.pdfgen.canvas import _normalizeColors  # lazy: loads reportlab only when needed
 
     return _normalizeColors(colours)
 
@@ -100,7 +101,7 @@ def normalise_colours(colours: list) -> tuple:
 @cache
 def alpha_canvas():
     """A ``Canvas`` subclass calling ``self.alpha_set(value)`` as a fill or stroke alpha is set."""
-    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.canvas import Canvas  # lazy: loads reportlab only when needed
 
     class AlphaCanvas(Canvas):
         def alpha_set(self, value: float) -> None:
@@ -119,9 +120,7 @@ def alpha_canvas():
 
 def check() -> None:
     """Raise ``MissingInternal`` when an internal named here is gone (see ``tests/core/test_compat.py``)."""
-    import io
-
-    from reportlab.pdfgen import canvas as module
+    from reportlab.pdfgen import canvas as module  # lazy: loads reportlab only when needed
 
     for name in ("_buildColorFunction", "_normalizeColors"):
         if not callable(getattr(module, name, None)):

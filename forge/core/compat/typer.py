@@ -11,6 +11,8 @@ modules are not needed before a command line is parsed, and each costs start-up 
 from __future__ import annotations
 
 from typing import Any, Callable
+from dataclasses import dataclass
+import importlib
 
 from . import MissingInternal
 
@@ -20,7 +22,7 @@ TESTED = "0.29"
 def click_exception() -> type[Exception]:
     """The ``ClickException`` class a Typer usage error is an instance of."""
     try:
-        from typer._click.exceptions import ClickException
+        from typer._click.exceptions import ClickException  # lazy: an optional extra, imported when used
     except ImportError:
         raise MissingInternal("typer", "_click.exceptions.ClickException", TESTED) from None
     return ClickException
@@ -28,14 +30,14 @@ def click_exception() -> type[Exception]:
 
 def coerce_cli_choice(value: str, **kwargs) -> Any:
     """Typer's pydantic-free conversion of a choice (raises ValueError when ``value`` is not one)."""
-    from typer._param_types import coerce_cli_choice
+    from typer._param_types import coerce_cli_choice  # lazy: loads typer only when needed
 
     return coerce_cli_choice(value, **kwargs)
 
 
 def coerce_cli_path(value, info, **kwargs) -> Any:
     """Typer's pydantic-free conversion of a path, for the parameter whose info is ``info``."""
-    from typer._param_types import coerce_cli_path
+    from typer._param_types import coerce_cli_path  # lazy: loads typer only when needed
 
     return coerce_cli_path(value, info, **kwargs)
 
@@ -45,8 +47,9 @@ def coerce_plain(plain: Callable[[Any], bool], convert: Callable[..., Any], unsu
     ``convert(annotation, parameter_info, value, param, ctx)``, Typer's own runtime param taking each value
     ``convert`` returns ``unsure`` for. False (and nothing changed) when this Typer's internals differ."""
     try:
-        from typer import core
-        from typer._coercion import RuntimeParam, build_runtime_param
+        from typer import core  # lazy: an optional extra, imported when used
+        from typer._coercion import RuntimeParam, build_runtime_param  # lazy: an optional extra, imported when used
+        # lazy: an optional extra, imported when used
         from typer._param_types import coerce_cli_choice, coerce_cli_path  # noqa: F401 - present, or no install
     except ImportError:
         return False
@@ -54,7 +57,6 @@ def coerce_plain(plain: Callable[[Any], bool], convert: Callable[..., Any], unsu
     if parameter is None or not hasattr(parameter, "get_runtime_param") or getattr(parameter, "_forge_plain", False):
         return getattr(parameter, "_forge_plain", False)
 
-    from dataclasses import dataclass
 
     @dataclass(frozen=True)
     class PlainRuntimeParam(RuntimeParam):
@@ -85,8 +87,6 @@ def coerce_plain(plain: Callable[[Any], bool], convert: Callable[..., Any], unsu
 
 def check() -> None:
     """Raise ``MissingInternal`` when an internal named here is gone (see ``tests/core/test_compat.py``)."""
-    import importlib
-
     click_exception()
     for module, names in (("typer._param_types", ("coerce_cli_choice", "coerce_cli_path")),
                           ("typer._coercion", ("RuntimeParam", "build_runtime_param")),
@@ -98,8 +98,8 @@ def check() -> None:
         for name in names:
             if not hasattr(found, name):
                 raise MissingInternal("typer", f"{module}.{name}", TESTED)
-    from typer._coercion import RuntimeParam
-    from typer.core import _TyperParameter
+    from typer._coercion import RuntimeParam  # lazy: loads typer only when needed
+    from typer.core import _TyperParameter  # lazy: loads typer only when needed
 
     for owner, name in ((RuntimeParam, "_coerce_value"), (_TyperParameter, "get_runtime_param")):
         if not hasattr(owner, name):

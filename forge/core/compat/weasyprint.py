@@ -18,14 +18,14 @@ def page_box(page):
 
 def boxes():
     """WeasyPrint's module of box classes (``BlockBox``, ``LineBox``, ``MarginBox``…)."""
-    from weasyprint.formatting_structure import boxes as module
+    from weasyprint.formatting_structure import boxes as module  # lazy: loads weasyprint only when needed
 
     return module
 
 
 def check() -> None:
     """Raise ``MissingInternal`` when an internal named here is gone (see ``tests/core/test_compat.py``)."""
-    import weasyprint
+    import weasyprint  # lazy: loads weasyprint only when needed
 
     if "_page_box" not in weasyprint.Page.__init__.__code__.co_names:
         raise MissingInternal("weasyprint", "Page._page_box", TESTED)

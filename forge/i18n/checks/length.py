@@ -13,7 +13,7 @@ from ..inventory import Inventory
 
 
 def check(inv: Inventory, load: LoadResult, books: dict) -> list[Finding]:
-    from ...render.fitcheck import check_text_fit
+    from ...render.fitcheck import check_text_fit  # lazy: loads reportlab, forge.render only when needed
 
     pairs = {}
     for pair in inv.pairs:
