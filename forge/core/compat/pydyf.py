@@ -1,6 +1,6 @@
 """pydyf's internals forge uses: the bytes of one PDF object as pydyf writes it.
 
-Tested with pydyf 0.13 (constraints.txt; pyproject allows >=0.13). WeasyPrint's PDF objects
+Tested with pydyf 0.13 (constraints.txt; pyproject allows >=0.13,<0.14). WeasyPrint's PDF objects
 (``pydyf.Stream.stream`` items) are written by ``pydyf._to_bytes``; the books' print files
 re-read and rewrite content streams the way pydyf would. pydyf is light: imported here at once.
 """

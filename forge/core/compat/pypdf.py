@@ -1,6 +1,6 @@
 """pypdf's internals forge uses: the raw (still encoded) bytes of a stream object.
 
-Tested with pypdf 7.1 (constraints.txt; pyproject allows >=4). ``StreamObject._data`` holds a
+Tested with pypdf 7.1 (constraints.txt; pyproject allows >=4,<8). ``StreamObject._data`` holds a
 stream's bytes as they are in the file; the preflight scan digests them without decoding
 (``render.pdfscan``), which ``get_data()`` would do at the cost of a decompression each.
 """

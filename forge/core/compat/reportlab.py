@@ -1,6 +1,6 @@
 """reportlab's internals forge uses: a canvas's document, content operators, gradients and PDF version.
 
-Tested with reportlab 5.1 (constraints.txt; pyproject allows >=4.0). reportlab draws into
+Tested with reportlab 5.1 (constraints.txt; pyproject allows >=4.0,<6). reportlab draws into
 private state that forge reads and extends: the content operators of the page or form being
 drawn (``Canvas._code``, to place a gradient defined once and to find what each element
 inks), the document (``Canvas._doc``: its objects, its PDF version, its ID and time stamp),

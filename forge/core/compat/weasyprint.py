@@ -1,6 +1,6 @@
 """WeasyPrint's internals forge uses: a laid-out page's box tree.
 
-Tested with WeasyPrint 70 (constraints.txt; pyproject allows >=60). ``Page._page_box`` is the
+Tested with WeasyPrint 70 (constraints.txt; pyproject allows >=60,<71). ``Page._page_box`` is the
 root of a page's boxes after layout, and ``weasyprint.formatting_structure.boxes`` their classes;
 forge walks them to balance columns (``books.balance``) and to find page turns (``books.pageturn``).
 """
