@@ -31,10 +31,11 @@ from ..text.cardtext import parse_markup, PhraseError, load_phrasebooks
 from . import content
 from .build import BOOKS_OUT, sources_key, finding_rows, findings_of
 from ..carddb import yamlsrc
-from .compose import (BOOKS, BookIOError, Composed, Project, layout_environment, layout_finding,
-                      read_source)
+from .compose import (BOOKS, BookIOError, Composed, Project, compose, layout_environment, layout_finding,
+                      load_project, read_source)
 from .typography import typeset
-from .webassets import AssetCache, BOOK_SCRIPT, PREVIEW_PX, PREVIEW_QUALITY, content_policy, data_uri, font_faces, local_image, share_images
+from .webassets import (AssetCache, BOOK_SCRIPT, PREVIEW_PX, PREVIEW_QUALITY, content_policy, data_uri, font_faces,
+                        local_image, share_images)
 from .webrewrite import Heading, Rewritten, rewrite
 from ..carddb.database import load_database
 from ..core import atomic
@@ -43,7 +44,6 @@ from ..core.seal import SealedRecord
 from ..render.jobs import differs, read_own
 from ..render.template import load_template
 from .anatomy import classed_face, render_card
-from .compose import compose, load_project
 from .webcss import unstyled
 
 WEB_DIR = "web"

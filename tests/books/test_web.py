@@ -287,7 +287,7 @@ def test_the_fonts_and_pictures_are_made_once_and_an_unchanged_page_is_not_writt
 
 @pytest.mark.slow
 def test_an_edition_with_nothing_changed_is_not_composed_again_and_keeps_its_findings(game, monkeypatch):
-    from forge.books import compose
+    from forge.books import web as compose  # the web edition's own name for forge.books.compose.compose
 
     out = game / "output"
     layout = game / "templates/books/web/page.html.j2"  # a warning: forge's layout is used, never the project's

@@ -12,7 +12,8 @@ from . import rule_coverage
 from .rulebook_paragraphs import BY_ID, NOT_RULES, PARAGRAPHS
 
 #: Test files whose tests are about the engine as a library, not about a rule paragraph.
-LIBRARY_FILES = {"test_engine_api.py", "test_rule_traceability.py", "test_record_tamper.py", "test_seeded_records.py"}
+LIBRARY_FILES = {"test_engine_api.py", "test_rule_traceability.py", "test_record_tamper.py", "test_seeded_records.py",
+                 "test_tasks.py"}
 #: Tests of the rulebook files that pin no paragraph, with the reason.
 UNMARKED = {
     "test_setup.py::test_game_is_reproducible_from_seed_and_agents": "reproducibility is a property of the engine",
