@@ -91,10 +91,30 @@ def shipped(tmp_path: Path) -> Path:
     return tmp_path
 
 
+#: A test timed over this in tests/durations.txt (scripts/test_durations.py) is ``slow``: the fast subset
+#: (`pytest -m "not slow"`) must run in 2 minutes on 2 cores, and these tests would take half of it.
+SLOW_SECONDS = 0.7
+
+
+def _timed_slow() -> set[str]:
+    durations = Path(__file__).resolve().parent / "durations.txt"
+    slow = set()
+    for line in durations.read_text(encoding="utf-8").splitlines():
+        if line and not line.startswith("#"):
+            seconds, _, node = line.partition(" ")
+            if float(seconds) > SLOW_SECONDS:
+                slow.add(node)
+    return slow
+
+
 def pytest_collection_modifyitems(config, items):
-    """Mark ``slow`` every test that uses one of ``SLOW_FIXTURES``, however indirectly."""
+    """Mark ``slow`` every test that uses one of ``SLOW_FIXTURES``, however indirectly, or is timed over
+    ``SLOW_SECONDS``."""
+    timed = _timed_slow()
     for item in items:
         info = getattr(item, "_fixtureinfo", None)
+        if item.nodeid in timed and not item.get_closest_marker("slow"):
+            item.add_marker(pytest.mark.slow)
         if info is None or item.get_closest_marker("slow"):
             continue
         for name in item.fixturenames:
