@@ -20,8 +20,9 @@ HEADER = ("# Seconds each test took (setup + call + teardown), measured by scrip
           "# 2-core machine with pytest-xdist; tests/conftest.py marks slow those over SLOW_SECONDS.\n")
 
 
-def read(path: Path = FILE) -> dict[str, float]:
+def read(path: Path | None = None) -> dict[str, float]:
     """The recorded times: ``{node id: seconds}``."""
+    path = path or FILE
     times: dict[str, float] = {}
     if path.exists():
         for line in path.read_text(encoding="utf-8").splitlines():
@@ -37,7 +38,7 @@ def parse(report: str) -> dict[str, float]:
         match = LINE.match(line.strip())
         if match:
             times[match.group(2)] += float(match.group(1))
-    return dict(times)
+    return {node: round(seconds, 2) for node, seconds in times.items()}
 
 
 def main() -> int:
