@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,15 @@ def serious_violations(page, exclude: tuple[str, ...] = ()) -> list[str]:
             .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}; ${v.nodes[0].html.slice(0, 300)})`);
     }""", list(exclude))
     return found
+
+
+def until(page, expression: str, seconds: float = 15.0) -> None:
+    """Wait until ``expression`` is true in ``page``, polled through the DevTools protocol.
+
+    Playwright's wait_for_function builds its predicate with ``new Function`` in the page, which forge's
+    pages refuse (their CSP has no 'unsafe-eval') whenever the predicate is not true at its first try:
+    a test using it passes or fails by timing."""
+    deadline = time.monotonic() + seconds
+    while not page.evaluate(expression):
+        assert time.monotonic() < deadline, f"never true within {seconds} s: {expression}"
+        page.wait_for_timeout(50)

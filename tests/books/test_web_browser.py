@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import DESKTOP, PHONE, Visit, launch, shoot
+from ..browser import DESKTOP, PHONE, Visit, launch, shoot, until
 from .conftest import KINDS, LANGS
 
 
@@ -78,7 +78,7 @@ def test_search_finds_a_keyword_and_takes_the_reader_there(visit, lang, query, h
     page.keyboard.press("Enter")
     assert page.evaluate("document.activeElement.getAttribute('href')") == hit
     page.keyboard.press("Enter")
-    page.wait_for_function("location.hash === '#entry-aegis'")
+    until(page, "location.hash === '#entry-aegis'")
     assert page.locator("#results").is_hidden()
     assert page.evaluate("document.getElementById('entry-aegis').getBoundingClientRect().top") < 300
     page.fill("#q", "zzzz qqqq")

@@ -19,7 +19,7 @@ import pytest
 
 from forge.engine.record import replay
 
-from ..browser import serious_violations
+from ..browser import serious_violations, until
 from .conftest import serve_play
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 900}
@@ -337,7 +337,7 @@ def test_a_card_is_inspected_apart_from_acting(browser, server, name, viewport):
         assert serious_violations(page) == [], "the inspect"
         tab.shot(f"inspect-{name}", full=False)
         page.keyboard.press("Escape")
-        page.wait_for_function("!document.getElementById('inspect').open")
+        until(page, "!document.getElementById('inspect').open")
         assert tab.decision() == before
         page.focus("#options button[data-cid]")
         page.keyboard.press("i")

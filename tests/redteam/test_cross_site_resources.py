@@ -14,6 +14,8 @@ import http.client
 
 import pytest
 
+from ..browser import until
+
 #: What Chromium and Firefox send for an <img> of another site's page.
 EMBEDDED = {"Sec-Fetch-Site": "cross-site", "Sec-Fetch-Mode": "no-cors", "Sec-Fetch-Dest": "image",
             "Referer": "https://evil.example/"}
@@ -105,11 +107,12 @@ def test_in_chromium_another_sites_page_gets_no_picture_and_the_preview_shows_th
     try:
         tab = context.new_page()
         tab.goto(f"http://localhost:{evil.server_address[1]}/")
-        tab.wait_for_function("document.getElementById('probe').complete")
+        until(tab, "document.getElementById('probe').complete")
         assert tab.evaluate("document.getElementById('probe').naturalWidth") == 0  # nothing learnt
         tab.goto(f"http://127.0.0.1:{server.server_address[1]}/")  # the preview's own page shows it
-        tab.wait_for_function(f"[...document.images].some(i => i.src.includes('/{card}.jpg') && i.naturalWidth > 0)")
+        until(tab, f"[...document.images].some(i => i.src.includes('/{card}.jpg') && i.naturalWidth > 0)")
     finally:
         context.close()
         evil.shutdown()
         evil.server_close()
+

@@ -8,7 +8,7 @@ import pytest
 
 from forge.books.content import KEYWORD_KEYS, card_constructs
 
-from ..browser import DESKTOP, PHONE, shoot
+from ..browser import DESKTOP, PHONE, shoot, until
 
 VISIBLE = "() => [...document.querySelectorAll('.card')].filter(c => !c.hidden).map(c => c.id.slice(5))"
 
@@ -58,7 +58,7 @@ def test_the_filters_narrow_by_faction_type_cost_and_keyword(visit, gallery, shi
     assert page.evaluate(VISIBLE) == [c.id for c in db.cards if faction in c.factions and c.type == "creature"
                                       and c.cost == 3]
     page.click("#reset")
-    page.wait_for_function("document.querySelectorAll('.card[hidden]').length === 0")
+    until(page, "document.querySelectorAll('.card[hidden]').length === 0")
     # the keyword menu by keyboard alone: focus it, arrow down to its first keyword
     page.focus("#f-keyword")
     page.keyboard.press("ArrowDown")
