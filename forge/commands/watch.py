@@ -68,10 +68,6 @@ def watch(
         pass
     finally:
         stop.set()
-        server.stopping.set()
-        with state.changed:
-            state.changed.notify_all()
-        server.shutdown()
-        server.server_close()
+        server.close()
     if not say:
         typer.echo("stopped")

@@ -149,6 +149,19 @@ class PreviewServer:
     def server_close(self) -> None:
         self.socket.close()
 
+    def close(self) -> None:
+        """Stop serving and free the port: what ``forge watch`` and every test that starts a server call."""
+        try:
+            self.shutdown()
+        finally:
+            self.server_close()
+
+    def __enter__(self) -> PreviewServer:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
 
 def start(state: PreviewState, host: str = "127.0.0.1", port: int = 8765) -> PreviewServer:
     """A running server (on its own thread); ``port`` 0 picks a free one (OSError if the port is taken)."""

@@ -144,5 +144,4 @@ def test_the_previews_change_streams_are_bounded_and_a_closed_page_frees_its_own
                     state._bump()  # a change: each stream writes, and finds its page gone
                 time.sleep(0.05)
     finally:
-        server.shutdown()
-        server.server_close()
+        server.close()

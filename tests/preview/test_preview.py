@@ -123,11 +123,7 @@ def test_a_save_while_a_card_is_being_drawn_discards_the_outdated_image(state, s
 def server(state):
     server = start(state, "127.0.0.1", 0)
     yield server
-    server.stopping.set()
-    with state.changed:
-        state.changed.notify_all()
-    server.shutdown()
-    server.server_close()
+    server.close()
 
 
 def _get(server, path: str, host: str | None = None, method: str = "GET"):

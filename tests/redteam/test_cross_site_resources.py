@@ -31,11 +31,7 @@ def watch(shipped):
     state.render_next()  # the first card's picture, as the preview holds it after a save
     server = start(state, "127.0.0.1", 0)
     yield server, state.snapshot()["cards"][0]["id"]
-    server.stopping.set()
-    with state.changed:
-        state.changed.notify_all()
-    server.shutdown()
-    server.server_close()
+    server.close()
 
 
 def _get(server, path: str, headers: dict[str, str]):

@@ -32,11 +32,7 @@ def watch(shipped):
     state = PreviewState(shipped, ("en",), width=120)
     server = start(state, "127.0.0.1", 0)
     yield server
-    server.stopping.set()
-    with state.changed:
-        state.changed.notify_all()
-    server.shutdown()
-    server.server_close()
+    server.close()
 
 
 @pytest.fixture
