@@ -23,6 +23,8 @@ from collections import deque
 from contextlib import contextmanager
 from typing import Callable, Iterable, Iterator, TypeVar
 
+from forge.core.compat.ray import single_machine_reading
+
 T = TypeVar("T")
 
 #: Ray's switch for clusters of several machines (on by default on Linux). Off, a node takes
@@ -64,22 +66,15 @@ def _single_machine() -> Iterator:
     Ray before), then both are put back, so that joining a real cluster later is not affected."""
     saved = os.environ.get(MULTI_MACHINE)
     os.environ[MULTI_MACHINE] = "0"
-    constants, was = None, None
     try:
         ray = _ray()
-        # lazy: loads ray only when needed
-        from ray._private import ray_constants  # Ray's reading of the variable
-
-        constants, was = ray_constants, ray_constants.ENABLE_RAY_CLUSTER
-        constants.ENABLE_RAY_CLUSTER = False
-        yield ray
+        with single_machine_reading():
+            yield ray
     finally:
         if saved is None:
             os.environ.pop(MULTI_MACHINE, None)
         else:
             os.environ[MULTI_MACHINE] = saved
-        if constants is not None:
-            constants.ENABLE_RAY_CLUSTER = was
 
 
 def start_local(cpus: int):

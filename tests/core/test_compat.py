@@ -1,6 +1,6 @@
 """forge.core.compat: each library's private internals forge relies on are there, and used nowhere else.
 
-An upgrade of reportlab, pydyf, pypdf, Typer or WeasyPrint that drops one fails here with a message
+An upgrade of reportlab, pydyf, pypdf, Typer, WeasyPrint or Ray that drops one fails here with a message
 naming the library, the tested version and the missing name; and a module outside forge/core/compat
 that reaches into one of those libraries' privates fails ``test_no_module_outside_compat_...``.
 """
@@ -17,8 +17,8 @@ from forge.core.compat import MissingInternal
 
 FORGE = Path(__file__).resolve().parents[2] / "forge"
 COMPAT = FORGE / "core" / "compat"
-LIBRARIES = ("reportlab", "pydyf", "pypdf", "typer", "click", "weasyprint")
-MODULES = ("reportlab", "pydyf", "pypdf", "typer", "weasyprint")
+LIBRARIES = ("reportlab", "pydyf", "pypdf", "typer", "click", "weasyprint", "ray")
+MODULES = ("reportlab", "pydyf", "pypdf", "typer", "weasyprint", "ray")
 
 
 @pytest.mark.parametrize("name", MODULES)
@@ -44,6 +44,10 @@ def _missing(monkeypatch, name: str) -> None:
         from typer import core
 
         monkeypatch.delattr(core, "_TyperParameter")
+    elif name == "ray":
+        from ray._private import ray_constants
+
+        monkeypatch.delattr(ray_constants, "ENABLE_RAY_CLUSTER")
     else:
         from weasyprint.formatting_structure import boxes
 

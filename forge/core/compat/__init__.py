@@ -1,8 +1,8 @@
 """The private internals of third-party libraries that forge relies on, one module per library.
 
-reportlab, pydyf, pypdf, Typer and WeasyPrint give forge no public way to do some of what it
+reportlab, pydyf, pypdf, Typer, WeasyPrint and Ray give forge no public way to do some of what it
 needs (a canvas's content operators, a PDF object's bytes, Typer's value coercion, a laid-out
-page's boxes). Each use of a private name is here, and only here, so that an upgrade that
+page's boxes, Ray's reading of its multi-machine switch). Each use of a private name is here, and only here, so that an upgrade that
 renames one breaks one module and its test (``tests/core/test_compat.py``), with a message that
 names the library, the tested versions and the missing name, not a traceback deep in a render.
 ``tests/core/test_compat.py`` also checks that no module outside this package touches them.
