@@ -39,12 +39,15 @@ def test_completion_offers_commands_and_subcommands():
     assert set(_complete("forge render ", 2)) >= {"cards", "rulebook", "reference", "books"}
 
 
-def test_show_completion_prints_a_bash_script(cli):
-    result = cli(["--show-completion", "bash"])
-    # seen once (2026-11-30, under load, after the Ray tests) as SystemExit(1): say why if it comes back
-    assert result.exit_code == 0, (result.output, repr(result.exception),
-                                   "".join(__import__("traceback").format_exception(*result.exc_info))
-                                   if result.exc_info else "")
+def test_show_completion_prints_a_bash_script(cli, monkeypatch):
+    """``--show-completion`` is a flag: Typer finds the shell by walking up the process tree (shellingham).
+    Run detached (nohup, a CI runner without a shell above it) it found none and printed "Shell  not
+    supported." (exit 1): the test failed by where it was started. The user's shell is given here."""
+    import shellingham
+
+    monkeypatch.setattr(shellingham, "detect_shell", lambda *args, **kwargs: ("bash", "/bin/bash"))
+    result = cli(["--show-completion"])
+    assert result.exit_code == 0, result.output
     assert "_FORGE_COMPLETE=complete_bash" in result.output
 
 
