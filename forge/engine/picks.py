@@ -69,13 +69,11 @@ class PicksMixin:
         else:
             cands = self._pick_cands(purpose, p, picked, task.line)
             if left <= 0 or not cands:
-                self.stack.pop()
-                self._pick_done(purpose, p, picked, task.line, task.cost_of, task.from_trap)
+                self._close_pick(task, picked)
                 return
             optional = task.optional
             if not optional and len(cands) <= left:
-                self.stack.pop()
-                self._pick_done(purpose, p, picked + tuple(cands), task.line, task.cost_of, task.from_trap)
+                self._close_pick(task, picked + tuple(cands))  # no choice: all of them
                 return
             act = self.game.act_pick
             if purpose in _EACH_INSTANCE or (purpose == P_EXILE and task.line.zone == "opponent_creature"):
@@ -98,8 +96,7 @@ class PicksMixin:
     def _apply_pick(self, task: Pick, action: Action) -> None:
         purpose, p = task.purpose, task.player
         if action.kind == "stop":
-            self.stack.pop()
-            self._pick_done(purpose, p, task.picked, task.line, task.cost_of, task.from_trap)
+            self._close_pick(task, task.picked)
             return
         if purpose == P_SETASIDE:
             # Expert variant 2: each card set aside is replaced at once.
@@ -109,8 +106,12 @@ class PicksMixin:
             self.row[slot] = self.recruit.pop() if self.recruit else -1
             if self.log is not None:
                 self.log.append(("set_aside", p, cid))
-        self.stack[-1] = Pick(purpose, p, task.count, task.optional, task.picked + (action.a,), task.line,
-                              task.cost_of, task.from_trap)
+        self.stack[-1] = task.adding(action.a)
+
+    def _close_pick(self, task: Pick, picked: tuple) -> None:
+        """The pick is over: off the stack, and its effect applied to ``picked``."""
+        self.stack.pop()
+        self._pick_done(task.purpose, task.player, picked, task.line, task.cost_of, task.from_trap)
 
     def _pick_done(self, purpose: int, p: int, picked: tuple, line, cost_of, ft: bool) -> None:
         """Apply a targeted effect to everything chosen, together (``line`` asked for it;

@@ -127,6 +127,11 @@ class Pick(Task):
         self.cost_of = cost_of
         self.from_trap = from_trap
 
+    def adding(self, chosen) -> Pick:
+        """This pick with one more thing chosen (tasks are immutable: records and clones share them)."""
+        return Pick(self.purpose, self.player, self.count, self.optional, self.picked + (chosen,), self.line,
+                    self.cost_of, self.from_trap)
+
 
 class May(Task):
     """``owner`` says yes or no to a "may" ``line``."""
