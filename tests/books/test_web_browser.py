@@ -1,6 +1,7 @@
 """The web edition in a real browser: Debian's Chromium, headless, driven by Playwright.
 
-One browser for the module, a fresh page per test. Each page must render with no console
+One browser for the module, a fresh page per test, but for the pages the layout tests only look at
+(loaded once each: ``opened``). Each page must render with no console
 message and no request outside its own file, keep every link on an anchor that exists,
 find a keyword, switch language to the same section, preview a card on hover, focus and
 tap, and fit a phone (390 px) and a desktop (1280 px). The screenshots go to
@@ -12,8 +13,11 @@ from __future__ import annotations
 
 import pytest
 
-from ..browser import DESKTOP, PHONE, Visit, launch, shoot, until
-from .conftest import KINDS, LANGS
+from forge.books import example, table
+from forge.books.compose import Book
+
+from ..browser import DESKTOP, PHONE, Visit, launch, serious_violations, shoot, until
+from .conftest import KINDS, LANGS, REPO, project_of
 
 
 @pytest.fixture(scope="module")
@@ -32,6 +36,24 @@ def visit(browser, web_edition):
 
     yield make
     for v in opened:
+        v.close()
+
+
+@pytest.fixture(scope="module")
+def opened(browser, web_edition):
+    """A page at a size, loaded once for the tests that only look at it (they may scroll it, nothing else):
+    a page of the web edition is large (its fonts and pictures inline) and each load took a second or more."""
+    visits: dict[tuple[str, int], Visit] = {}
+
+    def get(name: str, viewport) -> Visit:
+        key = (name, viewport["width"])
+        if key not in visits:
+            visits[key] = Visit(browser, web_edition[1], viewport)
+            visits[key].open(name)
+        return visits[key]
+
+    yield get
+    for v in visits.values():
         v.close()
 
 
@@ -57,10 +79,14 @@ def test_each_page_renders_quietly_from_its_own_file_and_its_links_land(visit, w
     found = page.evaluate(LINKS_LAND)
     assert found["missing"] == [] and found["broken"] == []
     assert {"Lato", "IM FELL English SC"} <= set(found["fonts"])  # the inlined fonts, not the reader's
-    for link in sorted(set(found["others"])):  # the other pages: the anchor exists there
+    anchors: dict[str, set[str]] = {}
+    for link in found["others"]:
         target, _, anchor = link.partition("#")
-        other = v.open(target, anchor)
-        assert not anchor or other.evaluate("id => !!document.getElementById(id)", anchor), link
+        anchors.setdefault(target, set()).add(anchor)
+    for target, wanted in sorted(anchors.items()):  # each other page, opened once: every anchor exists there
+        other = v.open(target)
+        missing = other.evaluate("ids => ids.filter(id => id && !document.getElementById(id))", sorted(wanted))
+        assert missing == [], (target, missing)
     assert v.messages == []
     assert v.requests and all(url.startswith("file://") for url in v.requests), v.requests
     assert page.locator("button.card-ref").count() > 0
@@ -168,10 +194,10 @@ def test_the_keyboard_sees_where_it_is(visit):
 
 @pytest.mark.parametrize("viewport, name", [(PHONE, "phone"), (DESKTOP, "desktop")])
 @pytest.mark.parametrize("kind", KINDS)
-def test_the_page_fits_a_phone_and_a_desktop(visit, viewport, name, kind):
+def test_the_page_fits_a_phone_and_a_desktop(opened, viewport, name, kind):
     for lang in LANGS:
-        v = visit(viewport)
-        page = v.open(f"{kind}-{lang}.html")
+        v = opened(f"{kind}-{lang}.html", viewport)
+        page = v.page
         assert page.evaluate("document.scrollingElement.scrollWidth") <= viewport["width"]
         contents_open = page.evaluate("document.getElementById('toc-box').open")
         assert contents_open is (name == "desktop")  # folded above the text on a phone, beside it on a desktop
@@ -196,12 +222,12 @@ SETUP_TEXT = """() => {
 
 
 @pytest.mark.parametrize("viewport, name, smallest", [(PHONE, "phone", 10.5), (DESKTOP, "desktop", 12)])
-def test_the_setup_diagram_reads_on_a_phone_and_a_desktop(visit, viewport, name, smallest):
+def test_the_setup_diagram_reads_on_a_phone_and_a_desktop(opened, viewport, name, smallest):
     """The table after setup keeps the printed proportions, drawn larger on a desktop and fitted to a phone,
     where its words are set larger than the cards' scale: every word at about 11 px or more, on the screen."""
     for lang in LANGS:
-        v = visit(viewport)
-        page = v.open(f"rulebook-{lang}.html")
+        v = opened(f"rulebook-{lang}.html", viewport)
+        page = v.page
         page.evaluate("document.querySelector('figure.setup-table').scrollIntoView({block: 'center'})")
         seen = page.evaluate(SETUP_TEXT)
         assert seen["sizes"] and min(seen["sizes"]) >= smallest, (lang, name, seen["sizes"])
@@ -229,11 +255,11 @@ CALLOUT_TOUCHES = """(margin) => {
 
 
 @pytest.mark.parametrize("viewport, name", [(PHONE, "phone"), (DESKTOP, "desktop")])
-def test_no_word_of_the_setup_diagram_touches_a_callout(visit, viewport, name):
+def test_no_word_of_the_setup_diagram_touches_a_callout(opened, viewport, name):
     """Each word of the table (a player's name, a pile's, the counters) keeps 2 px clear of every numbered
     callout, in both languages: on a phone « défausse » fills its slot, whose corner callout 7 sits on."""
     for lang in LANGS:
-        page = visit(viewport).open(f"rulebook-{lang}.html")
+        page = opened(f"rulebook-{lang}.html", viewport).page
         assert page.evaluate(CALLOUT_TOUCHES, 2) == [], (lang, name)
 
 
@@ -257,13 +283,96 @@ NARROW_READING = """() => {
 
 
 @pytest.mark.parametrize("kind", KINDS)
-def test_on_a_phone_tables_reflow_and_no_line_starts_with_a_button_s_full_stop(visit, kind):
+def test_on_a_phone_tables_reflow_and_no_line_starts_with_a_button_s_full_stop(opened, kind):
     """Issue 24 §4: at 390 px the four-column glossary fits (it scrolled sideways), the traps' text takes
     the width (it was 2 or 3 words wide), and a card's button keeps the punctuation after it."""
     for lang in LANGS:
-        page = visit(PHONE).open(f"{kind}-{lang}.html")
+        page = opened(f"{kind}-{lang}.html", PHONE).page
         seen = page.evaluate(NARROW_READING)
         assert seen["widest"] <= 1, (lang, seen)
         assert seen["cut"] == [], (lang, seen)
         if seen["text"] is not None:
             assert seen["text"] >= 0.8 * seen["main"], (lang, seen)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_books_web_editions_have_no_serious_violation(browser, web_edition, kind, lang):
+    """axe-core (issue 25 §5): no serious or critical violation; the page's CSP is bypassed for axe alone."""
+    v = Visit(browser, web_edition[1], DESKTOP, bypass_csp=True)
+    try:
+        v.open(f"{kind}-{lang}.html")
+        assert serious_violations(v.page) == []
+    finally:
+        v.close()
+
+
+# -- issue 24 §4: the box's counts and the setup diagram's card faces, on a phone and a desktop -------
+
+HEADS = """() => {
+  const table = document.querySelector('table.components-counts');
+  const heads = [...table.querySelectorAll('thead th')].map(th => {
+    const range = document.createRange();
+    range.selectNodeContents(th);
+    const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+    return [th.textContent.trim(), tops.size];
+  });
+  return {heads, wide: table.scrollWidth - table.parentElement.clientWidth};
+}"""
+
+
+def test_the_box_counts_column_heads_are_whole_words_on_a_phone(opened):
+    """On a phone (390 px) the rulebook's count of the cards in the box keeps its column heads whole: they
+    read Cre/atur/e, Spel/l when the table fit the width by cutting them anywhere; a head now breaks only
+    between two words ("En tout"), the table still as wide as the text."""
+    for lang in LANGS:
+        seen = opened(f"rulebook-{lang}.html", PHONE).page.evaluate(HEADS)
+        assert seen["heads"] and seen["wide"] <= 1, (lang, seen)
+        for head, lines in seen["heads"]:
+            assert lines <= len(head.split()), (lang, head, lines)  # never a line inside a word
+
+
+FACES = """() => {
+  const top = document.querySelector('figure.setup-table .table-top');
+  const zoom = parseFloat(getComputedStyle(top).zoom || '1');
+  const shown = e => getComputedStyle(e).display !== 'none' && e.getClientRects().length > 0;
+  return [...top.querySelectorAll('.table-face')].map(f => {
+    const card = f.getBoundingClientRect();
+    const name = f.querySelector('.face-name');
+    const range = document.createRange();
+    range.selectNodeContents(name);
+    const lines = [...range.getClientRects()].filter(r => r.width > 0);
+    const foot = f.querySelector('.face-foot');
+    return {name: name.textContent.replace(/\\u00ad/g, ''), card: [card.left, card.top, card.right, card.bottom],
+            right: Math.max(...lines.map(r => r.right)), bottom: Math.max(...lines.map(r => r.bottom)),
+            foot: shown(foot) ? foot.getBoundingClientRect().top : null,
+            sizes: [...f.querySelectorAll('.face-name, .face-cost, .face-kind')].filter(shown)
+                     .map(e => parseFloat(getComputedStyle(e).fontSize) * zoom)};
+  });
+}"""
+
+
+def _names(lang: str) -> list[str]:
+    book = Book(project_of(REPO), "rulebook", lang)
+    game = example.read(book.project.db, table.record_path(book.project).read_text(encoding="utf-8"))
+    return [book.L.name(book.cards[c]) for c in game.row + game.rites]
+
+
+@pytest.mark.parametrize("viewport, name, smallest", [(PHONE, "phone", 10.5), (DESKTOP, "desktop", 12)])
+def test_each_card_of_the_setup_diagram_reads_on_a_phone_and_a_desktop(opened, viewport, name, smallest):
+    """Each face-up card of the setup diagram is its name, cost and type, every word of it 10.5 px or more
+    on a phone's screen (12 on a desktop), its name inside its card: on a phone a word wider than the card
+    is cut at a syllable (soft hyphens), never left to run over the next card."""
+    for lang in LANGS:
+        visit = opened(f"rulebook-{lang}.html", viewport)
+        page = visit.page
+        page.evaluate("document.querySelector('figure.setup-table').scrollIntoView({block: 'center'})")
+        faces = page.evaluate(FACES)
+        shoot(page, f"setup-faces-{lang}-{name}")
+        assert [f["name"] for f in faces] == _names(lang), (lang, name)
+        for f in faces:
+            left, top, right, bottom = f["card"]
+            assert f["sizes"] and min(f["sizes"]) >= smallest, (lang, name, f)
+            assert f["right"] <= right + 0.5, (lang, name, f)  # no word runs over the next card
+            assert f["bottom"] <= (f["foot"] if f["foot"] is not None else bottom) + 0.5, (lang, name, f)
+        assert visit.messages == []

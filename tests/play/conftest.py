@@ -162,12 +162,15 @@ class Stream:
         return self.views()
 
 
-def serve_play(tmp_path_factory, *options: str):
+def serve_play(tmp_path_factory, *options: str, prepare=None):
     """``forge play --port 0 OPTIONS`` on a copy of the shipped project, in its own process, as a person runs
-    it (a generator for a module fixture): yields its URL and the project's folder, stops it after."""
+    it (a generator for a module fixture): yields its URL and the project's folder, stops it after.
+    ``prepare(project)``, if given, changes the copy before the server reads it."""
     project = tmp_path_factory.mktemp("project")
     for part in ("cards", "locales", "templates"):
         shutil.copytree(REPO / part, project / part)
+    if prepare is not None:
+        prepare(project)
     proc = subprocess.Popen([sys.executable, "-m", "forge.cli", "play", "--root", str(project), *options,
                              "--port", "0", "--format", "json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                             text=True, env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})

@@ -1,14 +1,14 @@
-"""axe-core on the web pages forge writes (issue 25 §5): the replay viewer, the gallery and the books' web
-editions, in both languages, at a desktop's and a phone's size: no serious or critical violation.
+"""axe-core on the web pages forge writes (issue 25 §5): the replay viewer and the gallery, in both
+languages, at a desktop's and a phone's size: no serious or critical violation.
 
 axe-core is the tests' own (tests/data/axe, MPL-2.0); the page's Content-Security-Policy is bypassed for it
-alone. The play pages are checked in tests/play/test_browser.py, the balance report in tests/balance.
+alone. The play pages are checked in tests/play/test_browser.py, the balance report in tests/balance, the
+books' web editions in tests/books/test_web_browser.py (on the books' own session build of them).
 """
 from __future__ import annotations
 
 import pytest
 
-from ..books.conftest import KINDS, copy_project
 from ..browser import DESKTOP, PHONE, Visit, serious_violations
 from .conftest import LANGS
 
@@ -35,21 +35,3 @@ def test_the_replay_viewer_has_no_serious_violation(browser, viewer_pages, lang,
 @pytest.mark.parametrize("size,viewport", VIEWPORTS)
 def test_the_gallery_has_no_serious_violation(browser, gallery, size, viewport):
     assert _check(browser, gallery[0], "gallery.html", viewport) == []
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("lang", LANGS)
-def test_the_books_web_editions_have_no_serious_violation(browser, web_edition, kind, lang):
-    assert _check(browser, web_edition[1], f"{kind}-{lang}.html", DESKTOP) == []
-
-
-@pytest.fixture(scope="module")
-def web_edition(tmp_path_factory):
-    """Both books' web editions in both languages, built once from a copy of the shipped game."""
-    from forge.books.web import build_web
-
-    root = copy_project(tmp_path_factory.mktemp("game"))
-    out = root / "web-output"
-    build_web(root, KINDS, LANGS, out)
-    return None, out / "books"
