@@ -1,6 +1,8 @@
 """Reading a rendered book back page by page: its text (pypdf) and how much of each page is blank."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 from forge.books.build import output_path
 
 
@@ -10,9 +12,19 @@ def pdf_path(rendered, kind: str, lang: str):
 
 
 def page_texts(rendered, kind: str, lang: str) -> list[str]:
+    """Each page's text (pypdf), read once per file and process: the fill, whole-table and paragraph-end
+    tests all read the four shipped books, and pypdf spends seconds on each."""
+    path = pdf_path(rendered, kind, lang)
+    stat = path.stat()
+    return list(_texts(str(path), stat.st_size, stat.st_mtime_ns))
+
+
+@lru_cache(maxsize=8)
+def _texts(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
+    """The pages' text of the file at ``path`` as it is (its size and time are the cache's key)."""
     from pypdf import PdfReader
 
-    return [page.extract_text() or "" for page in PdfReader(pdf_path(rendered, kind, lang)).pages]
+    return tuple(page.extract_text() or "" for page in PdfReader(path).pages)
 
 
 def blank_below(rendered, kind: str, lang: str, dpi: int = 30) -> list[float]:

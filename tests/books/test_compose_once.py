@@ -9,7 +9,7 @@ from forge.books import build
 from forge.books.build import build_books
 from forge.books.fetch import FetchRefused
 
-from .conftest import copy_project
+from .miniproject import mini_project
 
 
 @pytest.fixture
@@ -33,7 +33,8 @@ def counted(monkeypatch):
 
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
-    return copy_project(tmp_path_factory.mktemp("compose-once"))
+    """The small books project: composing once does not depend on the prose's length."""
+    return mini_project(tmp_path_factory.mktemp("compose-once"))
 
 
 @pytest.mark.slow

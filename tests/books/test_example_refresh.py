@@ -8,6 +8,7 @@ from forge.carddb.database import load_database
 from forge.i18n import fingerprints, inventory
 from forge.pipeline.sync import example_review_ids, regenerate_example
 
+from ..conftest import cpu_seconds
 from .conftest import REPO, copy_project
 
 RECORD = REPO / "templates" / "books" / example.EXAMPLE_FILE
@@ -31,8 +32,9 @@ def test_a_record_that_no_longer_replays_is_played_again_the_same_way_each_time(
     root = copy_project(tmp_path / "game")
     db = _rename_ash_runner(root)
     assert not example.replays(db, RECORD.read_bytes())
+    started = cpu_seconds()  # not done.seconds, wall time: it took 46 s on a machine shared with other jobs
     done = example.refresh(root, db)
-    assert done is not None and done.seconds < 30
+    assert done is not None and cpu_seconds() - started < 30
     text = (root / example.RECORD_PATH).read_text(encoding="utf-8")
     assert text == done.text and example.replays(db, text)
     game = example.read(db, text)
@@ -66,20 +68,8 @@ def test_no_game_in_the_bounded_search_is_an_error_not_a_search_without_end(tmp_
 
 @pytest.mark.slow
 def test_build_plays_it_again_and_flags_the_example_french_for_review(tmp_path):
-    root = copy_project(tmp_path / "game")
-    db = _rename_ash_runner(root)
-    report = regenerate_example(root, db)
-    assert [c.path for c in report.changes] == ["templates/books/example.jsonl", fingerprints.SIDECAR]
-    inv = inventory.build(root)
-    wanted = example_review_ids(inv)
-    assert wanted and set(report.flagged) == wanted and report.recorded == report.removed == []
-    stale = {p.id for p in fingerprints.stale(inv, fingerprints.load(inv.sources))}
-    assert stale == wanted
-    assert all(p.meta.get("section") == "example-of-play" for p in inv.pairs if p.id in wanted)
-
-
-@pytest.mark.slow
-def test_build_writes_the_example_though_its_writes_are_confined_to_the_output_folder(tmp_path):
+    """As ``forge build`` does it: its writes confined to the output folder, the example and its French
+    fingerprints written all the same (the confinement widened for them alone, and only while they are)."""
     from forge.core import atomic
 
     root = copy_project(tmp_path / "game")
@@ -87,7 +77,6 @@ def test_build_writes_the_example_though_its_writes_are_confined_to_the_output_f
     atomic.confine(root / "output")
     try:
         report = regenerate_example(root, db)
-        assert report.ok and len(report.changes) == 2
         try:  # the widening ends with the example: the sources are confined again
             atomic.write_text(root / "templates/books/other.txt", "x")
         except OSError:
@@ -96,4 +85,11 @@ def test_build_writes_the_example_though_its_writes_are_confined_to_the_output_f
             raise AssertionError("a write outside the output folder was allowed")
     finally:
         atomic.release()
+    assert report.ok and [c.path for c in report.changes] == ["templates/books/example.jsonl", fingerprints.SIDECAR]
     assert example.replays(db, (root / example.RECORD_PATH).read_bytes())
+    inv = inventory.build(root)
+    wanted = example_review_ids(inv)
+    assert wanted and set(report.flagged) == wanted and report.recorded == report.removed == []
+    stale = {p.id for p in fingerprints.stale(inv, fingerprints.load(inv.sources))}
+    assert stale == wanted
+    assert all(p.meta.get("section") == "example-of-play" for p in inv.pairs if p.id in wanted)

@@ -10,6 +10,7 @@ from forge.books.compose import compose
 from forge.books.pdf import check_pdf
 
 from .conftest import copy_project, project_of
+from .miniproject import mini_project
 from .test_books import plain
 
 
@@ -89,7 +90,10 @@ def test_a_changed_trap_makes_its_clarification_stale(project):
 
 
 @pytest.mark.slow
-def test_the_pdf_follows_too(project, tmp_path):
+def test_the_pdf_follows_too(tmp_path):
+    """On the small books project (tests/books/miniproject.py), whose rulebook names the trap: the composed
+    books follow (above), and the PDF laid out from them does too."""
+    project = mini_project(tmp_path / "game")
     edit_card(project, "burning-hand", '{en: "Burning Hand", fr: "Main Brûlante"}',
               '{en: "Searing Grasp", fr: "Poigne Ardente"}')
     outcome = build_books(project, ("rulebook",), ("fr",), tmp_path / "out", workers=1)[0]

@@ -8,7 +8,7 @@ import pypdf
 import pytest
 from forge.core import atomic
 
-from .conftest import copy_project
+from .miniproject import mini_project
 
 from ..conftest import invoke
 
@@ -23,14 +23,15 @@ def _duplicate(root):
 
 @pytest.fixture
 def duplicated(tmp_path):
-    return _duplicate(copy_project(tmp_path / "game"))
+    return _duplicate(mini_project(tmp_path / "game"))
 
 
 @pytest.fixture(scope="module")
 def forced(tmp_path_factory):
     """``duplicated`` rendered once with --force --print, read by the draft tests (one book laid out, not
-    three): (project, result). A test that changes it works on its own copy."""
-    root = _duplicate(copy_project(tmp_path_factory.mktemp("forced") / "game"))
+    three; the small books project's, every page of it marked as a shipped book's would be): (project,
+    result). A test that changes it works on its own copy."""
+    root = _duplicate(mini_project(tmp_path_factory.mktemp("forced") / "game"))
     result = _render(root, "--force", "--print")
     atomic.release()  # the command confined writes to its output folder; the tests write elsewhere
     return root, result

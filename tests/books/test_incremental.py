@@ -10,15 +10,16 @@ import pytest
 from forge.books.build import BOOK_RECORD, build_books, output_path, print_path
 from forge.books.printing import PRINT_FILES
 
-from .conftest import copy_project
+from .miniproject import mini_project
 
 LANGS = ("en", "fr")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory) -> Path:
-    """The rulebook in both languages, built once into the project's output/."""
-    root = copy_project(tmp_path_factory.mktemp("inc") / "game")
+    """The rulebook in both languages, built once into the project's output/: the small project's
+    (tests/books/miniproject.py), four pages a book; what is laid out again does not depend on the prose's length."""
+    root = mini_project(tmp_path_factory.mktemp("inc") / "game")
     outcomes = build_books(root, ("rulebook",), LANGS, root / "output", workers=2)
     assert all(o.written for o in outcomes)
     return root
@@ -94,7 +95,7 @@ def _rename(root: Path, file: str, name: str) -> None:
 @pytest.mark.slow
 def test_a_card_change_lays_out_the_books_that_show_it(game):
     before = _state(game, "en")[0]
-    _rename(game, "black.yaml", "Carrion Crow")  # the rulebook's anatomy shows its card image
+    _rename(game, "black.yaml", "Carrion Crow")  # the rulebook names it
     again = _again(game)
     assert again["en"].written
     assert _state(game, "en")[0] != before
@@ -103,7 +104,7 @@ def test_a_card_change_lays_out_the_books_that_show_it(game):
 def _not_shown(root: Path) -> str:
     """A Red recruitment card the rulebook does not show: neither in its example game's record nor on that
     game's opening row, nor named by any of its generated lists (the soul sources, the back cover's traps),
-    in either language; derived from the shipped books, which change with the cards."""
+    in either language; derived from the books, which change with the cards."""
     from forge.books.compose import compose
     from forge.books.example import EXAMPLE_FILE, read
     from forge.carddb.database import load_database
@@ -122,7 +123,7 @@ def _not_shown(root: Path) -> str:
 
 @pytest.mark.slow
 def test_a_card_the_rulebook_does_not_show_changes_nothing_in_it(game):
-    _rename(game, "red.yaml", _not_shown(game))  # listed in the reference booklet only, not in the example game
+    _rename(game, "red.yaml", _not_shown(game))  # named by neither rulebook, nor in the example game
     again = _again(game)
     assert again["en"].unchanged and again["fr"].unchanged
 
@@ -234,12 +235,12 @@ def test_the_key_and_so_the_press_file_do_not_depend_on_where_forge_and_the_proj
 
     from .conftest import project_of
 
-    root = copy_project(tmp_path / "one")
+    root = mini_project(tmp_path / "one")
     composed = compose(project_of(root), "reference", "en")
     key = build.book_key(composed, root)
     assert safeio.FORGE_HOME.as_uri() in composed.html  # the fonts' file: URLs, what made the keys differ
 
-    other = copy_project(tmp_path / "elsewhere" / "two")
+    other = mini_project(tmp_path / "elsewhere" / "two")
     home = tmp_path / "site-packages"  # forge installed elsewhere: its shipped files there
     _install_forge_assets(home)
 
@@ -267,10 +268,10 @@ def test_the_key_is_the_same_when_forge_runs_in_its_own_checkout(tmp_path, monke
 
     from .conftest import project_of
 
-    elsewhere = copy_project(tmp_path / "elsewhere")
+    elsewhere = mini_project(tmp_path / "elsewhere")
     key = build.book_key(compose(project_of(elsewhere), "reference", "en"), elsewhere)
 
-    checkout = copy_project(tmp_path / "checkout")
+    checkout = mini_project(tmp_path / "checkout")
     _install_forge_assets(checkout)
     inside = _with_forge_at(compose(project_of(checkout), "reference", "en"), checkout)
     monkeypatch.setattr(safeio, "FORGE_HOME", checkout)

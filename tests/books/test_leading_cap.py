@@ -10,8 +10,6 @@ import pytest
 
 from forge.books import balance
 
-from .conftest import copy_project
-
 #: The credits' leading in book.css (a factor of their size) and the most the balance may add to it.
 CREDITS_LEADING = 1.3
 CAP = 1.15
@@ -74,13 +72,12 @@ def _credits_pitch(pdf_path, heading: str) -> list[tuple[float, float]]:
 
 
 @pytest.mark.slow
-def test_the_rulebooks_credits_keep_their_leading_in_print(tmp_path):
-    from forge.books.build import build_books, output_path
+def test_the_rulebooks_credits_keep_their_leading_in_print(rendered):
+    """Read on the shipped rulebooks as the session laid them out once (``rendered``)."""
+    from .pages import pdf_path
 
-    root = copy_project(tmp_path / "game")
-    build_books(root, ("rulebook",), ("en", "fr"), root / "output", workers=1, press=False)
     for lang, heading in (("en", "Credits"), ("fr", "Crédits")):
-        pairs = _credits_pitch(output_path(root / "output", "rulebook", lang), heading)
+        pairs = _credits_pitch(pdf_path(rendered, "rulebook", lang), heading)
         small = min(size for _, size in pairs)  # the credits' small print, not the text above them
         credits = [pitch for pitch, size in pairs if abs(size - small) < 0.05]
         assert len(credits) >= 3, (lang, pairs)
