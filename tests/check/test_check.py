@@ -36,6 +36,7 @@ def test_the_shipped_project_passes(gated):
                      "✓ all checks passed"]
 
 
+@pytest.mark.slow
 def test_a_stale_schema_fails_the_gate(gated):
     (gated / "schema/cards.schema.json").write_text("{}\n", encoding="utf-8")
     code, out = gate(gated, "schema")
@@ -46,6 +47,7 @@ def test_a_stale_schema_fails_the_gate(gated):
     assert out.splitlines()[-1] == "✗ check failed: schema"
 
 
+@pytest.mark.slow
 def test_a_stale_design_doc_fails_the_gate(gated):
     design = gated / "docs/design.md"
     text = design.read_text(encoding="utf-8")
