@@ -66,15 +66,43 @@ def edge_strip_ink(image, dpi: int, margin: float = 5 * mm) -> list[tuple[int, i
     return bad
 
 
-def text_runs(reader) -> list[tuple[int, str, str]]:
-    """Every text run of every page: (page index, font base name without its subset tag, text)."""
-    runs = []
-    for i, page in enumerate(reader.pages):
-        def visit(text, cm, tm, font, size, i=i):
-            if text and font is not None:
-                runs.append((i, str(font.get("/BaseFont", "")).split("+", 1)[-1], text))
-        page.extract_text(visitor_text=visit)
-    return runs
+def texts(pdf) -> list[str]:
+    """Each page's text (``pdf``: a path or the bytes of a PDF), as pdfium reads it: form XObjects included,
+    each read once in C (pypdf's extract_text parses a form again at every place it is drawn: a second a sheet)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def printed_chars(pdf) -> list[tuple[int, str, str, str]]:
+    """Every character printed on every page (``pdf``: a path or the bytes of a PDF): (page index, font base
+    name without its subset tag, the character as its font's ToUnicode map gives it, the text around it).
+    The spaces and line breaks pdfium adds between runs are left out: no font printed them."""
+    import ctypes
+
+    import pypdfium2 as pdfium
+    import pypdfium2.raw as raw
+
+    doc = pdfium.PdfDocument(pdf if isinstance(pdf, bytes) else str(pdf))
+    chars, name = [], ctypes.create_string_buffer(256)
+    try:
+        for i in range(len(doc)):
+            page = doc[i].get_textpage()
+            text = page.get_text_range()
+            for k in range(raw.FPDFText_CountChars(page)):
+                if raw.FPDFText_IsGenerated(page, k):
+                    continue
+                size = raw.FPDFText_GetFontInfo(page, k, name, len(name), None)
+                font = name.value.decode() if 0 < size <= len(name) else ""
+                chars.append((i, font.split("+", 1)[-1], chr(raw.FPDFText_GetUnicode(page, k)),
+                              text[max(0, k - 20):k + 20]))
+    finally:
+        doc.close()
+    return chars
 
 
 def font_cmaps() -> dict[str, set[int]]:
@@ -85,15 +113,15 @@ def font_cmaps() -> dict[str, set[int]]:
     return {getFont(n).face.name.decode(): set(getFont(n).face.charToGlyph) for n in FONT_FILES}
 
 
-def missing_glyphs(reader) -> list[tuple[int, str, str, str]]:
-    """(page, font, character, run) for every printed character its font has no glyph for."""
+def missing_glyphs(pdf) -> list[tuple[int, str, str, str]]:
+    """(page, font, character, the text around it) for every printed character its font has no glyph for;
+    ``pdf`` is a path or the bytes of a PDF."""
     cmaps = font_cmaps()
     missing = []
-    for page, font, text in text_runs(reader):
+    for page, font, ch, around in printed_chars(pdf):
+        if ch in "\n\r":
+            continue
         have = cmaps.get(font)
-        for ch in text:
-            if ch in "\n\r":
-                continue
-            if ch == "\x00" or have is None or ord(ch) not in have:
-                missing.append((page, font, ch, text))
+        if ch == "\x00" or have is None or ord(ch) not in have:
+            missing.append((page, font, ch, around))
     return missing

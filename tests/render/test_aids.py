@@ -2,6 +2,7 @@
 print-on-demand, in both languages, with every rule number taken from the engine."""
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -138,8 +139,11 @@ def test_token_counts_follow_the_players_and_factions():
         assert counts["poison"] >= state.START_HEALTH and counts["essence"] >= state.START_HEALTH, paper
 
 
-def _pod_aid_pages(out: Path, lang: str) -> list[tuple[str, str, str]]:
-    """The print-on-demand file's aid pages after the game's cards: (front form, back form, their text)."""
+@functools.cache
+def _pod_aid_pages(out: Path, lang: str) -> tuple[tuple[str, str, str], ...]:
+    """The print-on-demand file's aid pages after the game's cards: (front form, back form, their text).
+
+    Read once per file: ``out`` is the session's read-only render (``mini_print``), which two tests read."""
     from .pdfread import placements
 
     tpl = load_template(REPO)
@@ -151,7 +155,7 @@ def _pod_aid_pages(out: Path, lang: str) -> list[tuple[str, str, str]]:
     for front, back in zip(pages[::2], pages[1::2]):
         (f,), (b,) = placements(front, tpl), placements(back, tpl)
         out_pages.append((f["name"], b["name"], front.extract_text() + "\n" + back.extract_text()))
-    return out_pages
+    return tuple(out_pages)
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])

@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pypdf import PdfReader
 from reportlab.lib.units import mm
 
 from forge.render.jobs import cards_pdf
@@ -78,4 +77,4 @@ def test_backs_have_nothing_but_their_glow_near_the_cut(backs_pdf):
 
 def test_backs_print_every_glyph_from_their_fonts(backs_pdf):
     path, _ = backs_pdf
-    assert missing_glyphs(PdfReader(path)) == []
+    assert missing_glyphs(path) == []

@@ -163,7 +163,7 @@ def test_nothing_within_5_mm_of_the_edge_and_actual_size_duplex_asked(pages, pap
 
 def test_every_glyph_printed_is_in_its_font(pages):
     for path in pages.values():
-        assert missing_glyphs(PdfReader(path)) == [], path.name
+        assert missing_glyphs(path) == [], path.name
 
 
 def test_a_glyph_missing_from_the_font_is_caught(tmp_path):
@@ -173,7 +173,7 @@ def test_a_glyph_missing_from_the_font_is_caught(tmp_path):
     (tmp_path / TEMPLATE_FILE).write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     path = tmp_path / "calibration.pdf"
     path.write_bytes(calibration_sheet(load_template(tmp_path), "a4", "en"))
-    assert {(font, ch) for _, font, ch, _ in missing_glyphs(PdfReader(path))} == {("Lato-Regular", "\x00")}
+    assert {(font, ch) for _, font, ch, _ in missing_glyphs(path)} == {("Lato-Regular", "\x00")}
 
 
 def test_advice_in_the_page_language(pages):

@@ -77,8 +77,9 @@ def test_a_kept_card_prints_as_the_card_drawn_in_place(tpl, tmp_path, document):
     kept = make(_forms(tpl, tmp_path))  # every fragment read back from disk
     assert fresh == kept
     assert list((tmp_path / formcache.FORMS).rglob("*.form"))
-    assert _text(kept) == _text(drawn)
-    assert "Dragonnet des Braises" in _text(kept) and "Piochez 1 carte" in _text(kept)
+    text = _text(kept)
+    assert text == _text(drawn)
+    assert "Dragonnet des Braises" in text and "Piochez 1 carte" in text
     for a, b in zip(_pixels(drawn), _pixels(kept), strict=True):
         diff = ImageChops.difference(a, b)
         assert max(hi for _, hi in diff.getextrema()) <= 40

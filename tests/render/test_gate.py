@@ -6,6 +6,7 @@ import pypdf
 import pytest
 
 
+from .pdfread import texts
 from .test_command import CARDS
 
 from ..conftest import invoke
@@ -20,7 +21,7 @@ def run(*args):
 
 
 def _text(path) -> list[str]:
-    return [page.extract_text() for page in pypdf.PdfReader(path).pages]
+    return texts(path)
 
 
 def test_a_duplicate_id_renders_nothing(project):

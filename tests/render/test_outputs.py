@@ -232,14 +232,15 @@ def test_a_card_that_overflows_is_reported_and_framed_on_the_proof(tmp_path):
 
 
 @pytest.mark.slow
-def test_outputs_of_a_deleted_card_are_removed(tmp_path):
-    out = tmp_path / "output"
-    render(out, profiles=("gamecrafter", "pnp"))
+def test_outputs_of_a_deleted_card_are_removed(rendered, tmp_path):
+    """Only the asked profile's and language's file of the card goes: every other profile's stays."""
+    out = copy_of(rendered, tmp_path)
     db = mini_db()
     db.cards = [c for c in db.cards if c.id != "snare"]
     result = render(out, db, profiles=("gamecrafter",), langs=("en",))
     assert result.removed == ["gamecrafter/en/snare.png"]
     assert not (out / "gamecrafter/en/snare.png").exists() and (out / "gamecrafter/fr/snare.png").exists()
+    assert (out / "mpc/en/snare.png").exists()
 
 
 def test_every_deck_and_hand_card_wears_the_one_back_in_every_profile(rendered):

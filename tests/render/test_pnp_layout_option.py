@@ -12,6 +12,7 @@ from forge.core import atomic
 from forge.carddb.database import load_database
 
 from .helpers import aid_count
+from .pdfread import texts
 from .test_command import CARDS, run
 
 pytest.importorskip("pypdfium2")
@@ -49,7 +50,7 @@ def test_gutter_by_default_and_butted_on_request(project):
     assert {p: pdf[p].read_bytes() for p in pdf} == gutter  # its own files: the gutter sheets are left alone
     spec = json.loads((root / "output/pnp/preflight.json").read_text())["spec"]
     assert spec["layout"] == "butted" and spec["cards_per_page"] == {"a4": 9, "letter": 8}
-    assert "9 cards a page" in PdfReader(butted["a4"]).pages[0].extract_text()
+    assert "9 cards a page" in texts(butted["a4"])[0]
     again = run("--root", str(root), "--profile", "pnp", "--lang", "en")
     assert again.exit_code == 0 and "0 files written" in again.output  # and the butted ones stay too
     assert all(f.exists() for f in butted.values())

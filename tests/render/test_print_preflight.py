@@ -18,6 +18,7 @@ from forge.render.preflight import SHOP_RULES, check_pdf, measure_pdf, print_adv
 from forge.render.template import load_template
 
 from .helpers import books, mini_db, physical_count
+from .test_command import CARDS
 
 from ..conftest import invoke
 
@@ -85,10 +86,11 @@ def test_the_measured_ink_is_the_highest_colour_of_the_file(rendered):
 
 
 @pytest.mark.slow
-def test_the_cli_prints_the_figures(tmp_path):
-
-    result = invoke(["render", "cards", "--root", str(REPO), "--out", str(tmp_path / "o"),
-                                      "--profile", "pod", "--lang", "fr", "--workers", "1"])
+def test_the_cli_prints_the_figures(project):
+    """On a ten-card game (tests/render/test_command.py's): the figures are the file's, whatever its cards."""
+    project("game.yaml", CARDS)
+    result = invoke(["render", "cards", "--root", str(project.root), "--profile", "pod", "--lang", "fr",
+                     "--workers", "1"])
     assert result.exit_code in (0, 1), result.output
     line = next(x for x in result.output.splitlines() if "rift-commanders-fr-pod.pdf:" in x)
     assert "DeviceCMYK" in line and "ink ≤" in line and "PDF/X-4 (FOGRA39)" in line and "bleed 3.2 mm" in line
