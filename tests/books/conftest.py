@@ -64,10 +64,12 @@ def pdf_of(rendered):
 
 
 @pytest.fixture(scope="session")
-def web_edition(shipped_root):
-    """The web edition of both books in both languages, built once: (outcomes by (kind, lang), folder)."""
+def web_edition(shipped_root, composed):
+    """The web edition of both books in both languages, built once: (outcomes by (kind, lang), folder).
+    Its books are the session's ``composed`` ones, handed over as ``forge build`` hands the PDFs' books
+    over (``build_web(composed=...)``, read only), not composed a second time."""
     from forge.books.web import build_web
 
     out = shipped_root / "web-output"
-    outcomes = build_web(shipped_root, KINDS, LANGS, out)
+    outcomes = build_web(shipped_root, KINDS, LANGS, out, composed=composed)
     return {(o.kind, o.lang): o for o in outcomes}, out / "books"

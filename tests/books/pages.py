@@ -1,6 +1,10 @@
-"""Reading a rendered book back page by page: its text (pypdf) and how much of each page is blank."""
+"""Reading a rendered book back page by page: its text (pypdf) and how much of each page is blank.
+
+A book's page texts are read once per file (the session's books are read by a dozen tests each, and pypdf
+takes seconds over a book): cached by the file's path and identity, so a book written again is read again."""
 from __future__ import annotations
 
+import os
 from functools import lru_cache
 
 from forge.books.build import output_path
@@ -12,16 +16,13 @@ def pdf_path(rendered, kind: str, lang: str):
 
 
 def page_texts(rendered, kind: str, lang: str) -> list[str]:
-    """Each page's text (pypdf), read once per file and process: the fill, whole-table and paragraph-end
-    tests all read the four shipped books, and pypdf spends seconds on each."""
     path = pdf_path(rendered, kind, lang)
-    stat = path.stat()
-    return list(_texts(str(path), stat.st_size, stat.st_mtime_ns))
+    status = os.stat(path)
+    return list(_page_texts(str(path), status.st_ino, status.st_mtime_ns, status.st_size))
 
 
-@lru_cache(maxsize=8)
-def _texts(path: str, size: int, mtime_ns: int) -> tuple[str, ...]:
-    """The pages' text of the file at ``path`` as it is (its size and time are the cache's key)."""
+@lru_cache(maxsize=16)
+def _page_texts(path: str, inode: int, mtime_ns: int, size: int) -> tuple[str, ...]:
     from pypdf import PdfReader
 
     return tuple(page.extract_text() or "" for page in PdfReader(path).pages)
@@ -38,9 +39,9 @@ def blank_below(rendered, kind: str, lang: str, dpi: int = 30) -> list[float]:
             image = pdf[i].render(scale=dpi / 72).to_pil().convert("L")
             w, h = image.size
             top, bottom = int(h * 0.08), int(h * 0.92)
-            pixels = image.load()
-            inked = [y for y in range(top, bottom) if any(pixels[x, y] < 200 for x in range(int(w * 0.1), int(w * 0.9)))]
-            shares.append(round(1 - ((inked[-1] - top + 1) if inked else 0) / (bottom - top), 2))
+            ink = image.crop((int(w * 0.1), top, int(w * 0.9), bottom)).point(lambda v: 255 if v < 200 else 0)
+            box = ink.getbbox()  # its bottom: one past the last row with a pixel darker than 200
+            shares.append(round(1 - (box[3] if box else 0) / (bottom - top), 2))
     finally:
         pdf.close()
     return shares

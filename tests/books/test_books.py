@@ -5,8 +5,6 @@ import re
 
 import pytest
 
-from forge.books.build import build_books, output_path
-
 from .conftest import KINDS, LANGS, project_of
 
 HEADINGS = {
@@ -94,11 +92,3 @@ def test_the_french_books_use_french_typography(composed, pdf_of, kind):
     assert re.findall(r"«[ \t\n].{12}", html) == []
     assert '"' not in html and "'" not in html  # « », ’ (WeasyPrint's text, not the PDF's, is checked:
     assert "«" in pdf_of(kind, "fr").text      # a font maps the space and the no-break space alike)
-
-
-@pytest.mark.slow
-def test_same_inputs_give_byte_identical_pdfs(rendered, shipped_root, tmp_path):
-    outcomes, out = rendered
-    again = build_books(shipped_root, ("rulebook",), ("en",), tmp_path, workers=1)[0]
-    assert again.written
-    assert output_path(tmp_path, "rulebook", "en").read_bytes() == output_path(out, "rulebook", "en").read_bytes()

@@ -8,21 +8,19 @@ from __future__ import annotations
 
 import pytest
 
-from forge.books.compose import compose
-
-from .conftest import LANGS, REPO, project_of
+from .conftest import LANGS
 
 
 def _text(box) -> str:
     return getattr(box, "text", "") + "".join(_text(c) for c in getattr(box, "children", None) or [])
 
 
-def _flow_lines(lang: str) -> list[list[str]]:
-    """Each phase's and step's lines of text, as laid out on the reference's extra pages."""
+def _flow_lines(result, root) -> list[list[str]]:
+    """Each phase's and step's lines of text, as laid out on the reference's extra pages (``result``: the
+    reference composed from the project at ``root``)."""
     import weasyprint
 
-    result = compose(project_of(REPO), "reference", lang)
-    pages = weasyprint.HTML(string=result.tail_html(3), base_url=REPO.resolve().as_uri() + "/").render().pages
+    pages = weasyprint.HTML(string=result.tail_html(3), base_url=root.resolve().as_uri() + "/").render().pages
     out, todo = [], [p._page_box for p in pages]
     while todo:
         box = todo.pop()
@@ -41,8 +39,8 @@ def _flow_lines(lang: str) -> list[list[str]]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
-def test_no_step_of_the_turn_at_a_glance_leaves_a_word_alone_on_a_line(lang):
-    boxes = _flow_lines(lang)
+def test_no_step_of_the_turn_at_a_glance_leaves_a_word_alone_on_a_line(composed, shipped_root, lang):
+    boxes = _flow_lines(composed[("reference", lang)], shipped_root)
     assert len(boxes) >= 9, boxes  # three phases, six steps
     lonely = [lines for lines in boxes for a, b in zip(lines[2:], lines[3:])  # after the number and the title
               if len(a.split()) == 1 and len(b.split()) >= 3]

@@ -6,6 +6,7 @@ across a page turn, and a heading never ends a page.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import pytest
 
@@ -29,9 +30,14 @@ def _furniture(lines: list[str]) -> list[str]:
     return lines
 
 
+@lru_cache(maxsize=None)
+def _notes_title(lang: str) -> str:
+    return load_project(REPO, load_database(REPO).db, load_phrasebooks(REPO)).strings[lang]["notes"]
+
+
 def _body_pages(rendered, kind, lang) -> list[tuple[int, list[str]]]:
     """(page number, lines) of the pages between the contents and the notes or back cover."""
-    notes = load_project(REPO, load_database(REPO).db, load_phrasebooks(REPO)).strings[lang]["notes"]
+    notes = _notes_title(lang)
     out = []
     for number, text in enumerate(page_texts(rendered, kind, lang), start=1):
         lines = [line for line in text.splitlines() if line.strip()]
@@ -49,12 +55,14 @@ def test_no_page_of_text_is_left_mostly_blank(rendered, kind, lang):
     assert not wasted, f"{kind}-{lang}: pages mostly blank (share blank): {wasted}"
 
 
-def _names(lang: str) -> set[str]:
+@lru_cache(maxsize=None)
+def _names(lang: str) -> frozenset[str]:
     """Every word of a keyword or a card name in ``lang``, with its capital ("Sacrifice", "Trépas"):
     none may be cut by a hyphen (the common word, "allegiance", "défausse", may)."""
     book = load_phrasebooks(REPO)[lang]
     names = list(book.section("keywords").values()) + [c.name[lang] for c in load_database(REPO).db.cards]
-    return {w for name in names for w in re.findall(r"[^\W\d_]{4,}", name.replace("\u2019", "'")) if w[0].isupper()}
+    return frozenset(w for name in names for w in re.findall(r"[^\W\d_]{4,}", name.replace("\u2019", "'"))
+                     if w[0].isupper())
 
 
 @pytest.mark.parametrize("kind, lang", BOOKS)

@@ -18,6 +18,7 @@ from forge.books.compose import compose, url_policy
 from forge.books.fetch import FetchRefused, css_urls, scan_html
 
 from .conftest import KINDS, LANGS, copy_project, project_of
+from .miniproject import mini_project
 
 from ..conftest import invoke
 
@@ -93,10 +94,13 @@ class Listener:
 
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory):
-    """A project whose four prose files end with every URL payload, one per paragraph; its books built once."""
+    """The small books project (tests/books/miniproject.py) whose four prose files end with every URL payload,
+    one per paragraph; its books built once, each composed once for its PDF and for the tests. The escaping
+    and the refusals do not depend on the prose around a payload: four short books prove them as the
+    shipped ones did, in a fifth of the time."""
     base = tmp_path_factory.mktemp("hostile")
     secret = _secret_file(base)
-    root = copy_project(base / "game")
+    root = mini_project(base / "game")
     (root / "templates/books/leak.png").symlink_to(secret)
     os.mkfifo(root / "templates/books/pipe.png")
     listener = Listener()
@@ -113,10 +117,10 @@ def hostile(tmp_path_factory):
         path.write_text(text, encoding="utf-8")
         lines[(kind, lang)] = at
     out = root / "output"
-    outcomes = {(o.kind, o.lang): o for o in build_books(root, KINDS, LANGS, out, workers=1)}
+    composed: dict = {}  # build_books composes each book here, before laying it out
+    outcomes = {(o.kind, o.lang): o for o in build_books(root, KINDS, LANGS, out, workers=1, composed=composed)}
     listener.close()
-    project = project_of(root)
-    composed = {(kind, lang): compose(project, kind, lang) for kind, lang in BOOKS}
+    assert set(composed) == set(BOOKS)
     yield {"root": root, "out": out, "outcomes": outcomes, "lines": lines, "listener": listener, "base": base,
            "composed": composed}
 
@@ -150,7 +154,7 @@ def test_nothing_reached_the_network(hostile):
 # -- the styles of a project: book.css ---------------------------------------------------------------
 def test_urls_in_book_css_are_refused_at_the_css_line(tmp_path):
     secret = _secret_file(tmp_path)
-    root = copy_project(tmp_path / "game")
+    root = mini_project(tmp_path / "game")
     css = root / "templates/books/book.css"
     text = css.read_text(encoding="utf-8").rstrip("\n") + "\n"
     line = text.count("\n") + 1
@@ -164,7 +168,7 @@ def test_urls_in_book_css_are_refused_at_the_css_line(tmp_path):
 
 def test_fonts_and_images_of_the_project_templates_are_allowed(tmp_path):
     """The policy is not a blanket refusal: files under templates/ and forge's fonts load."""
-    root = copy_project(tmp_path / "game")
+    root = mini_project(tmp_path / "game")
     (root / "templates/books/paper.png").write_bytes((root / "templates/books/book.css").read_bytes()[:10])
     project = project_of(root)
     base = root.resolve().as_uri() + "/"
@@ -181,7 +185,7 @@ def test_the_fetcher_refuses_what_the_policy_refuses(tmp_path, url):
     from forge.books.pdf import render_pdf
 
     secret = _secret_file(tmp_path)
-    root = copy_project(tmp_path / "game")
+    root = mini_project(tmp_path / "game")
     (root / "templates/books/leak.png").symlink_to(secret)
     listener = Listener()
     try:
@@ -233,7 +237,7 @@ JINJA_PAYLOADS = [
 @pytest.mark.parametrize("name,payload,reason", JINJA_PAYLOADS, ids=[p[0] for p in JINJA_PAYLOADS])
 def test_template_code_is_a_finding_never_run(tmp_path_factory, kind, lang, name, payload, reason):
     base = tmp_path_factory.mktemp("jinja")
-    root = copy_project(base / "game") if not (base / "game").exists() else base / "game"
+    root = mini_project(base / "game")
     marker = base / "pwned"
     path = root / f"templates/books/{kind}.{lang}.md"
     text = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
@@ -250,7 +254,7 @@ def test_template_code_is_a_finding_never_run(tmp_path_factory, kind, lang, name
 
 def test_the_command_refuses_and_exits_1(tmp_path):
     secret = _secret_file(tmp_path)
-    root = copy_project(tmp_path / "game")
+    root = mini_project(tmp_path / "game")
     css = root / "templates/books/book.css"
     css.write_text(css.read_text(encoding="utf-8") + f'\n@import url("file://{secret}");\n', encoding="utf-8")
     result = invoke(["render", "rulebook", "--root", str(root), "--lang", "en"])
@@ -261,7 +265,8 @@ def test_the_command_refuses_and_exits_1(tmp_path):
 
 
 def test_strings_are_escaped_not_markup(tmp_path):
-    """A label of strings.yaml holding HTML prints as text: the `and` of every list, the table headers."""
+    """A label of strings.yaml holding HTML prints as text: the `and` of every list, the table headers
+    (the shipped rulebook's prose uses the label; the small project's does not)."""
     root = copy_project(tmp_path / "game")
     strings = root / "templates/books/strings.yaml"
     text = strings.read_text(encoding="utf-8")
@@ -288,7 +293,7 @@ def _forge(*args: str, timeout: float = 120):
 ], ids=["fifo", "dev-zero", "folder", "huge"])
 def test_template_files_that_are_not_ordinary_are_refused_before_reading(tmp_path, name, make, words):
     """Today's failure modes were a hang (FIFO) or filling the memory (/dev/zero): now exit 2 at once."""
-    root = copy_project(tmp_path / "game")
+    root = mini_project(tmp_path / "game")
     path = root / "templates/books" / name
     path.unlink()
     make(path)
@@ -305,7 +310,7 @@ def test_a_book_is_scanned_for_urls_once_for_its_findings_and_its_key(tmp_path, 
     from forge.books import fetch
     from forge.books.build import book_key
 
-    project = project_of(copy_project(tmp_path / "game"))
+    project = project_of(mini_project(tmp_path / "game"))
     fetch._document_urls.cache_clear()
     fetch._css_urls.cache_clear()
     feeds = []

@@ -13,7 +13,7 @@ import pytest
 
 from forge.books import example, table
 from forge.books.anatomy import without_pictures
-from forge.books.compose import Book, compose
+from forge.books.compose import Book
 
 from .conftest import LANGS, REPO, project_of
 
@@ -22,18 +22,19 @@ SMALLEST_PT = 6.0
 PX_PER_PT = 96 / 72
 
 
-def _figures(lang: str) -> tuple[str, list[str]]:
-    """The rulebook's setup diagram and worked example laid out alone, with the book's head (its CSS)."""
+def _figures(composed, root, lang: str) -> tuple[str, list[str]]:
+    """The rulebook's setup diagram and worked example laid out alone, with the book's head (its CSS)
+    (``composed``: the session's books, composed from the copy of the shipped project at ``root``)."""
     import weasyprint
 
-    composed = compose(project_of(REPO), "rulebook", lang).html
+    composed = composed[("rulebook", lang)].html
     start = composed.index('<figure class="setup-table">')
     figure = composed[start:composed.index("</figure>", start) + len("</figure>")]
     start = composed.index('<section class="play-turn">')  # the example's first turn, its cards pictured
     turn = composed[start:composed.index("</section>", start) + len("</section>")]
     html = composed[:composed.index("<body")] + f'<body><main>{figure}<div class="worked-example">{turn}</div></main></body></html>'
 
-    return html, weasyprint.HTML(string=html, base_url=REPO.resolve().as_uri() + "/").render().pages
+    return html, weasyprint.HTML(string=html, base_url=root.resolve().as_uri() + "/").render().pages
 
 
 def _boxes(pages):
@@ -80,8 +81,8 @@ def test_the_face_up_cards_are_faces_with_name_cost_and_type(lang):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_word_of_the_setup_diagram_and_the_example_s_names_prints_at_6_pt_or_more(lang):
-    _, pages = _figures(lang)
+def test_every_word_of_the_setup_diagram_and_the_example_s_names_prints_at_6_pt_or_more(composed, shipped_root, lang):
+    _, pages = _figures(composed, shipped_root, lang)
     sizes, faces = [], []
     for box, own, classes in _boxes(pages):
         text = getattr(box, "text", None)

@@ -15,6 +15,7 @@ from forge.books.web import WEB_RECORD, build_web, equivalents, web_path
 from forge.books.webrewrite import Heading, rewrite
 
 from .conftest import KINDS, LANGS, copy_project
+from .miniproject import mini_project
 
 from ..conftest import invoke
 
@@ -225,7 +226,9 @@ def test_the_same_project_gives_the_same_bytes_from_any_folder(web_edition, tmp_
 
 @pytest.fixture
 def game(tmp_path):
-    return copy_project(tmp_path / "game")
+    """The small books project (tests/books/miniproject.py): the tests below are about how the edition is
+    built (records, caches, findings, the command), not the shipped prose."""
+    return mini_project(tmp_path / "game")
 
 
 @pytest.mark.slow
@@ -340,7 +343,8 @@ def test_every_class_the_books_style_is_styled_on_the_web_or_declared_print_only
 
 
 @pytest.mark.slow
-def test_a_class_added_to_book_css_alone_is_a_warning_at_web_css(game):
+def test_a_class_added_to_book_css_alone_is_a_warning_at_web_css(tmp_path):
+    game = copy_project(tmp_path / "game")  # the shipped prose: its worked example uses the class play-step
     css = game / "templates/books/book.css"
     css.write_text(css.read_text(encoding="utf-8") + "\n.play-step { color: #222; }\n.no-such-class { color: red; }\n",
                    encoding="utf-8")
