@@ -10,10 +10,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-import yaml
-
 REPO = Path(__file__).resolve().parents[2]
-SCHEMA_LINE = "# yaml-language-server: $schema=../schema/cards.schema.json\n"
 #: The cards kept, by file: a recruitment card and a starter Soul.
 KEPT = {"red.yaml": ("kindle",), "starter.yaml": ("lost-soul",)}
 RULEBOOK_BODY = "# Rules of play\n\n{game} is a deckbuilding game.\n\n## Goal\n\nReduce your opponent's health to 0.\n"
@@ -26,12 +23,11 @@ def small_game(target: Path) -> Path:
         shutil.copytree(REPO / part, target / part)
     (target / "cards").mkdir()
     shutil.copy(REPO / "cards" / "factions.yaml", target / "cards" / "factions.yaml")
-    for name, ids in KEPT.items():
-        data = yaml.safe_load((REPO / "cards" / name).read_text(encoding="utf-8"))
-        data["cards"] = [card for card in data["cards"] if card["id"] in ids]
-        assert [card["id"] for card in data["cards"]] == list(ids), name
-        text = SCHEMA_LINE + yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
-        (target / "cards" / name).write_text(text, encoding="utf-8")
+    for name, ids in KEPT.items():  # cut as text: the cards read as written in the shipped files
+        head, *cards = (REPO / "cards" / name).read_text(encoding="utf-8").split("\n  - id: ")
+        kept = [card.rstrip("\n") + "\n" for card in cards if card.split("\n", 1)[0] in ids]
+        assert len(kept) == len(ids), name
+        (target / "cards" / name).write_text(head + "".join(f"\n  - id: {card}" for card in kept), encoding="utf-8")
     rulebook = target / "templates" / "books" / "rulebook.en.md"
     _, front, _ = rulebook.read_text(encoding="utf-8").split("---\n", 2)
     rulebook.write_text(f"---\n{front}---\n{RULEBOOK_BODY}", encoding="utf-8")
