@@ -30,3 +30,14 @@ def append(root: Path, kind: str, lang: str, text: str) -> int:
     body = path.read_text(encoding="utf-8").rstrip("\n") + "\n\n"
     path.write_text(body + text + "\n", encoding="utf-8")
     return body.count("\n") + 1
+
+
+def shorten(root: Path, kind: str, sections: int = 1) -> None:
+    """Keep the first ``sections`` parts of the book's prose (the title's, then each `## ` section), in both
+    languages: a test of what the grammar makes of a paragraph composes a page, not the whole book (a fifth of
+    its time)."""
+    for lang in ("en", "fr"):
+        path = root / f"templates/books/{kind}.{lang}.md"
+        _, front, body = path.read_text(encoding="utf-8").split("---\n", 2)
+        kept = "\n## ".join(body.split("\n## ")[:sections]).rstrip("\n")
+        path.write_text(f"---\n{front}---\n{kept}\n", encoding="utf-8")

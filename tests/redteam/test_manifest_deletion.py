@@ -3,6 +3,8 @@
 Before: an entry `../../precious.txt` (or an absolute path, or a path through a link in output/)
 in the scope of the run was deleted as "the output of a card removed since": any file forge could
 write was deleted. A malformed `scope` was an internal error.
+
+The attack is on the manifest, not on the cards: the small game (tests/redteam/small.py) is rendered.
 """
 from __future__ import annotations
 
@@ -13,6 +15,7 @@ import pytest
 from forge.render.cards import manifest_record
 
 from ..conftest import invoke
+from .small import small_game
 
 
 def render(root: Path):
@@ -26,6 +29,11 @@ def plant(root: Path, files: dict) -> None:
 
 
 @pytest.fixture
+def game(tmp_path: Path) -> Path:
+    return small_game(tmp_path / "game")
+
+
+@pytest.fixture
 def precious(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("home") / "precious.txt"
     path.write_text("keep me\n", encoding="utf-8")
@@ -33,48 +41,48 @@ def precious(tmp_path_factory) -> Path:
 
 
 @pytest.mark.slow
-def test_a_manifest_path_climbing_out_is_not_deleted(shipped: Path, precious: Path):
-    climb = "/".join([".."] * (len((shipped / "output").resolve().parts) - 1)) + str(precious)
-    plant(shipped, {climb: {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
-    result = render(shipped)
+def test_a_manifest_path_climbing_out_is_not_deleted(game: Path, precious: Path):
+    climb = "/".join([".."] * (len((game / "output").resolve().parts) - 1)) + str(precious)
+    plant(game, {climb: {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
+    result = render(game)
     assert result.exit_code == 0, (result.output, result.exception)
     assert precious.exists()
 
 
 @pytest.mark.slow
-def test_an_absolute_manifest_path_is_not_deleted(shipped: Path, precious: Path):
-    plant(shipped, {str(precious): {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
-    assert render(shipped).exit_code == 0
+def test_an_absolute_manifest_path_is_not_deleted(game: Path, precious: Path):
+    plant(game, {str(precious): {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
+    assert render(game).exit_code == 0
     assert precious.exists()
 
 
 @pytest.mark.slow
-def test_a_manifest_path_through_a_link_is_not_deleted(shipped: Path, precious: Path):
-    (shipped / "output").mkdir()
-    (shipped / "output" / "old").symlink_to(precious.parent, target_is_directory=True)
-    plant(shipped, {f"old/{precious.name}": {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
-    assert render(shipped).exit_code == 0
+def test_a_manifest_path_through_a_link_is_not_deleted(game: Path, precious: Path):
+    (game / "output").mkdir()
+    (game / "output" / "old").symlink_to(precious.parent, target_is_directory=True)
+    plant(game, {f"old/{precious.name}": {"key": "x", "scope": ["tts", "en", ""], "check": {}}})
+    assert render(game).exit_code == 0
     assert precious.exists()
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("scope", [["tts", "en"], "tts", [1, 2, 3], {"a": 1}])
-def test_a_malformed_scope_is_no_internal_error(shipped: Path, scope):
-    (shipped / "output" / "tts" / "en").mkdir(parents=True)
-    (shipped / "output" / "tts" / "en" / "gone.png").write_bytes(b"old")  # an output the entry names
-    plant(shipped, {"tts/en/gone.png": {"key": "x", "scope": scope, "check": {}}})
-    result = render(shipped)
+def test_a_malformed_scope_is_no_internal_error(game: Path, scope):
+    (game / "output" / "tts" / "en").mkdir(parents=True)
+    (game / "output" / "tts" / "en" / "gone.png").write_bytes(b"old")  # an output the entry names
+    plant(game, {"tts/en/gone.png": {"key": "x", "scope": scope, "check": {}}})
+    result = render(game)
     assert result.exit_code == 0, (result.output, result.exception)
 
 
 @pytest.mark.slow
-def test_an_output_of_a_removed_card_is_still_removed(shipped: Path):
-    assert render(shipped).exit_code == 0
-    stale = shipped / "output" / "tts" / "en" / "gone.png"
+def test_an_output_of_a_removed_card_is_still_removed(game: Path):
+    assert render(game).exit_code == 0
+    stale = game / "output" / "tts" / "en" / "gone.png"
     stale.write_bytes(b"old")
-    manifest = manifest_record(shipped / "output")
+    manifest = manifest_record(game / "output")
     data = manifest.load()  # as this machine's forge wrote it, an older card included
     data["files"]["tts/en/gone.png"] = {"key": "x", "scope": ["tts", "en", ""], "check": {}}
     manifest.save(data)
-    assert render(shipped).exit_code == 0
+    assert render(game).exit_code == 0
     assert not stale.exists()
