@@ -64,7 +64,14 @@ def test_the_people_s_games_are_counted_as_the_records_say(records, db):
     assert figures["lengths"]["n"] == GAMES
 
 
-def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli):
+def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli, monkeypatch):
+    """The people's figures reach the JSON and the page. The charts are blank ones of the same names:
+    drawing them takes 4 s, and tests/balance/test_report.py proves them."""
+    from forge.balance import report
+    from forge.balance.charts import Chart
+
+    names = ("matchups", "seats", "game-length", "health", "cost-curve", "card-deltas")
+    monkeypatch.setattr(report, "all_charts", lambda *args: [Chart(n, n, n, b"", b"<svg/>") for n in names])
     result = cli(["simulate", "--root", str(REPO), "--played", str(records), "--report",
                   "--no-proofs", "--out", str(tmp_path), "--format", "json"])
     assert result.exit_code == 0, result.output
