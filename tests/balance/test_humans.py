@@ -14,6 +14,7 @@ from forge.carddb.database import load_database
 from forge.sim.simulate import to_json
 
 from ..play.conftest import Keyed, new_game, play_out
+from .blank import blank_charts
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = 4
@@ -65,13 +66,8 @@ def test_the_people_s_games_are_counted_as_the_records_say(records, db):
 
 
 def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli, monkeypatch):
-    """The people's figures reach the JSON and the page. The charts are blank ones of the same names:
-    drawing them takes 4 s, and tests/balance/test_report.py proves them."""
-    from forge.balance import report
-    from forge.balance.charts import Chart
-
-    names = ("matchups", "seats", "game-length", "health", "cost-curve", "card-deltas")
-    monkeypatch.setattr(report, "all_charts", lambda *args: [Chart(n, n, n, b"", b"<svg/>") for n in names])
+    """The people's figures reach the JSON and the page (its charts blank: test_report.py proves them)."""
+    blank_charts(monkeypatch)
     result = cli(["simulate", "--root", str(REPO), "--played", str(records), "--report",
                   "--no-proofs", "--out", str(tmp_path), "--format", "json"])
     assert result.exit_code == 0, result.output
