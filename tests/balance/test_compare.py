@@ -110,17 +110,17 @@ def repo_with_change(tmp_path: Path) -> Path:
 
 
 def test_forge_diff_simulate_in_markdown_and_json(repo_with_change, cli):
-    md = cli(["diff", "HEAD", "--root", str(repo_with_change), "--simulate", "24",
+    md = cli(["diff", "HEAD", "--root", str(repo_with_change), "--simulate", "12",
               "--format", "markdown"])
     assert md.exit_code == 0, md.output
     assert "\n~ kindle: cost 1 → 2\n" in md.stdout and "### Simulated balance" in md.stdout
     assert "- kindle: cost 1 → 2" in md.stdout  # the simulation's list of changes
-    assert "24 games a side (heuristic agents, seed 0), the same seeds before and after" in md.stdout
+    assert "12 games a side (heuristic agents, seed 0), the same seeds before and after" in md.stdout
     table = [r for r in md.stdout.splitlines() if r.startswith("| ")]
     assert len(table) == 1 + 4 + 1 + 12 + 1 + 2  # header, factions, first seat, pairings; the card's header and 2 uses
-    js = cli(["diff", "HEAD", "--root", str(repo_with_change), "--simulate", "24", "--format", "json"])
+    js = cli(["diff", "HEAD", "--root", str(repo_with_change), "--simulate", "12", "--format", "json"])
     sim = json.loads(js.stdout)["simulation"]
-    assert sim["games"] == 24 and sim["changes"] == ["kindle: cost 1 → 2"]
+    assert sim["games"] == 12 and sim["changes"] == ["kindle: cost 1 → 2"]
     red = sim["factions"]["red"]
     assert sum(red["pairs"].values()) == red["before"]["n"] == red["after"]["n"]
     assert set(sim["cards"]["kindle"]) == {"bought", "in_hand"}

@@ -14,6 +14,7 @@ from forge.carddb.database import load_database
 from forge.sim.simulate import to_json
 
 from ..play.conftest import Keyed, new_game, play_out
+from .blank import blank_charts
 
 REPO = Path(__file__).resolve().parents[2]
 GAMES = 4
@@ -64,7 +65,9 @@ def test_the_people_s_games_are_counted_as_the_records_say(records, db):
     assert figures["lengths"]["n"] == GAMES
 
 
-def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli):
+def test_the_cli_reports_them_through_the_simulate_report(records, db, tmp_path, cli, monkeypatch):
+    """The people's figures reach the JSON and the page (its charts blank: test_report.py proves them)."""
+    blank_charts(monkeypatch)
     result = cli(["simulate", "--root", str(REPO), "--played", str(records), "--report",
                   "--no-proofs", "--out", str(tmp_path), "--format", "json"])
     assert result.exit_code == 0, result.output

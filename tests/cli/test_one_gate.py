@@ -10,6 +10,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from ..balance.blank import blank_charts
 from ..conftest import invoke
 
 
@@ -41,7 +42,9 @@ def test_simulate_refuses_a_database_validate_refuses(tmp_path):
 
 
 @pytest.mark.slow
-def test_simulate_force_marks_every_output_draft(tmp_path):
+def test_simulate_force_marks_every_output_draft(tmp_path, monkeypatch):
+    """The text, the JSON, the page and the saved figures say DRAFT (the charts carry no words: blank here)."""
+    blank_charts(monkeypatch)
     root = project(tmp_path)
     res = run("simulate", "--root", str(root), "-n", "2", "--force")
     assert res.exit_code == 0, res.output
@@ -58,8 +61,10 @@ def test_simulate_force_marks_every_output_draft(tmp_path):
     assert saved["draft"] == data["draft"]
 
 
-def test_a_clean_simulation_carries_no_draft_mark(tmp_path):
-    """Cards without locales or templates simulate: the simulation prints no card text, so they do not refuse it."""
+def test_a_clean_simulation_carries_no_draft_mark(tmp_path, monkeypatch):
+    """Cards without locales or templates simulate: the simulation prints no card text, so they do not refuse it.
+    (The charts are blank: they carry no draft mark.)"""
+    blank_charts(monkeypatch)
     root = project(tmp_path, parts=("cards",), duplicate=False)
     res = run("simulate", "--root", str(root), "-n", "2", "--report", "--no-proofs", "--format", "json")
     assert res.exit_code == 0, res.output

@@ -81,10 +81,12 @@ def test_the_record_on_disk_replays_at_every_move(client):
 
 
 def test_hot_seat_each_player_decides_their_own_decisions(client):
+    """At each of the first 80 decisions (each player's several turns), the deciding seat sees its hand and
+    the other seat waits, its opponent's hand hidden."""
     gid, view = new_game(client, mode="hotseat", seed=2)
     assert view["mode"] == "hotseat" and view["humans"] == [0, 1]
-    rng, seats = random.Random(2), set()
-    for _ in range(300):
+    rng, seats, turns = random.Random(2), set(), set()
+    for _ in range(80):
         if view["over"]:
             break
         pending = client.store.sessions[gid].state.pending
@@ -93,8 +95,9 @@ def test_hot_seat_each_player_decides_their_own_decisions(client):
         other = client.get(f"/api/games/{gid}?seat={1 - pending}").json()
         assert other["decision"] is None and other["waiting"] == f"Player {pending + 1} is deciding…"
         seats.add(pending)
+        turns.add(client.store.sessions[gid].state.turn)
         view = decide(client, gid, view, choose(view, rng))
-    assert seats == {0, 1}
+    assert seats == {0, 1} and len(turns) >= 4, turns
 
 
 def test_the_page_speaks_french(client):

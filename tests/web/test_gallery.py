@@ -12,6 +12,7 @@ import pytest
 from forge.books.content import KEYWORD_KEYS, card_constructs
 from forge.web import gallery as gallery_mod
 
+from .blank import blank_pictures
 from .conftest import LANGS, REPO
 
 from ..conftest import invoke
@@ -162,10 +163,11 @@ def test_a_card_name_or_flavour_with_markup_shows_as_text(shipped_db):
 
 
 @pytest.mark.slow
-def test_the_command_writes_the_page_and_reports_it(tmp_path):
-    """`forge render gallery --lang fr`: one language, the report in JSON."""
+def test_the_command_writes_the_page_and_reports_it(tmp_path, monkeypatch):
+    """`forge render gallery --lang fr`: one language, the report in JSON (the pictures blank)."""
     import shutil
 
+    blank_pictures(monkeypatch)
     for part in ("cards", "locales", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)
     res = invoke(["render", "gallery", "--root", str(tmp_path), "--lang", "fr", "--format", "json"])

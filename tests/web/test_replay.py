@@ -16,6 +16,7 @@ from forge.text.cardtext import load_phrasebooks
 from forge.web import replay as replay_mod
 from forge.web.board import cards_of
 
+from .blank import blank_pictures
 from .conftest import LANGS, REPO
 
 from ..conftest import invoke
@@ -100,7 +101,9 @@ def test_the_same_record_gives_the_same_page_from_any_folder(viewer_pages, playe
 
 
 @pytest.mark.slow
-def test_the_command_writes_the_page_beside_the_replays_and_reports(played, tmp_path):
+def test_the_command_writes_the_page_beside_the_replays_and_reports(played, tmp_path, monkeypatch):
+    """`forge replay --html` writes the page beside the record, keeps its pictures (blank here) for the next."""
+    blank_pictures(monkeypatch)
     for part in ("cards", "locales", "templates"):
         shutil.copytree(REPO / part, tmp_path / part)
     record = tmp_path / "output" / "replays" / played[0].name
