@@ -208,14 +208,20 @@ def temporary_files_inside_the_session(tmp_path_factory):
     folder for the session, which is removed when every test passes (``tmp_path_retention_policy``): a run
     once left a Ray session folder in /tmp. forge's cache (``$XDG_CACHE_HOME``: the seal key, the text-fit
     record of every project a test made) lives there too, not in the home folder; each xdist worker has its
-    own. Ray's folder is a short one of its own in the system's temporary folder, removed here (its socket
+    own, holding the run's one seal key (``tests.shared.run_seal_key``: a record one worker wrote for a fixture
+    the workers share is a record for the others). Ray's folder is a short one of its own in the system's temporary folder, removed here (its socket
     paths must stay under 107 bytes: ``.../pytest-N/popen-gw0/tmp0/ray/session_.../sockets/plasma_store``
     is longer), and Ray's token is given, not made in ``~/.ray/auth_token``."""
     import secrets
     import tempfile
 
+    from .shared import run_seal_key
+
     folder = tmp_path_factory.mktemp("tmp")
-    (folder / "cache").mkdir()
+    key = folder / "cache" / "forge" / "state.key"  # where forge.core.seal looks for it
+    key.parent.mkdir(parents=True)
+    key.write_bytes(run_seal_key(tmp_path_factory))
+    key.chmod(0o600)
     ray = tempfile.mkdtemp(prefix="fr")  # in the system's temporary folder: a short path
     saved = {name: os.environ.get(name) for name in ("TMPDIR", "RAY_TMPDIR", "RAY_AUTH_TOKEN", "XDG_CACHE_HOME")}
     os.environ["TMPDIR"] = str(folder)

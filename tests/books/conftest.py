@@ -1,4 +1,7 @@
-"""Fixtures of the book tests: a copy of the shipped project, its books composed and rendered once."""
+"""Fixtures of the book tests: a copy of the shipped project, its books composed and rendered once.
+
+The copy, its books and its web edition are made once for the whole run, by the first xdist worker that
+needs them (``tests.shared.once``); every test reads them and writes elsewhere."""
 from __future__ import annotations
 
 import shutil
@@ -10,6 +13,8 @@ from forge.books.build import build_books, output_path
 from forge.books.compose import compose, load_project
 from forge.carddb.database import load_database
 from forge.text.cardtext import load_phrasebooks
+
+from ..shared import once
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("en", "fr")
@@ -30,7 +35,7 @@ def project_of(root: Path):
 
 @pytest.fixture(scope="session")
 def shipped_root(tmp_path_factory) -> Path:
-    return copy_project(tmp_path_factory.mktemp("game"))
+    return once(tmp_path_factory, "game", copy_project)
 
 
 @pytest.fixture(scope="session")
@@ -41,11 +46,14 @@ def composed(shipped_root):
 
 
 @pytest.fixture(scope="session")
-def rendered(shipped_root):
+def rendered(tmp_path_factory, shipped_root):
     """Every book rendered once, with its print files: (outcomes by (kind, lang), output folder)."""
-    out = shipped_root / "output"
-    outcomes = build_books(shipped_root, KINDS, LANGS, out, workers=2, press=True)
-    return {(o.kind, o.lang): o for o in outcomes}, out
+    def build(_):
+        out = shipped_root / "output"
+        outcomes = build_books(shipped_root, KINDS, LANGS, out, workers=2, press=True)
+        return {(o.kind, o.lang): o for o in outcomes}, out
+
+    return once(tmp_path_factory, "books", build)
 
 
 @pytest.fixture(scope="session")
@@ -64,12 +72,16 @@ def pdf_of(rendered):
 
 
 @pytest.fixture(scope="session")
-def web_edition(shipped_root, composed):
+def web_edition(tmp_path_factory, shipped_root, request):
     """The web edition of both books in both languages, built once: (outcomes by (kind, lang), folder).
     Its books are the session's ``composed`` ones, handed over as ``forge build`` hands the PDFs' books
-    over (``build_web(composed=...)``, read only), not composed a second time."""
+    over (``build_web(composed=...)``, read only), not composed a second time (nor at all on a worker
+    that finds the edition built)."""
     from forge.books.web import build_web
 
-    out = shipped_root / "web-output"
-    outcomes = build_web(shipped_root, KINDS, LANGS, out, composed=composed)
-    return {(o.kind, o.lang): o for o in outcomes}, out / "books"
+    def build(_):
+        out = shipped_root / "web-output"
+        outcomes = build_web(shipped_root, KINDS, LANGS, out, composed=request.getfixturevalue("composed"))
+        return {(o.kind, o.lang): o for o in outcomes}, out / "books"
+
+    return once(tmp_path_factory, "web-edition", build)

@@ -9,6 +9,7 @@ from forge.carddb.database import load_database
 from forge.text.cardtext import load_phrasebooks
 
 from ..browser import DESKTOP, Visit, launch
+from ..shared import once
 
 REPO = Path(__file__).resolve().parents[2]
 LANGS = ("en", "fr")
@@ -25,11 +26,14 @@ def gallery(tmp_path_factory, shipped_db):
     """The shipped game's gallery, written once from scratch: (output folder, the page's text, outcome)."""
     from forge.web.gallery import build_gallery
 
-    out = tmp_path_factory.mktemp("gallery") / "output"
-    db, books = shipped_db
-    outcome = build_gallery(REPO, out, LANGS, db, books)
-    assert outcome.written and outcome.findings == []
-    return out, (out / "gallery.html").read_text(encoding="utf-8"), outcome
+    def build(folder: Path):
+        out = folder / "output"
+        db, books = shipped_db
+        outcome = build_gallery(REPO, out, LANGS, db, books)
+        assert outcome.written and outcome.findings == []
+        return out, (out / "gallery.html").read_text(encoding="utf-8"), outcome
+
+    return once(tmp_path_factory, "gallery", build)
 
 
 @pytest.fixture(scope="module")
