@@ -119,8 +119,8 @@ def test_an_unchanged_import_of_a_stale_export_keeps_it_stale(shipped, tmp_path)
     assert len(stale_at(shipped)) == 2
 
 
-def test_an_import_against_older_english_writes_but_stays_stale(shipped, tmp_path):
-    forge("i18n", "export", "--root", str(shipped), "-o", str(tmp_path / "fr.po"))
+def test_an_import_against_older_english_writes_but_stays_stale(shipped, tmp_path, exports):
+    exports.to("po", tmp_path / "fr.po")
     edit(shipped, "cards/red.yaml", 'name: {en: "Kindle"', 'name: {en: "Kindling"')
     po = polib.pofile(str(tmp_path / "fr.po"))
     po.find("Kindle", msgctxt="cards/kindle/name").msgstr = "Braise"

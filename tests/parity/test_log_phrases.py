@@ -71,21 +71,16 @@ def test_an_english_log_edit_makes_its_french_stale(game):
     assert (FR, line) in game.found("stale-translation")
 
 
-def test_the_po_export_carries_the_log_with_its_context(shipped, tmp_path, cli):
-    out = tmp_path / "fr.po"
-    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                  "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    po = {e.msgctxt: e for e in polib.pofile(str(out))}
+def test_the_po_export_carries_the_log_with_its_context(tmp_path, exports):
+    po = {e.msgctxt: e for e in polib.pofile(str(exports.to("po", tmp_path / "fr.po")))}
     draw = po["locales/log.draw"]
     assert (draw.msgid, draw.msgstr) == ("{player} draws {n} {n|card|cards}.", "{player} pioche {n} {n|carte|cartes}.")
     assert "game log" in draw.comment and not draw.fuzzy
     assert len([k for k in po if k.startswith("locales/log.")]) == 36
 
 
-def test_a_log_phrase_imported_from_the_po_reaches_the_replay(shipped, tmp_path, cli):
-    out = tmp_path / "fr.po"
-    cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po", "--out", str(out)])
+def test_a_log_phrase_imported_from_the_po_reaches_the_replay(shipped, tmp_path, cli, exports):
+    out = exports.to("po", tmp_path / "fr.po")
     po = polib.pofile(str(out))
     next(e for e in po if e.msgctxt == "locales/log.win").msgstr = "{player} remporte la partie."
     po.save(str(out))

@@ -7,12 +7,12 @@ might, and asserts the finding's file, line and rule: in memory, by the family t
 """
 from __future__ import annotations
 
+import polib
 import pytest
 
 from forge.text.cardtext import load_phrasebooks
 from forge.web.strings import KEYS, words
 
-from .helpers import export_po
 from .memory import Game
 
 FR, EN = "locales/fr.yaml", "locales/en.yaml"
@@ -64,17 +64,17 @@ def test_an_english_web_edit_makes_its_french_stale(game):
     assert (FR, line, "stale-translation") in {(f["file"], f["line"], f["rule"]) for f in rows}
 
 
-def test_the_po_export_carries_the_web_words_with_their_context(shipped, tmp_path):
-    po = {e.msgctxt: e for e in export_po(shipped, tmp_path / "fr.po")}
+def test_the_po_export_carries_the_web_words_with_their_context(tmp_path, exports):
+    po = {e.msgctxt: e for e in polib.pofile(str(exports.to("po", tmp_path / "fr.po")))}
     shown = po["locales/web.shown"]
     assert (shown.msgid, shown.msgstr) == ("{n} of {total} cards", "{n} cartes sur {total}")
     assert "gallery" in shown.comment and not shown.fuzzy
     assert {k for k in po if k.startswith("locales/web.")} == {f"locales/web.{k}" for k in KEYS}
 
 
-def test_a_web_word_imported_from_the_po_reaches_the_page(shipped, tmp_path, cli):
-    out = tmp_path / "fr.po"
-    po = export_po(shipped, out)
+def test_a_web_word_imported_from_the_po_reaches_the_page(shipped, tmp_path, cli, exports):
+    out = exports.to("po", tmp_path / "fr.po")
+    po = polib.pofile(str(out))
     next(e for e in po if e.msgctxt == "locales/web.gallery_title").msgstr = "Toutes les cartes"
     po.save(str(out))
     result = cli(["i18n", "import", str(out), "--root", str(shipped)])
