@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
-from ..conftest import invoke
+
+from ..conftest import REPO, invoke
 
 
 def forge(*args: str):
@@ -43,6 +45,26 @@ def export(root: Path, fmt: str, out: Path) -> Path:
     result = forge("i18n", "export", "--root", str(root), "--lang", "fr", "--format", fmt, "--out", str(out))
     assert result.exit_code == 0, result.output
     return out
+
+
+class Exports:
+    """The shipped game's French exports (po and xliff), made once by ``forge i18n export`` in a copy of the game.
+
+    A session fixture (``exports``, in the conftest.py of tests/i18n and tests/parity) holds one: every
+    test that starts from the export of the unchanged game takes its own copy (``to``), never the shared
+    file, instead of exporting the game again (half a second each).
+    """
+
+    def __init__(self, folder: Path):
+        game = folder / "game"
+        for part in ("cards", "locales", "schema", "templates"):
+            shutil.copytree(REPO / part, game / part)
+        self._data = {fmt: export(game, fmt, folder / f"fr.{fmt}").read_bytes() for fmt in ("po", "xliff")}
+
+    def to(self, fmt: str, out: Path) -> Path:
+        """A copy of the ``fmt`` export at ``out``."""
+        out.write_bytes(self._data[fmt])
+        return out
 
 
 def run_import(root: Path, file: Path, *args: str) -> tuple[int, dict]:

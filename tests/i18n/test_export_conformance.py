@@ -56,8 +56,8 @@ def oversized(doc) -> list[tuple[str, str, int, int]]:
     return out
 
 
-def test_every_unit_keeps_to_its_size_restriction(shipped, tmp_path):
-    doc = etree.parse(str(export(shipped, "xliff", tmp_path / "fr.xlf")))
+def test_every_unit_keeps_to_its_size_restriction(tmp_path, exports):
+    doc = etree.parse(str(exports.to("xliff", tmp_path / "fr.xlf")))
     units = doc.findall(".//x:unit", NS)
     assert sum(u.get(SLR) is not None for u in units) > 300
     assert oversized(doc) == []
@@ -67,8 +67,8 @@ def test_every_unit_keeps_to_its_size_restriction(shipped, tmp_path):
     assert oversized(doc) == [("strings/kind", "target", 31, int(unit.get(SLR)))]
 
 
-def test_the_target_language_is_declared_where_targets_are(shipped, tmp_path):
-    doc = etree.parse(str(export(shipped, "xliff", tmp_path / "fr.xlf")))
+def test_the_target_language_is_declared_where_targets_are(tmp_path, exports):
+    doc = etree.parse(str(exports.to("xliff", tmp_path / "fr.xlf")))
     root = doc.getroot()
     assert root.get("version") == "2.0" and root.get("srcLang") == "en" and root.get("trgLang") == "fr"
     ids = [u.get("id") for u in doc.iterfind(".//x:unit", NS)]

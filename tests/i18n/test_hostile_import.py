@@ -7,13 +7,13 @@ from pathlib import Path
 import polib
 import pytest
 
-from .helpers import changed, forge, prose_id, run_import, snapshot
+from .helpers import changed, prose_id, run_import, snapshot
 
 
 
-def exported_po(root: Path, out: Path) -> polib.POFile:
-    assert forge("i18n", "export", "--root", str(root), "--out", str(out)).exit_code == 0
-    return polib.pofile(str(out))
+def exported_po(exports, out: Path) -> polib.POFile:
+    """The unchanged game's export (``forge i18n export``'s default: po, French), a copy to edit."""
+    return polib.pofile(str(exports.to("po", out)))
 
 
 def refused(root: Path, file: Path, rule: str, code: int = 1) -> dict:
@@ -25,8 +25,8 @@ def refused(root: Path, file: Path, rule: str, code: int = 1) -> dict:
     return report
 
 
-def test_an_unknown_id_or_a_path_as_id_writes_nothing(shipped, tmp_path):
-    po = exported_po(shipped, tmp_path / "fr.po")
+def test_an_unknown_id_or_a_path_as_id_writes_nothing(shipped, tmp_path, exports):
+    po = exported_po(exports, tmp_path / "fr.po")
     po.find("Kindle", msgctxt="cards/kindle/name").msgstr = "Braise"  # a good change, not written either
     po.append(polib.POEntry(msgctxt="../../etc/passwd", msgid="x", msgstr="y"))
     po.append(polib.POEntry(msgctxt="cards/no-such-card/name", msgid="x", msgstr="y"))
@@ -37,8 +37,8 @@ def test_an_unknown_id_or_a_path_as_id_writes_nothing(shipped, tmp_path):
     assert {text[n - 1] for n in lines} >= {'msgctxt "../../etc/passwd"'}
 
 
-def test_another_language_is_refused(shipped, tmp_path):
-    po = exported_po(shipped, tmp_path / "fr.po")
+def test_another_language_is_refused(shipped, tmp_path, exports):
+    po = exported_po(exports, tmp_path / "fr.po")
     po.metadata["Language"] = "de"
     po.save(str(tmp_path / "fr.po"))
     refused(shipped, tmp_path / "fr.po", "import-language")
@@ -112,8 +112,8 @@ def test_a_fifo_is_not_read(shipped, tmp_path, no_hang):
     assert code in (1, 2) and report["findings"][0]["rule"] == "special-file"
 
 
-def test_a_string_that_would_break_the_prose_is_refused(shipped, tmp_path):
-    po = exported_po(shipped, tmp_path / "fr.po")
+def test_a_string_that_would_break_the_prose_is_refused(shipped, tmp_path, exports):
+    po = exported_po(exports, tmp_path / "fr.po")
     entry = po.find(prose_id(shipped, "rulebook", "reduce your opponent's health"), by="msgctxt")
     entry.msgstr = "Premier paragraphe.\n\nUn second qui casserait la structure."
     title = po.find("books/rulebook/title", by="msgctxt")

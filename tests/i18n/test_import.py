@@ -22,8 +22,8 @@ def french(root: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("fmt", ["po", "xliff"])
-def test_an_unchanged_import_changes_no_byte(shipped, tmp_path, fmt):
-    file = export(shipped, fmt, tmp_path / f"fr.{fmt}")
+def test_an_unchanged_import_changes_no_byte(shipped, tmp_path, fmt, exports):
+    file = exports.to(fmt, tmp_path / f"fr.{fmt}")
     before = snapshot(shipped)
     code, report = run_import(shipped, file)
     assert code == 0, report
@@ -31,8 +31,8 @@ def test_an_unchanged_import_changes_no_byte(shipped, tmp_path, fmt):
     assert changed(before, snapshot(shipped)) == []
 
 
-def test_changed_strings_are_written_in_place_and_nothing_else_moves(shipped, tmp_path):
-    po = polib.pofile(str(export(shipped, "po", tmp_path / "fr.po")))
+def test_changed_strings_are_written_in_place_and_nothing_else_moves(shipped, tmp_path, exports):
+    po = polib.pofile(str(exports.to("po", tmp_path / "fr.po")))
     goal = prose_id(shipped, "rulebook", "reduce your opponent's health")
     new = {
         "cards/kindle/name": "L'Étincelle : vive",  # a quoted value in a flow mapping
@@ -96,8 +96,8 @@ def test_a_missing_french_is_added_to_its_mapping(shipped, tmp_path):
     assert data["keywords"]["rush"] == "Ruée" and list(data["keywords"])[-1] == "rush"
 
 
-def test_an_xliff_translation_is_imported(shipped, tmp_path):
-    file = export(shipped, "xliff", tmp_path / "fr.xlf")
+def test_an_xliff_translation_is_imported(shipped, tmp_path, exports):
+    file = exports.to("xliff", tmp_path / "fr.xlf")
     doc = etree.parse(str(file))
     target = doc.find(".//x:unit[@name='cards/ash-runner/name']/x:segment/x:target", NS)
     target.text = "Coureur de Cendre"
@@ -108,8 +108,8 @@ def test_an_xliff_translation_is_imported(shipped, tmp_path):
     assert french(shipped)["cards/ash-runner/name"] == "Coureur de Cendre"
 
 
-def test_dry_run_writes_nothing(shipped, tmp_path):
-    po = polib.pofile(str(export(shipped, "po", tmp_path / "fr.po")))
+def test_dry_run_writes_nothing(shipped, tmp_path, exports):
+    po = polib.pofile(str(exports.to("po", tmp_path / "fr.po")))
     po.find("Kindle", msgctxt="cards/kindle/name").msgstr = "Braise"
     po.save(str(tmp_path / "fr.po"))
     before = snapshot(shipped)
@@ -119,8 +119,8 @@ def test_dry_run_writes_nothing(shipped, tmp_path):
 
 
 @pytest.mark.parametrize("fmt", ["po", "xliff"])
-def test_a_translation_longer_than_its_limit_is_written_with_a_warning(shipped, tmp_path, fmt):
-    file = export(shipped, fmt, tmp_path / f"fr.{fmt}")
+def test_a_translation_longer_than_its_limit_is_written_with_a_warning(shipped, tmp_path, fmt, exports):
+    file = exports.to(fmt, tmp_path / f"fr.{fmt}")
     long_name = "Étincelle des braises ardentes qui ne s'éteignent jamais au cœur de la forge"
     text = file.read_text(encoding="utf-8")
     old = 'msgstr "Étincelle"' if fmt == "po" else "<target>Étincelle</target>"

@@ -13,8 +13,8 @@ NS = {"x": "urn:oasis:names:tc:xliff:document:2.0"}
 SLR = "urn:oasis:names:tc:xliff:sizerestriction:2.0"
 
 
-def test_the_po_holds_every_template_label_with_its_place_and_room(shipped, tmp_path):
-    po = polib.pofile(str(export(shipped, "po", tmp_path / "fr.po")))
+def test_the_po_holds_every_template_label_with_its_place_and_room(shipped, tmp_path, exports):
+    po = polib.pofile(str(exports.to("po", tmp_path / "fr.po")))
     ours = {e.msgctxt: e for e in po if e.msgctxt.startswith("template/")}
     assert len(ours) == 76  # 79 labels, 3 of them empty lines of the TTS README
     turn = ours["template/aids.turn"]
@@ -28,8 +28,8 @@ def test_the_po_holds_every_template_label_with_its_place_and_room(shipped, tmp_
     assert "`~/Library/Tabletop Simulator/`" in ours["template/tts_help.7"].msgid
 
 
-def test_a_template_label_imported_from_xliff_changes_its_line_only(shipped, tmp_path):
-    file = export(shipped, "xliff", tmp_path / "fr.xlf")
+def test_a_template_label_imported_from_xliff_changes_its_line_only(shipped, tmp_path, exports):
+    file = exports.to("xliff", tmp_path / "fr.xlf")
     doc = etree.parse(str(file))
     unit = next(u for u in doc.iterfind(".//x:unit", NS) if u.get("name") == "template/aids.deck")
     assert int(unit.get(f"{{{SLR}}}sizeRestriction", "0")) == 0  # the mat: a whole page, no limit
@@ -45,8 +45,8 @@ def test_a_template_label_imported_from_xliff_changes_its_line_only(shipped, tmp
     assert parity(shipped) == (0, [])
 
 
-def test_an_unchanged_po_import_leaves_the_template_byte_for_byte(shipped, tmp_path):
-    file = export(shipped, "po", tmp_path / "fr.po")
+def test_an_unchanged_po_import_leaves_the_template_byte_for_byte(shipped, tmp_path, exports):
+    file = exports.to("po", tmp_path / "fr.po")
     before = snapshot(shipped)
     assert run_import(shipped, file)[0] == 0
     assert changed(before, snapshot(shipped)) == []

@@ -6,7 +6,7 @@ import polib
 
 from forge.i18n import inventory
 
-from .helpers import changed, export, parity, run_import, snapshot
+from .helpers import changed, parity, run_import, snapshot
 
 WEB = "templates/books/web/strings.yaml"
 
@@ -29,8 +29,8 @@ def test_parity_finds_french_typography_in_a_web_label(shipped):
     assert [(f["file"], f["line"], f["rule"]) for f in found] == [(WEB, line, "typography")]
 
 
-def test_a_web_label_is_imported_into_its_own_file(shipped, tmp_path):
-    file = export(shipped, "po", tmp_path / "fr.po")
+def test_a_web_label_is_imported_into_its_own_file(shipped, tmp_path, exports):
+    file = exports.to("po", tmp_path / "fr.po")
     po = polib.pofile(str(file))
     po.find("web/top", by="msgctxt").msgstr = "Revenir en haut"
     po.save(str(file))

@@ -129,13 +129,9 @@ def test_a_markers_note_that_overflows_its_16_mm(shipped):
     assert "the track markers card's note" in found[0][2]
 
 
-def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
-    out = tmp_path / "fr.po"
-    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                  "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    po = {e.msgctxt: e for e in polib.pofile(str(out))}
-    room = limits.compute(shipped, inventory.build(shipped))
+def test_the_export_carries_each_aid_label_s_room(tmp_path, exports, shipped_limits):
+    po = {e.msgctxt: e for e in polib.pofile(str(exports.to("po", tmp_path / "fr.po")))}
+    room, _tpl = shipped_limits
     for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.0", "rite_steps.1",
                 "rite_steps.2"):
         pid = f"template/aids.{key}"
@@ -143,16 +139,13 @@ def test_the_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
         assert room[pid].chars > 0
 
 
-def test_the_xliff_export_carries_each_aid_label_s_room(shipped, tmp_path, cli):
+def test_the_xliff_export_carries_each_aid_label_s_room(tmp_path, exports, shipped_limits):
     from lxml import etree
 
-    out = tmp_path / "fr.xlf"
-    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "xliff",
-                  "--out", str(out)])
-    assert result.exit_code == 0, result.output
+    out = exports.to("xliff", tmp_path / "fr.xlf")
     ns, slr = {"x": "urn:oasis:names:tc:xliff:document:2.0"}, "urn:oasis:names:tc:xliff:sizerestriction:2.0"
     units = {u.get("name"): u for u in etree.parse(str(out)).iterfind(".//x:unit", ns)}
-    room = limits.compute(shipped, inventory.build(shipped))
+    room, _tpl = shipped_limits
     for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.1"):
         pid = f"template/aids.{key}"
         assert int(units[pid].get(f"{{{slr}}}sizeRestriction")) == room[pid].chars > 0, pid

@@ -97,11 +97,7 @@ def test_wrapping_counts_lines_and_refuses_a_word_wider_than_a_line():
     assert booklabels.lines_needed("anticonstitutionnellement", "Lato", 6.0, 20.0) == float("inf")
 
 
-def test_the_export_carries_the_label_s_room(shipped, tmp_path, cli):
-    out = tmp_path / "fr.po"
-    result = cli(["i18n", "export", "--root", str(shipped), "--lang", "fr", "--format", "po",
-                  "--out", str(out)])
-    assert result.exit_code == 0, result.output
-    entry = next(e for e in polib.pofile(str(out)) if e.msgctxt == "strings/kind")
+def test_the_export_carries_the_label_s_room(tmp_path, exports):
+    entry = next(e for e in polib.pofile(str(exports.to("po", tmp_path / "fr.po"))) if e.msgctxt == "strings/kind")
     assert "max-length:13" in entry.flags
     assert "the traps table's kind column header" in entry.comment

@@ -1,8 +1,9 @@
 """The card template's labels (player aids, calibration help, Tabletop Simulator help) under parity.
 
 Issue 11: ``templates/cards/card.yaml`` holds 73 translated strings that were outside the
-translators' workflow. Each test makes one mistake in a copy of the shipped game and
-asserts the finding's file, line and rule. Code spans (`` `…` ``, ``forge.text.verbatim``) are
+translators' workflow. Each test makes one mistake in the shipped game and asserts the finding's
+file, line and rule: in memory, by the family that owns the rule (tests/parity/memory.py), end to
+end where the rule needs the layout or the whole report. Code spans (`` `…` ``, ``forge.text.verbatim``) are
 the rule for technical text: copied as they are, never read as language.
 """
 from __future__ import annotations
@@ -10,12 +11,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from forge.text import verbatim
 from forge.i18n import inventory, limits
 from forge.render.template import parse_template
 from ..conftest import invoke
+from .memory import Game
 
 CARD = "templates/cards/card.yaml"
+
+
+@pytest.fixture
+def game(tmp_path) -> Game:
+    return Game(tmp_path)
 
 
 def report(root: Path, *args: str) -> tuple[int, list[dict]]:
@@ -23,14 +32,13 @@ def report(root: Path, *args: str) -> tuple[int, list[dict]]:
     return result.exit_code, json.loads(result.stdout)["findings"]
 
 
-def mistake(root: Path, old: str, new: str, nth: int = 1) -> int:
+def mistake(game: Game, old: str, new: str, nth: int = 1) -> int:
     """Replace the ``nth`` ``old`` of card.yaml by ``new``; the line it is on."""
-    path = root / CARD
-    text = path.read_text(encoding="utf-8")
+    text = game.text(CARD)
     at = -1
     for _ in range(nth):
         at = text.index(old, at + 1)
-    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    game.replace(CARD, text[:at] + new + text[at + len(old):])
     return text.count("\n", 0, at) + 1
 
 
@@ -60,63 +68,64 @@ def test_the_shipped_template_is_clean_and_tracked(shipped):
 
 
 # -- mistakes in the aids ----------------------------------------------------------------------------
-def test_a_straight_apostrophe_and_a_plain_space_are_found_and_fixed_in_place(shipped):
-    before = (shipped / CARD).read_text(encoding="utf-8")
-    a = mistake(shipped, "L’essence non dépensée", "L'essence non dépensée")
-    b = mistake(shipped, "Départ\u00a0: {start_allegiance}", "Départ : {start_allegiance}")
-    assert found(shipped) == {(CARD, a, "typography"), (CARD, b, "typography")}
-    assert report(shipped, "--fix") == (0, [])
-    assert (shipped / CARD).read_text(encoding="utf-8") == before  # only those two characters changed back
+def test_a_straight_apostrophe_and_a_plain_space_are_found_and_fixed_in_place(game):
+    before = game.text(CARD)
+    a = mistake(game, "L’essence non dépensée", "L'essence non dépensée")
+    b = mistake(game, "Départ\u00a0: {start_allegiance}", "Départ : {start_allegiance}")
+    assert game.found("typography") == {(CARD, a), (CARD, b)}
+    assert game.fix() == {CARD: 2}  # as ``forge parity --fix`` applies them
+    assert (game.written() / CARD).read_text(encoding="utf-8") == before  # only those two characters changed back
 
 
-def test_a_number_changed_in_the_calibration_help(shipped):
-    line = mistake(shipped, "150\u00a0mm en largeur", "160\u00a0mm en largeur")
-    assert found(shipped) == {(CARD, line, "parity-number")}
+def test_a_number_changed_in_the_calibration_help(game):
+    line = mistake(game, "150\u00a0mm en largeur", "160\u00a0mm en largeur")
+    assert game.found("parity-number") == {(CARD, line)}
 
 
-def test_english_left_in_an_aid_title(shipped):
-    line = mistake(shipped, "turn: Résumé du tour", "turn: Turn summary")
-    assert (CARD, line, "untranslated") in found(shipped)
+def test_english_left_in_an_aid_title(game):
+    line = mistake(game, "turn: Résumé du tour", "turn: Turn summary")
+    assert (CARD, line) in game.found("untranslated")
 
 
-def test_a_label_missing_in_french_is_reported_at_the_english(shipped):
-    mistake(shipped, "      essence_note: \"Perdue à la fin de votre tour.\"\n", "")
-    en = (shipped / CARD).read_text(encoding="utf-8").split("\n").index(
-        '      essence_note: "Lost at the end of your turn."') + 1
-    code, findings = report(shipped)
+def test_a_label_missing_in_french_is_reported_at_the_english(game):
+    mistake(game, "      essence_note: \"Perdue à la fin de votre tour.\"\n", "")
+    en = game.text(CARD).split("\n").index('      essence_note: "Lost at the end of your turn."') + 1
+    code, findings = game.report()
     assert code == 1
     key = [f for f in findings if f["rule"] == "parity-key"]  # the renderer's template check reports it too
     assert [(f["file"], f["line"]) for f in key] == [(CARD, en)]
     assert "card.yaml" in key[0]["message"] and "labels.fr" in key[0]["hint"]
 
 
-def test_a_placeholder_dropped_from_an_aid(shipped):
-    line = mistake(shipped, "Piochez jusqu’à {hand} cartes.", "Piochez jusqu’à 5 cartes.")
-    assert (CARD, line, "parity-placeholder") in found(shipped)
+def test_a_placeholder_dropped_from_an_aid(game):
+    line = mistake(game, "Piochez jusqu’à {hand} cartes.", "Piochez jusqu’à 5 cartes.")
+    assert (CARD, line) in game.found("parity-placeholder")
 
 
 # -- code spans: technical text ----------------------------------------------------------------------
-def test_a_path_translated_inside_its_code_span(shipped):
-    line = mistake(shipped, "`~/Library/Tabletop Simulator/`⍽;".replace("⍽", "\u00a0"),
+def test_a_path_translated_inside_its_code_span(game):
+    line = mistake(game, "`~/Library/Tabletop Simulator/`⍽;".replace("⍽", "\u00a0"),
                    "`~/Bibliothèque/Tabletop Simulator/`\u00a0;")
-    assert found(shipped) == {(CARD, line, "parity-verbatim")}
+    assert game.found("parity-verbatim") == {(CARD, line)}
+    assert game.rows("untranslated") == game.rows("whitespace") == set()
 
 
-def test_a_path_whose_code_span_was_dropped(shipped):
+def test_a_path_whose_code_span_was_dropped(game):
     # the path is now read as French: its English words and its missing span are both reported
-    line = mistake(shipped, "`Documents/My Games/Tabletop Simulator/`", "Documents/My Games/Tabletop Simulator/", 2)
-    assert (CARD, line, "parity-verbatim") in found(shipped)
+    line = mistake(game, "`Documents/My Games/Tabletop Simulator/`", "Documents/My Games/Tabletop Simulator/", 2)
+    assert (CARD, line) in game.found("parity-verbatim")
 
 
-def test_indentation_is_verbatim_only_inside_a_code_span(shipped):
-    line = mistake(shipped, "\"`    `Avec forge", "\"    Avec forge")
-    assert found(shipped) == {(CARD, line, "parity-verbatim"), (CARD, line, "whitespace")}
+def test_indentation_is_verbatim_only_inside_a_code_span(game):
+    line = mistake(game, "\"`    `Avec forge", "\"    Avec forge")
+    assert game.found("parity-verbatim") == game.found("whitespace") == {(CARD, line)}
 
 
-def test_a_double_space_outside_a_code_span_is_still_found(shipped):
-    line = mistake(shipped, "`  Saves/Saved Objects/       `{save}\u00a0: les decks",
+def test_a_double_space_outside_a_code_span_is_still_found(game):
+    line = mistake(game, "`  Saves/Saved Objects/       `{save}\u00a0: les decks",
                    "`  Saves/Saved Objects/       `{save}\u00a0: les  decks")
-    assert found(shipped) == {(CARD, line, "whitespace")}
+    assert game.found("whitespace") == {(CARD, line)}
+    assert game.rows("parity-verbatim") == set()  # the spaces inside the span are copied, never read
 
 
 def test_the_renderer_prints_code_spans_without_their_backticks(shipped):
@@ -133,12 +142,12 @@ def test_the_renderer_prints_code_spans_without_their_backticks(shipped):
 
 
 # -- length ----------------------------------------------------------------------------------------
-def test_a_bounded_aid_label_too_long_for_its_box(shipped):
-    title = mistake(shipped, "turn: Résumé du tour", "turn: Résumé complet et détaillé de chaque tour de jeu")
-    help_line = mistake(shipped, "3. Regardez la feuille par transparence",
+def test_a_bounded_aid_label_too_long_for_its_box(game):
+    title = mistake(game, "turn: Résumé du tour", "turn: Résumé complet et détaillé de chaque tour de jeu")
+    help_line = mistake(game, "3. Regardez la feuille par transparence",
                         "3. Regardez la feuille par transparence, tenue bien droite devant une fenêtre, une lampe "
                         "ou un écran très lumineux, sans la plier ni la froisser")
-    assert {(CARD, title, "length"), (CARD, help_line, "length")} <= found(shipped)
+    assert {(CARD, title, "length"), (CARD, help_line, "length")} <= found(game.written())
 
 
 def test_limits_come_from_the_layout_and_the_plain_text_readme_has_none(shipped):
@@ -155,8 +164,8 @@ def test_limits_come_from_the_layout_and_the_plain_text_readme_has_none(shipped)
     assert limits.compute(shipped, inventory.build(shipped))["template/aids.turn"].chars < 0.93 * narrow
 
 
-def test_a_file_named_after_its_language_differs_by_its_language_code_only(shipped):
-    assert "`Objects > Saved Objects > rift-commanders-fr`" in (shipped / CARD).read_text(encoding="utf-8")
-    line = mistake(shipped, "`Objects > Saved Objects > rift-commanders-fr`",
+def test_a_file_named_after_its_language_differs_by_its_language_code_only(game):
+    assert "`Objects > Saved Objects > rift-commanders-fr`" in game.text(CARD)
+    line = mistake(game, "`Objects > Saved Objects > rift-commanders-fr`",
                    "`Objets > Objets sauvegardés > rift-commanders-fr`")
-    assert found(shipped) == {(CARD, line, "parity-verbatim")}
+    assert game.found("parity-verbatim") == {(CARD, line)}
