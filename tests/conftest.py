@@ -260,3 +260,13 @@ def playable():
     project = read(REPO)
     assert project.game is not None, project.findings
     return project
+
+
+@pytest.fixture(scope="session")
+def exports(tmp_path_factory):
+    """The shipped game's translators' files (po, xliff), exported once a session for the parity and i18n tests
+    (``Exports`` in tests/i18n/helpers.py). READ-ONLY: a test copies an export out (``exports.to(fmt, path)``)
+    before it changes it."""
+    from .i18n.helpers import Exports
+
+    return Exports(tmp_path_factory.mktemp("exports"))
