@@ -95,7 +95,7 @@ def pytest_xdist_auto_num_workers(config):
     """``-n auto`` (pyproject's addopts): one worker more than the cores. A worker waits for much of its time
     (Chromium, servers, the Pythons it starts, a build another worker is making for both): the whole suite took
     9 min 35 s with one worker per core on 2 cores (its cores busy 68 % of it), 8 min 15 s with three, 9 min 00 s
-    with four."""
+    with four (a run that also tried another change, since dropped)."""
     return len(os.sched_getaffinity(0)) + 1
 
 
