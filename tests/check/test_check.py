@@ -76,6 +76,7 @@ def test_warnings_fail_only_with_strict(gated):
     red.write_text(red.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")  # no schema line: a warning
     code, out = gate(gated, "validate")
     assert code == 0 and "✓ validate: 0 errors, 1 warning" in out
+    assert gate(gated, "validate", strict=True)[0] == 1
     code, out = run(gated, "--strict", "--only", "validate")  # on the command line: --strict reaches the boxed check
     assert code == 1
     assert out.splitlines()[-1] == "✗ check failed: validate"
@@ -119,8 +120,9 @@ def test_a_check_named_that_needs_the_cards_brings_validate_along():
 @pytest.mark.slow
 def test_only_runs_the_checks_named_and_exits_by_them(gated):
     refuse_the_cards(gated)  # the whole gate would fail: --only schema does not look at the cards
-    code, out = run(gated, "--only", "schema")
-    assert (code, checks_of(out)) == (0, ["✓ schema: up to date", "✓ all checks passed"]), out
+    result = invoke(["-v", "check", "--root", str(gated), "--only", "schema"])  # -v: a line per check it starts
+    assert [line for line in result.stderr.splitlines() if line.startswith("… ")] == ["… schema"]
+    assert (result.exit_code, checks_of(result.stdout)) == (0, ["✓ schema: up to date", "✓ all checks passed"])
     (gated / "schema/cards.schema.json").write_text("{}\n", encoding="utf-8")
     code, out = run(gated, "--only", "schema")
     assert (code, checks_of(out)) == (1, ["✗ schema: out of date", "✗ check failed: schema"]), out
