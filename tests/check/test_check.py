@@ -108,6 +108,7 @@ def test_a_check_named_that_needs_the_cards_brings_validate_along():
     assert chosen(["schema"]) == ("schema",)
     assert chosen(["simulate", "parity", "simulate"]) == ("validate", "parity", "simulate")  # in the report's order
     assert chosen(["docs", "validate"]) == ("validate", "docs")
+    assert chosen("parity") == ("parity",)  # one name, not its letters
     with pytest.raises(UnknownCheck, match="unknown check 'lint'; the checks are validate, parity, schema, books, "
                                            "docs, simulate"):
         chosen(["lint", "schema"])
