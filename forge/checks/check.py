@@ -6,17 +6,21 @@ language, as ``forge build`` composes them, with the web edition's strings) and 
 simulated games. Each runs in a child process under OS limits (``forge.core.box``), two at a time: a
 pull request's file that would make a check hang or eat the memory stops that check at its
 budget, as a ``[budget]`` finding at the file it was reading. Nothing here prints or exits.
+
+``check(root, only=...)`` runs some of the checks (``forge check --only``, a fast pre-commit gate);
+``run_check(name, root)`` runs one in this process, without a box, for embedding and tests.
 """
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterable
 
 from ..core import safeio
 from ..core.box import Limits, Outcome, Pool
 from ..carddb.database import load_database, unsafe_finding
-from ..core.findings import ERROR, WARNING, Finding
+from ..core.findings import ERROR, EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE, WARNING, Finding
 from ..core.limits import (BOX_CPU, BOX_CPU_PER_GAME, BOX_MEMORY, BOX_OUTPUT, BOX_WALL_PER_CPU,
                      SMOKE_GAMES_CHECK)
 from ..i18n.parity import parity
@@ -34,6 +38,7 @@ PASSED, FAILED, SKIPPED = "ok", "failed", "skipped"
 ORDER = ("validate", "parity", "schema", "books", "docs", "simulate")
 #: Checks that read the cards as validate accepted them: skipped when it refuses them. docs and the
 #: simulation wait for validate; the books, the longest, start beside it and their result is then dropped.
+#: Running one of these runs validate too (``chosen``), and reports it: it says whether they could run.
 NEED_VALID = ("books", "docs", "simulate")
 WAIT_FOR_VALIDATE = ("docs", "simulate")
 #: Checks run at once: the books (the longest) beside the others, on a machine's two cores.
@@ -53,6 +58,7 @@ class CheckResult:
     seconds: float = 0.0
     cpu: float = 0.0  # CPU seconds of its box
     peak: int = 0  # peak resident bytes of its box
+    io_error: bool = False  # an input it could not read: the gate exits 2
 
     def to_json(self) -> dict:
         return {"name": self.name, "status": self.status, "ok": self.status != FAILED,
@@ -63,12 +69,22 @@ class CheckResult:
 
 @dataclass
 class CheckReport:
+    """The checks that ran, in ``ORDER``."""
+
     checks: list[CheckResult] = field(default_factory=list)
-    io_error: bool = False
 
     @property
     def ok(self) -> bool:
         return all(c.status != FAILED for c in self.checks)
+
+    @property
+    def io_error(self) -> bool:
+        return any(c.io_error for c in self.checks)
+
+    @property
+    def exit_status(self) -> int:
+        """2 when a check could not read an input, 1 when one failed, else 0: ``forge check``'s exit status."""
+        return EXIT_USAGE if self.io_error else EXIT_CLEAN if self.ok else EXIT_FINDINGS
 
     def to_json(self) -> dict:
         return {"ok": self.ok, "checks": [c.to_json() for c in self.checks]}
@@ -84,6 +100,26 @@ class Ran:
     usable: bool = True
 
 
+class UnknownCheck(ValueError):
+    """A check name forge does not have (or none at all); the message lists the checks there are."""
+
+
+def chosen(only: Iterable[str] | None = None) -> tuple[str, ...]:
+    """The checks that run for ``only`` (None: every one), in ``ORDER``: those named, and validate when one
+    named reads the cards as validate accepted them (``NEED_VALID``), so that it is skipped, never run
+    on cards validate refuses. Raises ``UnknownCheck`` for a name that is not a check, or for no name."""
+    if only is None:
+        return ORDER
+    names = set(only)
+    unknown = sorted(names - set(ORDER))
+    if unknown or not names:
+        said = f"unknown check {', '.join(map(repr, unknown))}" if unknown else "no check named"
+        raise UnknownCheck(f"{said}; the checks are {', '.join(ORDER)}")
+    if names & set(NEED_VALID):
+        names.add("validate")
+    return tuple(name for name in ORDER if name in names)
+
+
 def limits(name: str, games: int = SMOKE_GAMES, budget: float = 1.0) -> Limits:
     """The box of the check ``name`` (forge.core.limits says why each figure), times ``budget``."""
     cpu = BOX_CPU + (games * BOX_CPU_PER_GAME if name == "simulate" else 0)
@@ -92,18 +128,18 @@ def limits(name: str, games: int = SMOKE_GAMES, budget: float = 1.0) -> Limits:
 
 def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int = 1,
           strict: bool = False, progress: Callable[[str], None] | None = None,
-          budget: float = 1.0) -> CheckReport:
-    """Run every check on the project at ``root``; ``strict`` makes warnings fail their check.
+          budget: float = 1.0, only: Iterable[str] | None = None) -> CheckReport:
+    """Run the checks on the project at ``root``, each in its box; ``strict`` makes warnings fail their check.
 
-    ``progress(step)`` is told each check as it starts (the command's progress line on a terminal);
-    ``budget`` multiplies every box's limits. The books start beside validate: when validate refuses
-    the cards, their result is dropped (skipped, as docs and the simulation are)."""
+    ``only`` names the checks to run (default: every one); validate runs too, and is reported, when a named
+    check needs the cards it accepts (``chosen``, which raises ``UnknownCheck`` before anything runs). The
+    report lists the checks that ran. ``progress(step)`` is told each check as it starts (the command's
+    progress line on a terminal); ``budget`` multiplies every box's limits. The books start beside validate:
+    when validate refuses the cards, their result is dropped (skipped, as docs and the simulation are)."""
     root = Path(root)
+    names = chosen(only)
     say = progress or (lambda step: None)
-    # the books first: the longest check, beside the chain of the others on the second core
-    stages = {"books": (_books, (root,)), "validate": (_validate, (root,)), "parity": (_parity, (root,)),
-              "schema": (_schema, (root,)), "docs": (_docs, (root,)),
-              "simulate": (_simulate, (root, games, seed, jobs))}  # in the order they start
+    stages = {name: stage for name, stage in _stages(root, games, seed, jobs).items() if name in names}
     seal.key()  # this machine's cache key, read (or made) once here: the boxes seal their records with it
     with Pool(min(AT_ONCE, cpus())) as pool:
         for name, (fn, args) in stages.items():
@@ -111,22 +147,43 @@ def check(root: Path | str, games: int = SMOKE_GAMES, seed: int = 0, jobs: int =
                 continue
             say(f"simulate: {games} games" if name == "simulate" else name)
             pool.start(name, fn, args, limits(name, games, budget))
-        if not _usable(pool.wait("validate")):
+        if "validate" in stages and not _usable(pool.wait("validate")):
             pool.cancel("books")
         outcomes = pool.join()
     report = CheckReport()
-    usable = _usable(outcomes["validate"])
-    for name in ORDER:
+    usable = "validate" not in outcomes or _usable(outcomes["validate"])  # not run: no check named needs it
+    for name in names:
         if name in NEED_VALID and not usable:
             report.checks.append(CheckResult(name, SKIPPED, {"reason": "the card database does not validate"}))
             continue
         outcome = outcomes[name]
         ran = outcome.value if outcome.ok else _stopped(name, outcome, limits(name, games, budget), root)
-        report.io_error |= ran.io_error
-        result = _result(name, ran.findings, strict, ran.summary, outcome.seconds)
+        result = _result(name, ran, strict, outcome.seconds)
         result.cpu, result.peak = outcome.cpu, outcome.peak
         report.checks.append(result)
     return report
+
+
+def run_check(name: str, root: Path | str, strict: bool = False, games: int = SMOKE_GAMES, seed: int = 0,
+              jobs: int = 1) -> CheckResult:
+    """The check ``name`` alone, in this process and without a box, as ``check`` reports it (for embedding and
+    tests: the same function its box runs, so a test of one check needs neither the others nor a fork).
+
+    Nothing else runs: a check of ``NEED_VALID`` reads the cards as they are, whether validate accepts them
+    or not (the caller decides); no limit holds it, so give it only a project you trust. Raises
+    ``UnknownCheck`` for a name that is not a check."""
+    chosen([name])  # an unknown name raises UnknownCheck, listing the checks
+    fn, args = _stages(Path(root), games, seed, jobs)[name]
+    started = time.monotonic()
+    ran = fn(*args)
+    return _result(name, ran, strict, time.monotonic() - started)
+
+
+def _stages(root: Path, games: int, seed: int, jobs: int) -> dict[str, tuple[Callable[..., Ran], tuple]]:
+    """Each check's function and its arguments, in the order ``check`` starts them: the books first, the longest,
+    beside the chain of the others on the second core."""
+    return {"books": (_books, (root,)), "validate": (_validate, (root,)), "parity": (_parity, (root,)),
+            "schema": (_schema, (root,)), "docs": (_docs, (root,)), "simulate": (_simulate, (root, games, seed, jobs))}
 
 
 def _usable(outcome: Outcome) -> bool:
@@ -220,10 +277,10 @@ def _book_io_finding(message: str) -> Finding:
     return Finding(Position(file), rule, text or head, hint or "restore the file from version control")
 
 
-def _result(name: str, findings: list[Finding], strict: bool, summary: dict, seconds: float) -> CheckResult:
+def _result(name: str, ran: Ran, strict: bool, seconds: float) -> CheckResult:
     failing = {ERROR, WARNING} if strict else {ERROR}
-    status = FAILED if any(f.severity in failing for f in findings) else PASSED
-    return CheckResult(name, status, summary, list(findings), seconds)
+    status = FAILED if any(f.severity in failing for f in ran.findings) else PASSED
+    return CheckResult(name, status, ran.summary, list(ran.findings), seconds, io_error=ran.io_error)
 
 
 def _read_generated(root: Path, rel: str, hint: str) -> str | list[Finding]:
@@ -252,4 +309,4 @@ def _stale(root: Path, rel: str, expected: str, command: str) -> list[Finding]:
     return []
 
 
-__all__ = ["CheckReport", "CheckResult", "check", "SMOKE_GAMES"]
+__all__ = ["CheckReport", "CheckResult", "UnknownCheck", "check", "chosen", "run_check", "ORDER", "SMOKE_GAMES"]

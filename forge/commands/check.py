@@ -5,9 +5,8 @@ from pathlib import Path
 
 import typer
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Optional
 
-from ..core.findings import EXIT_CLEAN, EXIT_FINDINGS, EXIT_USAGE
 from ..core.limits import SMOKE_GAMES_CHECK as SMOKE_GAMES
 from .common import (ReportFormat, ReportFormatOption, echo_report, emit_ci, RootOption, check_root, emit_json, plural,
                      progress, render_findings)
@@ -15,6 +14,21 @@ from .common import (ReportFormat, ReportFormatOption, echo_report, emit_ci, Roo
 
 if TYPE_CHECKING:
     from ..checks.check import CheckReport, CheckResult
+
+
+def checks_named(values: list[str] | None) -> list[str] | None:
+    """``--only``'s names, each value a name or a comma-separated list (a repeated option adds to it rather than
+    replacing it); None when it is not given. An unknown name is a usage error (exit 2) listing the checks."""
+    if not values:
+        return None
+    from ..checks.check import UnknownCheck, chosen  # lazy: loads markdown_it, yaml ... only when needed
+
+    names = [name.strip().lower() for value in values for name in value.split(",") if name.strip()]
+    try:
+        chosen(names)
+    except UnknownCheck as exc:
+        raise typer.BadParameter(str(exc)) from None
+    return names
 
 
 def check(
@@ -26,19 +40,27 @@ def check(
     strict: bool = typer.Option(False, "--strict", help="Warnings fail their check too."),
     budget: float = typer.Option(1.0, "--budget", min=0.1, max=100.0,
                                  help="Multiply each check's memory, CPU, time and output limits by this."),
+    only: Optional[list[str]] = typer.Option(
+        None, "--only", callback=checks_named, metavar="<names>",
+        help="Run only these checks: validate, parity, schema, books, docs or simulate, comma-separated "
+             "(validate,parity) or repeated. books, docs and simulate bring validate along: they read the "
+             "cards it accepts."),
 ) -> None:
     """The CI gate: validate, parity, schema and design-doc freshness, the books composed, and a smoke simulation.
 
     Each check runs in a process of its own under OS limits: one that exceeds its memory, CPU, time or
-    output budget fails with a [budget] finding at the file it was reading.
+    output budget fails with a [budget] finding at the file it was reading. The report lists the checks
+    that ran.
 
     Example: forge check --format sarif > forge.sarif
+    Example: forge check --only validate,parity   (a fast pre-commit gate)
     """
     check_root(root)
-    from ..checks.check import check as run_check  # lazy: loads markdown_it, yaml ... only when needed
+    from ..checks.check import check as run_gate  # lazy: loads markdown_it, yaml ... only when needed
 
     with progress(format) as say:  # a spinner naming the running check, on a terminal only
-        report = run_check(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say, budget=budget)
+        report = run_gate(root, games=games, seed=seed, jobs=jobs, strict=strict, progress=say, budget=budget,
+                          only=only)
     if format is ReportFormat.json:
         emit_json(report.to_json())
     elif format is not ReportFormat.text:
@@ -49,7 +71,7 @@ def check(
         emit_ci(format, suites, "forge check", to_text(report).splitlines()[-1], root)
     else:
         echo_report(to_text(report))
-    raise typer.Exit(EXIT_USAGE if report.io_error else EXIT_CLEAN if report.ok else EXIT_FINDINGS)
+    raise typer.Exit(report.exit_status)
 
 
 MARKS = {"ok": "✓", "failed": "✗", "skipped": "–"}

@@ -6,6 +6,8 @@ kill or "internal error". Now a check that exceeds its memory, CPU, time or outp
 `[budget]` finding at the file it was reading, exit 1, at once and without a traceback. The costly reading is
 played here by the schema check (or the simulation's results) replaced after it opened a card file, so the
 tests hold whichever parser a real attack would drive; `forge.checks.check.limits` is narrowed for that check only.
+A test about one check's box runs that check alone (`forge check --only`, which brings validate along for the
+checks that read the cards it accepts): the command, its boxes and its exit status, without the others' time.
 
 Also: `forge check` composes every book in every language, as `forge build` does, so a book whose prose does
 not compose fails the gate instead of the build.
@@ -32,14 +34,6 @@ from ..conftest import REPO, invoke
 def gated(shipped: Path) -> Path:
     shutil.copytree(REPO / "docs", shipped / "docs")
     return shipped
-
-
-@pytest.fixture
-def boxed(gated: Path, monkeypatch) -> Path:
-    """The gate of a test about another check's box: the books' check (composing four books, most of the gate's
-    time) composes none; test_a_book_that_does_not_compose_fails_the_gate runs it whole."""
-    monkeypatch.setattr(check_module, "_books", lambda root: check_module.Ran([], {"books": []}))
-    return gated
 
 
 def run(root: Path, *args: str) -> tuple[int, str]:
@@ -73,16 +67,16 @@ def assert_clean_failure(code: int, out: str) -> None:
     assert out.splitlines()[-1].startswith("✗ check failed: ")
 
 
-def test_a_check_that_allocates_past_its_memory_is_a_budget_finding(boxed, monkeypatch, no_hang):
+def test_a_check_that_allocates_past_its_memory_is_a_budget_finding(gated, monkeypatch, no_hang):
     def allocate():
         hoard = []
         for _ in range(256):  # up to 16 GiB of address space, 64 MiB at a time (calloc: no page is touched)
             hoard.append(bytearray(64 << 20))
         return "never"
 
-    costly(monkeypatch, boxed, allocate)
+    costly(monkeypatch, gated, allocate)
     started = time.monotonic()
-    code, out = run(boxed)
+    code, out = run(gated, "--only", "schema")
     assert_clean_failure(code, out)
     assert ("cards/red.yaml: [budget] the stage schema exceeded its memory budget (1 GiB) while reading "
             "cards/red.yaml") in out
@@ -90,38 +84,38 @@ def test_a_check_that_allocates_past_its_memory_is_a_budget_finding(boxed, monke
     assert time.monotonic() - started < 60
 
 
-def test_a_check_that_spins_past_its_cpu_is_a_budget_finding(boxed, monkeypatch, no_hang):
+def test_a_check_that_spins_past_its_cpu_is_a_budget_finding(gated, monkeypatch, no_hang):
     def spin():
         end = time.process_time() + 10  # before the box: 10 s of CPU, then a fine schema
         while time.process_time() < end:
             pass
         return schema_text()
 
-    costly(monkeypatch, boxed, spin)
+    costly(monkeypatch, gated, spin)
     narrow(monkeypatch, "schema", cpu=1)
-    code, out = run(boxed)
+    code, out = run(gated, "--only", "schema")
     assert_clean_failure(code, out)
     assert "cards/red.yaml: [budget] the stage schema exceeded its CPU budget (1 s) while reading cards/red.yaml" in out
 
 
-def test_a_check_that_waits_past_its_time_is_a_budget_finding(boxed, monkeypatch, no_hang):
-    costly(monkeypatch, boxed, lambda: time.sleep(10) or schema_text())
+def test_a_check_that_waits_past_its_time_is_a_budget_finding(gated, monkeypatch, no_hang):
+    costly(monkeypatch, gated, lambda: time.sleep(10) or schema_text())
     narrow(monkeypatch, "schema", wall=1.0)
-    code, out = run(boxed)
+    code, out = run(gated, "--only", "schema")
     assert_clean_failure(code, out)
     assert ("cards/red.yaml: [budget] the stage schema exceeded its time budget (1 s) while reading "
             "cards/red.yaml") in out
 
 
 @pytest.mark.slow
-def test_a_check_whose_result_floods_is_a_budget_finding(boxed, monkeypatch, no_hang):
+def test_a_check_whose_result_floods_is_a_budget_finding(gated, monkeypatch, no_hang):
     def flood(db, games, seed, jobs):
         where = Position("cards/red.yaml", 1, 1)
         return [Finding(where, "simulate", f"game {i} failed: " + "x" * 200) for i in range(100_000)], {
             "games": games, "errors": 100_000, "capped": 0, "seed": seed, "agents": "heuristic"}
 
     monkeypatch.setattr(check_module, "smoke", flood)
-    code, out = run(boxed)
+    code, out = run(gated, "--only", "simulate")
     assert_clean_failure(code, out)
     assert "simulate: [budget] the stage simulate exceeded its output budget (8 MiB)" in out
     assert len(out) < 100_000  # the flood never reaches the log
@@ -133,9 +127,9 @@ def test_a_check_whose_result_floods_is_a_budget_finding(boxed, monkeypatch, no_
     ("sarif", '"ruleId": "budget"'),
 ])
 @pytest.mark.slow
-def test_a_budget_finding_shows_in_the_ci_formats(boxed, monkeypatch, no_hang, fmt, expected):
-    costly(monkeypatch, boxed, lambda: bytearray(64 << 30))
-    code, out = run(boxed, "--format", fmt, "--budget", "2")  # --budget scales every limit
+def test_a_budget_finding_shows_in_the_ci_formats(gated, monkeypatch, no_hang, fmt, expected):
+    costly(monkeypatch, gated, lambda: bytearray(64 << 30))
+    code, out = run(gated, "--only", "schema", "--format", fmt, "--budget", "2")  # --budget scales every limit
     assert code == 1 and "Traceback" not in out
     assert expected in out and "memory budget (2 GiB) while reading cards/red.yaml" in out
 
@@ -163,20 +157,20 @@ def _use_chain(depth: int, fan: int) -> bytes:
 
 
 @pytest.mark.slow
-def test_card_art_that_amplifies_stops_the_gate_at_the_art(boxed, monkeypatch, no_hang):
+def test_card_art_that_amplifies_stops_the_gate_at_the_art(gated, monkeypatch, no_hang):
     """The issue's attack itself: 3 KB of `<use>` chains (with this svglib, which gives up after 10,000 expansions,
     validate spent 17 s on it and the gate passed). Whatever reads the art (svglib, or the sanitiser of §3 before
     it), the gate ends with a finding at the picture: here validate's box is narrowed to 3 CPU s."""
-    (boxed / "art").mkdir()
-    (boxed / "art" / "attack.svg").write_bytes(_use_chain(10, 10))
-    cards = boxed / "cards" / "red.yaml"
+    (gated / "art").mkdir()
+    (gated / "art" / "attack.svg").write_bytes(_use_chain(10, 10))
+    cards = gated / "cards" / "red.yaml"
     text = cards.read_text(encoding="utf-8")
     old = "    art: {icon: flint-spark, accents: [small-fire], layout: corner}"
     assert old in text
     cards.write_text(text.replace(old, "    art: {image: art/attack.svg, fit: contain}", 1), encoding="utf-8")
     narrow(monkeypatch, "validate", memory=128 << 20, cpu=3, wall=30.0)  # a test's patience, not half a minute
     started = time.monotonic()
-    code, out = run(boxed)
+    code, out = run(gated, "--only", "validate")
     assert_clean_failure(code, out)
     assert [line for line in out.splitlines() if line.startswith("art/attack.svg") or "art `art/attack.svg`" in line]
     assert "✗ validate:" in out
