@@ -61,12 +61,6 @@ class Game:
         """The shipped files, the edited ones given in memory."""
         return Sources(REPO, given=dict(self.texts))
 
-    def inventory(self):
-        """The inventory of the shipped files, the edited ones read from memory."""
-        from forge.i18n import inventory
-
-        return inventory.build(REPO, self.sources())
-
     def findings(self) -> list:
         """Every finding of a full parity run on the game in memory (the whole report, no command line)."""
         return parity(REPO, sources=self.sources()).findings
@@ -79,10 +73,8 @@ class Game:
         """``--fix``'s typography corrections, found in memory and applied to the written game as parity
         applies them (``yamledit.fix_files``); how many were applied in each file."""
         from forge.carddb.yamledit import fix_files
-        from forge.i18n.checks import typography
 
-        _found, fixes = typography.check(self.inventory())
-        return fix_files(self.written(), fixes)
+        return fix_files(self.written(), parity(REPO, sources=self.sources(), families=["typography"]).fixes)
 
     def written(self) -> Path:
         """The game with its edits, as files (written once; later edits go to the files too)."""
