@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import gc
+from collections.abc import Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -108,13 +109,17 @@ def gc_paused():
             gc.enable()
 
 
-def load_database(root: Path | str) -> LoadResult:
-    """Read every ``cards/*.yaml`` of the project at ``root``."""
+def load_database(root: Path | str, texts: Mapping[str, str] | None = None) -> LoadResult:
+    """Read every ``cards/*.yaml`` of the project at ``root``.
+
+    ``texts``: a file's text by its path under ``root`` (``cards/red.yaml``), read instead of the
+    disk; a caller that has read the files already (parity's ``Sources``) gives them.
+    """
     with gc_paused():
-        return _load_database(Path(root))
+        return _load_database(Path(root), texts or {})
 
 
-def _load_database(root: Path) -> LoadResult:
+def _load_database(root: Path, texts: Mapping[str, str]) -> LoadResult:
     result = LoadResult(root=root, db=CardDatabase())
     cards_dir = root / CARDS_DIR
     if not cards_dir.is_dir():
@@ -133,12 +138,16 @@ def _load_database(root: Path) -> LoadResult:
         result.findings.append(Finding(Position(CARDS_DIR), "io", f"no card files (*.yaml) in {CARDS_DIR}/",
                                        "add cards/*.yaml files; see docs/card-format.md"))
     for path in files:
-        _load_file(result, path, f"{CARDS_DIR}/{path.name}")
+        rel = f"{CARDS_DIR}/{path.name}"
+        result.files.append(rel)
+        text = texts[rel] if rel in texts else _read(result, path, rel)
+        if text is not None:
+            _load_text(result, rel, text)
     return result
 
 
-def _load_file(result: LoadResult, path: Path, rel: str) -> None:
-    result.files.append(rel)
+def _read(result: LoadResult, path: Path, rel: str) -> str | None:
+    """A card file's text, or None (with a finding) when it cannot be read."""
     try:
         raw = safeio.read_bytes(path, result.root)
     except safeio.UnsafeInput as exc:
@@ -146,9 +155,9 @@ def _load_file(result: LoadResult, path: Path, rel: str) -> None:
         result.refused.append(unsafe_finding(exc, rel))
         result.findings.append(result.refused[-1])
         result.unloaded.append(Position(rel))
-        return
+        return None
     try:
-        text = raw.decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = raw.count(b"\n", 0, exc.start) + 1
         col = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
@@ -156,7 +165,10 @@ def _load_file(result: LoadResult, path: Path, rel: str) -> None:
                                        f"the file is not UTF-8 (byte 0x{raw[exc.start]:02x})",
                                        "save the file as UTF-8 in your editor"))
         result.unloaded.append(Position(rel, line, col))
-        return
+        return None
+
+
+def _load_text(result: LoadResult, rel: str, text: str) -> None:
     try:
         data, source = yamlsrc.load(text.removeprefix("\ufeff"))
     except yamlsrc.YamlError as exc:

@@ -1,11 +1,10 @@
-"""The shipped game with a translator's mistakes made in memory, and parity's rule families run on its inventory.
+"""The shipped game with a translator's mistakes made in memory, and parity's check families run on it.
 
-Most parity rules read the inventory alone (``forge.i18n.checks``, the stale tracking, the log's and the
-web pages' own checks of the locales): a test of one of them builds the inventory over the shipped files
-with the edited ones given as text (``Sources`` already read them), runs the family that owns the rule,
-and needs no copy of the game and no command line. A rule that needs the compiled cards or their layout
-(``length``, ``parity-text``), a whole-report assertion and a few ``--fix`` runs go end to end: the game is
-copied once, with the same edits, and ``forge parity`` runs on it.
+A test of one rule gives the edited files to parity as text (``Sources.given``: the inventory and the
+compiled cards read them instead of the disk) and runs only the families that report the rule
+(``forge.i18n.parity.families_of``): no copy of the game, no command line. A whole-report assertion,
+a file that does not parse and a few ``--fix`` runs go end to end: the game is copied once, with the
+same edits, and ``forge parity`` runs on it.
 """
 from __future__ import annotations
 
@@ -13,20 +12,10 @@ import json
 import shutil
 from pathlib import Path
 
-from ..conftest import REPO, invoke
+from forge.i18n.parity import families_of, parity
+from forge.text.sources import Sources
 
-#: Each rule read from the inventory alone, and the family of ``forge.i18n.checks`` that reports it.
-FAMILIES = {
-    "parity-number": "numbers", "parity-structure": "structure", "parity-book": "structure",
-    "parity-markup": "tokens", "parity-placeholder": "tokens", "parity-directive": "tokens",
-    "parity-card-ref": "tokens", "parity-verbatim": "tokens",
-    "parity-empty": "presence", "parity-key": "presence", "parity-language": "presence",
-    "untranslated": "untranslated", "untranslated-word": "englishword", "plural": "plurals",
-    "terminology": "terms", "termbase": "terms", "duplicate-name": "terms",
-    "typography": "typography", "whitespace": "typography", "punctuation": "typography",
-    "stale-translation": "fingerprints", "untracked-translation": "fingerprints",
-    "log-phrase": "log", "web-words": "web",
-}
+from ..conftest import REPO, invoke
 
 
 class Game:
@@ -57,57 +46,35 @@ class Game:
             (self.root / rel).write_text(text, encoding="utf-8")
 
     def found(self, rule: str) -> set[tuple[str, int]]:
-        """(file, line) of each finding of ``rule``, from the family that owns it; at least one."""
+        """(file, line) of each finding of ``rule``, from the families that report it; at least one."""
         rows = self.rows(rule)
         assert rows, f"no {rule} finding"
         return rows
 
     def rows(self, rule: str) -> set[tuple[str, int]]:
-        """(file, line) of each finding of ``rule``, from the family that owns it; maybe none."""
-        return {(f.position.file, f.position.line) for f in self.family(FAMILIES[rule]) if f.rule == rule}
+        """(file, line) of each finding of ``rule``, from the families that report it; maybe none."""
+        families = families_of(rule)
+        assert families, f"no parity family reports {rule}"
+        return {(f.position.file, f.position.line) for f in self.family(*families) if f.rule == rule}
 
-    def inventory(self):
-        """The inventory of the shipped files, the edited ones read from memory."""
-        from forge.i18n import inventory
-        from forge.text.sources import Doc, Sources
+    def sources(self) -> Sources:
+        """The shipped files, the edited ones given in memory."""
+        return Sources(REPO, given=dict(self.texts))
 
-        sources = Sources(REPO)
-        sources.docs.update({rel: Doc(rel, text.removeprefix("\ufeff")) for rel, text in self.texts.items()})
-        return inventory.build(REPO, sources)
+    def findings(self) -> list:
+        """Every finding of a full parity run on the game in memory (the whole report, no command line)."""
+        return parity(REPO, sources=self.sources()).findings
 
-    def family(self, name: str) -> list:
-        """The findings of one family (as ``forge.i18n.parity`` runs it) and of the files it read."""
-        import importlib
-
-        from forge.i18n import fingerprints
-        from forge.text import narrate, termbase
-        from forge.text.cardtext import Phrasebook
-        from forge.web import strings as web_words
-
-        inv = self.inventory()
-        if name == "fingerprints":
-            found = fingerprints.findings(inv, fingerprints.load(inv.sources))
-        elif name in ("log", "web"):
-            docs = {lang: inv.sources.yaml(f"locales/{lang}.yaml") for lang in ("en", "fr")}
-            books = {lang: Phrasebook(lang, doc.data, doc.rel, doc.source) for lang, doc in docs.items()}
-            found = (narrate if name == "log" else web_words).check(books)
-        elif name == "typography":
-            found, _fixes = importlib.import_module("forge.i18n.checks.typography").check(inv)
-        elif name in ("untranslated", "englishword", "terms", "plurals"):
-            tb = termbase.load(inv.sources)
-            found = importlib.import_module(f"forge.i18n.checks.{name}").check(inv, tb) + tb.findings
-        else:
-            found = importlib.import_module(f"forge.i18n.checks.{name}").check(inv)
-        return found + inv.sources.findings
+    def family(self, *names: str) -> list:
+        """The findings of parity's families ``names`` on the game in memory, and of the files they read."""
+        return parity(REPO, sources=self.sources(), families=names).findings
 
     def fix(self) -> dict[str, int]:
         """``--fix``'s typography corrections, found in memory and applied to the written game as parity
         applies them (``yamledit.fix_files``); how many were applied in each file."""
         from forge.carddb.yamledit import fix_files
-        from forge.i18n.checks import typography
 
-        _found, fixes = typography.check(self.inventory())
-        return fix_files(self.written(), fixes)
+        return fix_files(self.written(), parity(REPO, sources=self.sources(), families=["typography"]).fixes)
 
     def written(self) -> Path:
         """The game with its edits, as files (written once; later edits go to the files too)."""

@@ -2,15 +2,15 @@
 
 Issue 11, section 1: every case edits one French (or English) string the way a translator
 might get it wrong, then asserts the finding's file, line and rule. The cases are a table
-(``MISTAKES``) run on the inventory in memory, by the family that owns the rule; what needs the
-compiled cards, their layout or the whole report (``length``, a file that does not parse, a card
-failing the schema, ``--fix`` in place) runs ``forge parity`` end to end.
+(``MISTAKES``) run in memory by the families that report the rule (the compiled cards and their
+layout too); a few runs stay end to end (``forge parity`` on a written copy): the clean game, a
+whole-report assertion, ``--fix`` in place, and files that do not parse.
 """
 from __future__ import annotations
 
 import pytest
 
-from .memory import FAMILIES, Game
+from .memory import Game
 
 FR, EN, TERMS = "locales/fr.yaml", "locales/en.yaml", "locales/termbase.yaml"
 RULEBOOK_FR, REFERENCE_FR = "templates/books/rulebook.fr.md", "templates/books/reference.fr.md"
@@ -39,13 +39,8 @@ def mistake(game: Game, rel: str, old: str, new: str) -> int:
 
 
 def found(game: Game, rule: str) -> set[tuple[str, int]]:
-    """(file, line) of each finding of ``rule``: from its family on the inventory in memory when the
-    inventory alone decides it, else from parity end to end (which must fail)."""
-    if rule in FAMILIES:
-        return game.found(rule)
-    code, findings = report(game)
-    assert code == 1, findings
-    return {(f["file"], f["line"]) for f in findings if f["rule"] == rule}
+    """(file, line) of each finding of ``rule``, from the families that report it, in memory; at least one."""
+    return game.found(rule)
 
 
 def case(name: str, rule: str, *edits: tuple, only: bool = True):
@@ -145,7 +140,7 @@ MISTAKES = [
     case("a list item dropped", "parity-structure",
          (RULEBOOK_FR, "6. Choisissez le premier joueur au hasard, ou, pour une revanche, le perdant de la partie "
           "précédente.\n", "", -1), only=False),
-    # -- length: the compiled cards and their layout, end to end ----------------------------------------
+    # -- length: the compiled cards and their layout ---------------------------------------------------
     case("a name that does not fit in french", "length",
          ("cards/red.yaml", NAME, 'fr: "Coureur Infatigable des Cendres Rougeoyantes du Grand Brasier Éternel"')),
     # found at the locale word, not at each card whose type line it makes too long (issue 11: limits)
@@ -177,7 +172,7 @@ def test_the_shipped_game_is_clean(game):
 
 def test_a_digit_for_a_spelled_out_number_is_the_same_number(game):
     mistake(game, RULEBOOK_FR, PHASES, "Chaque tour comporte 3 phases")
-    assert report(game) == (0, [])
+    assert game.rows("parity-number") == set()
 
 
 def test_names_and_loanwords_in_french_are_not_english_left(game):
@@ -189,7 +184,7 @@ def test_names_and_loanwords_in_french_are_not_english_left(game):
 def test_an_identical_string_listed_in_the_termbase_is_fine(game):
     mistake(game, "cards/red.yaml", NAME, 'fr: "Ash Runner"')
     mistake(game, TERMS, "  - Verdict\n", "  - Verdict\n  - Ash Runner\n")
-    assert report(game) == (0, [])
+    assert game.findings() == []
 
 
 def test_a_loose_term_may_be_implied_in_a_heading_only(game):
@@ -267,10 +262,10 @@ def test_a_locale_that_does_not_parse(game):
 
 
 def test_a_card_failing_the_schema_is_reported(game):
+    """By any family of the compiled cards: their files' own errors come with them."""
     line = mistake(game, "cards/red.yaml", *SCHEMA_BREAK)
-    code, findings = report(game)
-    assert code == 1
-    assert any(f["file"] == "cards/red.yaml" and f["line"] == line for f in findings)
+    assert ("cards/red.yaml", line, "schema") in {(f.position.file, f.position.line, f.rule)
+                                                  for f in game.family("cards")}
 
 
 @pytest.mark.parametrize("rel", ["cards/factions.yaml", "templates/books/strings.yaml"])
@@ -283,16 +278,12 @@ def test_a_translated_file_that_does_not_parse(game, rel):
 def test_a_label_table_missing(game):
     text = game.text("templates/books/strings.yaml")
     game.replace("templates/books/strings.yaml", text[:text.index("\nfr:")] + "\n")
-    code, findings = report(game)
-    assert code == 1
-    assert any(f["file"] == "templates/books/strings.yaml" and f["rule"] == "parity-key" and "`fr:`" in f["message"]
-               for f in findings)
+    assert any(f.position.file == "templates/books/strings.yaml" and f.rule == "parity-key" and "`fr:`" in f.message
+               for f in game.family("presence"))
 
 
 def test_a_french_wording_without_an_english_one(game):
     line = mistake(game, "cards/red.yaml", "    effects:\n      - wound: 3\n",
                    "    effects:\n      - wound: 3\n        text: {fr: \"**Blessures** 4\"}\n") + 2
-    code, findings = report(game)
-    assert code == 1
     assert {("cards/red.yaml", line, "parity-language"), ("cards/red.yaml", line, "schema")} <= \
-        {(f["file"], f["line"], f["rule"]) for f in findings}
+        {(f.position.file, f.position.line, f.rule) for f in game.family("presence", "cards")}
