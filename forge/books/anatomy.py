@@ -7,6 +7,7 @@ its recorded marks (``Painter.marks``) say where, in points on the card.
 """
 from __future__ import annotations
 
+import copy
 import io
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Iterator
 
 from ..carddb.model import Card, CardDatabase
+from ..core.memo import Memo
 
 #: The parts the figure points at, in reading order (top of the card to the bottom).
 PARTS: tuple[str, ...] = ("cost", "name", "allegiance", "type_line", "text_box", "activate", "soul", "demise", "number")
@@ -192,10 +194,22 @@ def render_card(card: Card, db: CardDatabase, book, lang: str, root: Path, width
 
     if face is None:
         face = classed_face(card, db, books, lang, root) if books else build_face(card, db, book, lang, root)
-    doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
-    painter = Painter(doc.canvas)
-    draw_face(painter, tpl, face, root)
-    return _trimmed_jpeg(doc, tpl, width, quality, image_format), painter.marks, tpl
+    key = (face.key(tpl.digest), width, quality, image_format)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        doc = PdfBuffer((tpl.full_w, tpl.full_h), face.name, lang)
+        painter = Painter(doc.canvas)
+        draw_face(painter, tpl, face, root)
+        drawn = _DRAWN.put(key, (_trimmed_jpeg(doc, tpl, width, quality, image_format), painter.marks))
+    image, marks = drawn
+    return image, [copy.copy(mark) for mark in marks], tpl
+
+
+#: The card pictures this process drew, by what they show (the face's cache key: its data, art included, the
+#: template, the vendored assets and the renderer) and how they are encoded, up to 64 MB: a book, its web
+#: edition, the gallery and `forge watch`'s pages draw the same faces again and again (a picture takes 50 ms
+#: to draw, rasterise and encode).
+_DRAWN: Memo[tuple[bytes, list]] = Memo(items=4096, size_limit=64 * 1024 * 1024, size=lambda drawn: len(drawn[0]))
 
 
 def _trimmed_jpeg(doc, tpl, width: int, quality: int = 90, image_format: str = "JPEG") -> bytes:
@@ -229,9 +243,15 @@ def render_back(kind: str, lang: str, root: Path, width: int = IMAGE_WIDTH) -> b
     from ..render.paint import Painter  # lazy: loads reportlab, forge.render only when needed
     from ..render.pdf import PdfBuffer  # lazy: loads reportlab, forge.render only when needed
 
-    doc = PdfBuffer((tpl.full_w, tpl.full_h), kind, lang)
-    draw_back(Painter(doc.canvas), tpl, kind, lang)
-    return _trimmed_jpeg(doc, tpl, width)
+    from ..render.assets import assets_hash  # lazy: loads forge.render only when needed
+
+    key = ("back", tpl.digest, assets_hash(), kind, lang, width)
+    drawn = _DRAWN.get(key)
+    if drawn is None:
+        doc = PdfBuffer((tpl.full_w, tpl.full_h), kind, lang)
+        draw_back(Painter(doc.canvas), tpl, kind, lang)
+        drawn = _DRAWN.put(key, (_trimmed_jpeg(doc, tpl, width), []))
+    return drawn[0]
 
 
 def render_figure(card: Card, parts: set[str], db: CardDatabase, book, lang: str, root: Path,

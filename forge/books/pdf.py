@@ -24,6 +24,7 @@ import warnings
 
 from .fetch import ASSET_SCHEME, FetchLog, FetchRefused, UrlPolicy, guarded_fetcher
 from . import balance
+from ..render.pdftext import page_texts
 from .pageturn import MAX_PASSES, keep_whole, page_turn_words
 
 #: The fontTools clock for subset fonts (1 January 2024, 00:00 UTC): any fixed value will do.
@@ -200,7 +201,7 @@ def leftover_syntax(text: str) -> str | None:
 
 @dataclass
 class PdfCheck:
-    """What a book's PDF holds, read back with pypdf: pages, fonts, text and metadata."""
+    """What a book's PDF holds, read back: pages, fonts and metadata (pypdf), text (pdfium)."""
 
     pages: int = 0
     fonts: dict[str, bool] = field(default_factory=dict)  # base font name -> embedded
@@ -270,7 +271,7 @@ def check_pdf(data: bytes, text: bool = True, reader=None) -> PdfCheck:
     result = PdfCheck(pages=len(reader.pages))
     fonts = _fonts(reader)
     result.fonts = {name: emb for name, (emb, _) in fonts.items()}
-    result.text = "\n".join(page.extract_text() or "" for page in reader.pages) if text else ""
+    result.text = "\n".join(page_texts(data)) if text else ""
     result.metadata = {str(k): str(v) for k, v in (reader.metadata or {}).items()}
     root = reader.trailer["/Root"]
     result.lang = str(root.get("/Lang", ""))

@@ -50,38 +50,21 @@ THUMB_PX = 200
 #: Cards pictured beside one turn of the example, at most.
 MAX_PICTURED = 6
 
-_IMAGES: dict[tuple, str] = {}  # (root, database, card or back, language, width) -> data URI, per process
-
 
 def _uri(data: bytes) -> str:
     return "data:image/jpeg;base64," + base64.b64encode(data).decode("ascii")
 
 
 def card_image(book, card_id: str, width: int = THUMB_PX) -> str:
-    """A card's face as the card renderer prints it, as a data URI (drawn once per process)."""
+    """A card's face as the card renderer prints it, as a data URI (drawn once per process: ``render_card``)."""
     project = book.project
-    key = (str(project.root), id(project.db), card_id, book.lang, width)
-    if key in _IMAGES:
-        return _IMAGES[key]
     card = project.db.by_id()[card_id]
-    data = render_card(card, project.db, book.L.book, book.lang, project.root, width, books=project.books)[0]
-    return _kept(key, data)
+    return _uri(render_card(card, project.db, book.L.book, book.lang, project.root, width, books=project.books)[0])
 
 
 def back_image(book, kind: str, width: int = THUMB_PX) -> str:
-    project = book.project
-    key = (str(project.root), id(project.db), "back:" + kind, book.lang, width)
-    if key in _IMAGES:
-        return _IMAGES[key]
-    return _kept(key, render_back(kind, book.lang, project.root, width))
-
-
-def _kept(key: tuple, data: bytes) -> str:
-    """The picture's data URI, remembered only when drawn: one left empty (``without_pictures``) is not."""
-    uri = _uri(data)
-    if data:
-        _IMAGES[key] = uri
-    return uri
+    """A card back as a data URI (drawn once per process: ``render_back``)."""
+    return _uri(render_back(kind, book.lang, book.project.root, width))
 
 
 # -- the setup diagram ---------------------------------------------------------------------------

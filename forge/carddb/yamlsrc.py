@@ -15,9 +15,12 @@ C parser when available, then builds plain Python data itself, so that it can:
 """
 from __future__ import annotations
 
+import pickle
 from dataclasses import dataclass, field
 
 import yaml
+
+from ..core.memo import Memo
 
 try:  # the C parser is ~10x faster; fall back to pure Python where libyaml is missing
     from yaml import CSafeLoader as _Loader
@@ -156,8 +159,38 @@ def _bad_character(text: str, exc: yaml.reader.ReaderError) -> YamlError:
                      "double quotes, write it as an escape such as \\t")
 
 
+#: The texts ``load`` parsed last (each up to 256 KB), their data pickled: a small text whose aliases expand it
+#: past 2 MB is parsed each time, not kept.
+CACHED_CHARS = 256 * 1024
+_parsed: Memo[tuple[bytes, SourceMap]] = Memo(items=64, size_limit=2 * 1024 * 1024, size=lambda kept: len(kept[0]))
+
+
 def load(text: str) -> tuple[object, SourceMap]:
-    """Parse one YAML document into plain data and its source map; raises YamlError."""
+    """Parse one YAML document into plain data and its source map; raises YamlError.
+
+    A text read before is not parsed again: a run reads the same file from several places (the inventory, the
+    database, the phrasebooks), and ``forge watch`` reads every file again after each edit. The caller gets its
+    own copy of the data (pickled: copied back in a tenth of a parse's time) and of the map, so that what it
+    changes changes nothing for the next caller. A text that does not parse is parsed again each time."""
+    kept = _parsed.get(text) if len(text) <= CACHED_CHARS else None
+    if kept is None:
+        data, source = _parse(text)
+        if len(text) <= CACHED_CHARS:
+            _keep(text, data, source)
+        return data, source
+    frozen, source = kept
+    return pickle.loads(frozen), SourceMap(dict(source.values), dict(source.keys))
+
+
+def _keep(text: str, data: object, source: SourceMap) -> None:
+    try:
+        frozen = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+    except RecursionError:  # nested deeper than pickle goes: parsed each time
+        return
+    _parsed.put(text, (frozen, SourceMap(dict(source.values), dict(source.keys))))
+
+
+def _parse(text: str) -> tuple[object, SourceMap]:
     try:
         loader = _Loader(text)
         try:

@@ -17,18 +17,20 @@ FONT = "Lato-Bold"
 
 
 def stamp_pdf(data: bytes, reason: str) -> bytes:
-    """``data`` with the mark over every page (same page sizes, same content underneath)."""
-    from pypdf import PdfReader, PdfWriter  # lazy: loads pypdf only when needed
+    """``data`` with the mark over every page, within its trim box (same page sizes, same content underneath)."""
+    from pypdf import PdfReader, PdfWriter, Transformation  # lazy: loads pypdf only when needed
 
     reader = PdfReader(io.BytesIO(data))
     writer = PdfWriter(clone_from=reader)  # outlines, links and page labels kept
     marks: dict[tuple[float, float], object] = {}
     for page in writer.pages:
-        box = page.mediabox
+        # the page as it is cut (a press file's bleed is trimmed off, and its box does not start at 0, 0): the
+        # mark drawn over the media box from 0, 0 lost its line past the top edge and sat off centre
+        box = page.trimbox
         size = (float(box.width), float(box.height))
         if size not in marks:
             marks[size] = _mark_page(size, reason)
-        page.merge_page(marks[size])
+        page.merge_transformed_page(marks[size], Transformation().translate(float(box.left), float(box.bottom)))
     info = reader.metadata or {}
     writer.add_metadata({**{k: str(v) for k, v in info.items()},
                          "/Title": f"{MARK}: {info.get('/Title', '')}".strip(": "),

@@ -1,7 +1,7 @@
-"""Reading a rendered book back page by page: its text (pypdf) and how much of each page is blank.
+"""Reading a rendered book back page by page: its text (forge's ``page_texts``) and how much of each page is blank.
 
-A book's page texts are read once per file (the session's books are read by a dozen tests each, and pypdf
-takes seconds over a book): cached by the file's path and identity, so a book written again is read again."""
+A book's page texts are read once per file (the session's books are read by a dozen tests each): cached by
+the file's path and identity, so a book written again is read again."""
 from __future__ import annotations
 
 import os
@@ -23,9 +23,9 @@ def page_texts(rendered, kind: str, lang: str) -> list[str]:
 
 @lru_cache(maxsize=16)
 def _page_texts(path: str, inode: int, mtime_ns: int, size: int) -> tuple[str, ...]:
-    from pypdf import PdfReader
+    from forge.render.pdftext import page_texts
 
-    return tuple(page.extract_text() or "" for page in PdfReader(path).pages)
+    return tuple(page_texts(path))
 
 
 def blank_below(rendered, kind: str, lang: str, dpi: int = 30) -> list[float]:

@@ -23,9 +23,10 @@ REFERENCE_HEADINGS = {
 
 
 def plain(text: str) -> str:
-    """PDF text for searching: no line breaks or hyphenation, straight apostrophes, plain spaces."""
+    """PDF text for searching: no line breaks or hyphenation, straight apostrophes, plain spaces, no leader dots
+    (the contents' "1 Goal. . . . 3" reads "1 Goal 3")."""
     text = re.sub(r"-\n(?=[a-zà-ÿ])", "", text).replace("\u2019", "'").replace("\u00a0", " ")
-    return " ".join(text.split())
+    return " ".join(re.sub(r"(?: ?\.){3,}", " ", text).split())
 
 
 @pytest.mark.slow

@@ -40,6 +40,7 @@ def test_a_card_image_is_the_same_from_an_uncompressed_pdf(shipped_root, monkeyp
     from reportlab.pdfgen.canvas import Canvas
 
     from forge.books import anatomy
+    from forge.core.memo import Memo
     from forge.render import raster
 
     from .conftest import project_of
@@ -50,10 +51,15 @@ def test_a_card_image_is_the_same_from_an_uncompressed_pdf(shipped_root, monkeyp
     rasterise = raster.render_pages
     monkeypatch.setattr(raster, "render_pages", lambda pdf, size: sizes.append(len(pdf)) or rasterise(pdf, size))
 
+    def drawn_afresh():  # not the pictures this process drew already (``anatomy._DRAWN``)
+        monkeypatch.setattr(anatomy, "_DRAWN", Memo(items=8))
+
+    drawn_afresh()
     uncompressed = (anatomy.render_card(card, project.db, project.books["fr"], "fr", shipped_root,
                                         books=project.books)[0], anatomy.render_back("rite", "en", shipped_root))
     real = Canvas.setPageCompression
     monkeypatch.setattr(Canvas, "setPageCompression", lambda self, value: real(self, 1))  # compressed as made
+    drawn_afresh()
     compressed = (anatomy.render_card(card, project.db, project.books["fr"], "fr", shipped_root,
                                       books=project.books)[0], anatomy.render_back("rite", "en", shipped_root))
     assert uncompressed == compressed and len(uncompressed[0]) > 1000

@@ -14,6 +14,7 @@ from forge.books import example
 from forge.books.compose import compose
 from forge.carddb.database import load_database
 from forge.engine.state import HAND_SIZE, PLAY_STEPS, WOUND_PROTECTION
+from forge.render.pdftext import page_texts
 
 from .conftest import REPO, copy_project, project_of
 
@@ -116,14 +117,13 @@ def test_the_back_cover_is_a_quick_reference_in_the_engines_order(rendered, lang
     from forge.engine.state import TURN_PHASES
     from forge.text.cardtext import load_phrasebooks
 
-    from pypdf import PdfReader
 
     from .pages import pdf_path
 
     book = load_phrasebooks(REPO)[lang]
     strings = project_of(REPO).strings[lang]["quick"]
     for kind in ("rulebook", "reference"):
-        last = PdfReader(pdf_path(rendered, kind, lang)).pages[-1].extract_text()  # the back cover alone
+        last = page_texts(pdf_path(rendered, kind, lang))[-1]  # the back cover alone
         text = " ".join(last.split()).replace("’", "'")
         order = [m.start() if (m := re.search(rf"\b{re.escape(book.keyword(k))}\b", text)) else -1
                  for k in WOUND_PROTECTION]

@@ -13,6 +13,7 @@ import pytest
 from forge.books.compose import load_project
 from forge.carddb.database import load_database
 from forge.text.cardtext import load_phrasebooks
+from forge.render import pdftext
 
 from .conftest import KINDS, LANGS, REPO
 from .pages import blank_below, page_texts
@@ -95,10 +96,8 @@ def _narrow_book(words: str) -> str:
 def test_a_word_cut_at_a_page_turn_is_laid_out_again_whole():
     """forge.books.pageturn reads each page's last line from the layout: a paragraph going on over the page
     turn on a hyphen (a soft one, or a compound's) has that word kept whole, and the book is laid out again."""
-    import io
 
     import weasyprint
-    from pypdf import PdfReader
 
     from forge.books.compose import url_policy
     from forge.books.pageturn import keep_whole, page_turn_words
@@ -114,7 +113,7 @@ def test_a_word_cut_at_a_page_turn_is_laid_out_again_whole():
     assert keep_whole("<style>p{}</style><p title='swords'>swords</p>", ["swords"]) == \
         "<style>p{}</style><p title='swords'><span class=\"nw\">swords</span></p>"
     data, _ = render_pdf(html, None, REPO.resolve().as_uri() + "/", url_policy(project_of(REPO)))
-    texts = [page.extract_text().splitlines() for page in PdfReader(io.BytesIO(data)).pages]
+    texts = [text.splitlines() for text in pdftext.page_texts(data)]
     ends = [lines[-2] for lines in texts if len(lines) > 1]  # each page's last line of text, above its folio
     assert len(ends) > 5 and not [e for e in ends if re.search(r"[^\W\d_]-$", e.rstrip())], ends
 

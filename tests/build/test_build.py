@@ -33,10 +33,9 @@ def test_build_produces_the_kit_from_the_shipped_game(shipped):
     page = (shipped / "output" / "gallery.html").read_text(encoding="utf-8")
     links = {href.split("#")[0] for href in re.findall(r'<a href="([^"#][^"]*)"', page)}
     assert links and all((shipped / "output" / link).is_file() for link in links), links
-    from pypdf import PdfReader  # each card's proof link names the page of the proof sheet that shows it
+    from forge.render.pdftext import page_texts  # each card's proof link names the page of the proof sheet that shows it
 
-    proof = PdfReader(shipped / "output" / "proof" / "rift-commanders-en-proof.pdf")
-    texts = [" ".join(page.extract_text().split()) for page in proof.pages]
+    texts = [" ".join(text.split()) for text in page_texts(shipped / "output" / "proof" / "rift-commanders-en-proof.pdf")]
     found = re.findall(r'id="card-([^"]+)".*?proof\.pdf#page=(\d+)"', page, re.S)
     assert len(found) == gallery["cards"] and len({n for _, n in found}) > 1  # the cards fill more than one page
     for card_id, number in found:

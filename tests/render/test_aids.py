@@ -14,6 +14,7 @@ from forge.render.aiddocs import mat_pdf, tokens_pdf
 from forge.render.aids import aid_cards, aid_set, draw_aid
 from forge.render.cards import RenderOptions, render_cards
 from forge.render.paint import Painter
+from forge.render.pdftext import page_texts
 from forge.render.pdf import PdfBuffer
 from forge.render.sheets import PAPERS
 from forge.render.template import TemplateError, load_template, parse_template
@@ -47,7 +48,7 @@ def test_the_mat_prints_every_track_value_in_its_language(rendered, lang, paper)
     (page,) = reader.pages
     w, h = float(page.mediabox.width), float(page.mediabox.height)
     assert (w, h) == pytest.approx((max(PAPERS[paper]), min(PAPERS[paper])), abs=0.01)  # landscape
-    text = page.extract_text()
+    text = page_texts(out / f"pnp/player-mat-{lang}-{paper}.pdf")[0]
     assert set(range(state.START_HEALTH + 1)) <= numbers(text)
     assert text.count(f"{state.MAX_ALLEGIANCE}") >= 1
     label = words(lang)
@@ -69,7 +70,7 @@ def _allegiance_rows(text: str, lang: str) -> int:
 @pytest.mark.parametrize("lang", ["en", "fr"])
 def test_the_mat_has_one_allegiance_track_per_faction(rendered, lang):
     out, _ = rendered
-    text = PdfReader(out / f"pnp/player-mat-{lang}-a4.pdf").pages[0].extract_text()
+    text = page_texts(out / f"pnp/player-mat-{lang}-a4.pdf")[0]
     assert _allegiance_rows(text, lang) == len(mini_db().factions)
 
 
@@ -117,7 +118,7 @@ def test_the_token_sheet_has_markers_counters_and_cut_lines(rendered, lang):
     out, _ = rendered
     reader = PdfReader(out / f"pnp/tokens-{lang}-a4.pdf")
     (page,) = reader.pages
-    text = page.extract_text()
+    text = page_texts(out / f"pnp/tokens-{lang}-a4.pdf")[0]
     assert words(lang)["tokens"] in text and words(lang)["tokens_note"].split()[0] in text
     data = page.get_contents().get_data()
     assert data.count(b" re") >= 100  # a cut box around every token
@@ -150,11 +151,11 @@ def _pod_aid_pages(out: Path, lang: str) -> tuple[tuple[str, str, str], ...]:
     reader = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")
     cards = physical_count(mini_db())
     assert len(reader.pages) == 2 * (cards + shop_aid_count(lang))
-    pages = reader.pages[2 * cards:]
+    pages, texts = reader.pages[2 * cards:], page_texts(out / f"pod/rift-commanders-{lang}-pod.pdf")[2 * cards:]
     out_pages = []
-    for front, back in zip(pages[::2], pages[1::2]):
+    for front, back, front_text, back_text in zip(pages[::2], pages[1::2], texts[::2], texts[1::2]):
         (f,), (b,) = placements(front, tpl), placements(back, tpl)
-        out_pages.append((f["name"], b["name"], front.extract_text() + "\n" + back.extract_text()))
+        out_pages.append((f["name"], b["name"], front_text + "\n" + back_text))
     return tuple(out_pages)
 
 
@@ -289,8 +290,6 @@ def test_the_pieces_show_their_own_icons_not_the_neutral_one():
 
 def test_the_turn_summary_follows_the_engines_phases(monkeypatch):
     """Reordered, the phases reorder on the card (they may then no longer fit it: not this test's point)."""
-    import io
-
     monkeypatch.setattr(state, "TURN_PHASES", ("initiation", "cleanup", "strategy"))
     label = words("en")
 
@@ -299,7 +298,7 @@ def test_the_turn_summary_follows_the_engines_phases(monkeypatch):
         doc = PdfBuffer((tpl.full_w, tpl.full_h), "aid", "en")
         _drawn(kind, doc=doc)
         doc.canvas.showPage()
-        return " ".join(PdfReader(io.BytesIO(doc.finish())).pages[0].extract_text().split())
+        return " ".join(page_texts(doc.finish())[0].split())
 
     front, back = text("turn"), text("wound")
     assert label["initiation"] in front and label["cleanup"] in front and label["strategy"] not in front
@@ -330,9 +329,7 @@ def _aid_text(kind: str, lang: str = "en") -> str:
     side = next(s for f in aid_cards(a) for s in (f, f.reverse()) if s.kind == kind)
     assert draw_aid(Painter(doc.canvas), tpl, side) == []
     doc.canvas.showPage()
-    import io
-
-    return PdfReader(io.BytesIO(doc.finish())).pages[0].extract_text()
+    return page_texts(doc.finish())[0]
 
 
 def test_the_numbers_come_from_the_engine(monkeypatch):
@@ -348,7 +345,7 @@ def test_the_numbers_come_from_the_engine(monkeypatch):
     assert "up to 3 cards" in cleanup and "up to 7 cards" in cleanup
     tpl = load_template(REPO)
     a = aid_set(tpl, FakeBook("en"), "en", mini_db().factions)
-    mat = PdfReader(__import__("io").BytesIO(mat_pdf(tpl, a, "a4", PAPERS["a4"]))).pages[0].extract_text()
+    mat = page_texts(mat_pdf(tpl, a, "a4", PAPERS["a4"]))[0]
     assert max(numbers(mat)) == 30
 
 
@@ -357,7 +354,7 @@ def test_the_mat_follows_the_engine_through_a_render(monkeypatch, tmp_path):
     out = tmp_path / "output"
     render_cards(mini_db(), books(), REPO, RenderOptions(out=out, workers=1, profiles=("pnp",), langs=("en",),
                                                           papers=("a4",)))
-    assert max(numbers(PdfReader(out / "pnp/player-mat-en-a4.pdf").pages[0].extract_text())) == 25
+    assert max(numbers(page_texts(out / "pnp/player-mat-en-a4.pdf")[0])) == 25
 
 
 @pytest.mark.parametrize("old,new,error", [

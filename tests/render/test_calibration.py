@@ -13,6 +13,7 @@ from reportlab.lib.units import mm
 from forge.render.sheets import (PAPER_MARGIN, PAPERS, RULER_X, RULER_Y, TARGET_INSET, calibration_sheet,
                                  calibration_zones)
 from forge.render.template import TEMPLATE_FILE, load_template
+from forge.render.pdftext import page_texts
 
 from .pdfread import edge_strip_ink, missing_glyphs, px, render
 
@@ -97,7 +98,7 @@ def test_back_offset_moves_the_back_and_only_the_back(pages, paper):
         assert _arm_x(front, paper, cx, cy, _dark) == pytest.approx(cx, abs=tol)
         assert _arm_x(back, paper, cx + dx, cy + dy, _red) == pytest.approx(cx + dx, abs=tol)
         assert _arm_y(back, paper, cx + dx, cy + dy, _red) == pytest.approx(cy + dy, abs=tol)
-    assert "+2, -1 mm" in PdfReader(path).pages[1].extract_text()
+    assert "+2, -1 mm" in page_texts(path)[1]
 
 
 def _longest_run(flags) -> int:
@@ -119,7 +120,7 @@ def test_rulers_on_both_axes_measure_true_length(pages, paper):
     up = max(_longest_run(_dark(image.getpixel((x, y))) for y in range(h)) for x in (col - 1, col, col + 1))
     assert across * 25.4 / DPI == pytest.approx(RULER_X, abs=0.5)
     assert up * 25.4 / DPI == pytest.approx(RULER_Y, abs=0.5)
-    text = PdfReader(pages[(paper, "en", False)]).pages[0].extract_text()
+    text = page_texts(pages[(paper, "en", False)])[0]
     assert f"{RULER_X} mm" in text and f"{RULER_Y} mm" in text
 
 
@@ -179,9 +180,9 @@ def test_a_glyph_missing_from_the_font_is_caught(tmp_path):
 def test_advice_in_the_page_language(pages):
     tpl = load_template(REPO)
     for lang in ("en", "fr"):
-        text = PdfReader(pages[("a4", lang, False)]).pages[0].extract_text()
+        text = page_texts(pages[("a4", lang, False)])[0]
         assert tpl.labels(lang)["calibration"] in text
         assert "--back-offset -1.5,0.5" in text
-    en = PdfReader(pages[("a4", "en", False)]).pages[0].extract_text()
-    fr = PdfReader(pages[("a4", "fr", False)]).pages[0].extract_text()
+    en = page_texts(pages[("a4", "en", False)])[0]
+    fr = page_texts(pages[("a4", "fr", False)])[0]
     assert "Without forge" in en and "Sans forge" in fr and "Without forge" not in fr

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from pypdf import PdfReader
 
 from forge.carddb.database import load_database
 from forge.carddb.model import CardDatabase, collector_order
@@ -18,6 +17,7 @@ from forge.render.jobs import cards_pdf
 from forge.render.paint import Painter
 from forge.render.template import load_template
 from forge.text.cardtext import load_phrasebooks
+from forge.render.pdftext import page_texts
 
 from .helpers import books, mini_db
 
@@ -26,7 +26,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def face_text(face, root=REPO) -> str:
     pdf, _ = cards_pdf([face], root)
-    return PdfReader(io.BytesIO(pdf)).pages[0].extract_text()
+    return page_texts(pdf)[0]
 
 
 # -- collector numbers ---------------------------------------------------------------------

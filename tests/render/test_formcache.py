@@ -15,6 +15,7 @@ from forge.render.face import build_faces
 from forge.render.formcache import FormCache, capture, place
 from forge.render.jobs import item_key
 from forge.render.pdf import PdfBuffer
+from forge.render.pdftext import page_texts
 from forge.render.raster import render_pages
 from forge.render.sheets import pnp_sheets, pod_document
 from forge.render.template import load_template
@@ -54,7 +55,7 @@ def _pixels(pdf: bytes) -> list:
 
 
 def _text(pdf: bytes) -> str:
-    return "\n".join(page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages)
+    return "\n".join(page_texts(pdf))
 
 
 @pytest.mark.slow

@@ -13,6 +13,7 @@ from pypdf import PdfReader
 from forge.render.cards import RenderOptions, render_cards
 from forge.render.sheets import PAPERS, sheet_layout
 from forge.render.template import load_template
+from forge.render.pdftext import page_texts
 
 from .helpers import aid_count, aid_ids, books, mini_db, physical_count, shop_aid_count
 from .pdfread import placements
@@ -87,8 +88,7 @@ def test_pdfs_embed_subset_fonts_and_carry_metadata(rendered):
 @pytest.mark.parametrize("lang,name,keyword", [("en", "Ember Whelp", "Wound"), ("fr", "Dragonnet des Braises", "Blessures")])
 def test_each_card_text_is_printed_in_its_language(rendered, lang, name, keyword):
     out, _ = rendered
-    reader = PdfReader(out / f"pod/rift-commanders-{lang}-pod.pdf")
-    first = reader.pages[0].extract_text()
+    first = page_texts(out / f"pod/rift-commanders-{lang}-pod.pdf")[0]
     assert name in first and keyword in first and "Small, hot" not in first if lang == "fr" else name in first
     other = "Blessures" if lang == "en" else "Wound"
     assert other not in first
