@@ -4,6 +4,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from forge.carddb import yamlsrc
 from forge.core.memo import Memo
 
@@ -62,12 +64,9 @@ def test_a_yaml_text_read_again_is_not_parsed_again_and_each_caller_has_its_own_
 
 def test_a_yaml_text_that_does_not_parse_is_refused_every_time():
     for _ in range(2):
-        try:
+        with pytest.raises(yamlsrc.YamlError) as refused:
             yamlsrc.load("cards: [unclosed\n")
-        except yamlsrc.YamlError as exc:
-            assert exc.rule == "yaml-syntax"
-        else:
-            raise AssertionError("parsed")
+        assert refused.value.rule == "yaml-syntax"
 
 
 def test_a_changed_yaml_text_is_parsed_again():
