@@ -110,7 +110,7 @@ def chosen(only: Iterable[str] | None = None) -> tuple[str, ...]:
     on cards validate refuses. Raises ``UnknownCheck`` for a name that is not a check, or for no name."""
     if only is None:
         return ORDER
-    names = set(only)
+    names = {only} if isinstance(only, str) else set(only)  # one name, not its letters
     unknown = sorted(names - set(ORDER))
     if unknown or not names:
         said = f"unknown check {', '.join(map(repr, unknown))}" if unknown else "no check named"
