@@ -216,6 +216,10 @@ def seat_rates(balance: dict, names: dict[str, str], colours: dict[str, str]) ->
                  "second (light), with the 95 % interval.")
 
 
+#: The report's charts, by name, in reading order: what ``all_charts`` draws (and a test's blank stand-in names).
+CHARTS = ("matchups", "seats", "game-length", "health", "cost-curve", "card-deltas")
+
+
 def all_charts(balance: dict, card_names: dict[str, str], faction_names: dict[str, str],
                colours: dict[str, str]) -> list[Chart]:
     """Every chart of the report, in reading order (``card_names``: the recruitment cards, by id)."""

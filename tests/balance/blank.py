@@ -2,13 +2,10 @@
 and tests/balance/test_report.py proves them (byte-identical run to run, shown in the page)."""
 from __future__ import annotations
 
-#: The report's charts, in its order (forge.balance.charts.all_charts; the page names each).
-NAMES = ("matchups", "seats", "game-length", "health", "cost-curve", "card-deltas")
-
 
 def blank_charts(monkeypatch) -> None:
     """Make forge.balance.report draw blank charts of the real names (an empty PNG, an empty SVG)."""
     from forge.balance import report
-    from forge.balance.charts import Chart
+    from forge.balance.charts import CHARTS, Chart
 
-    monkeypatch.setattr(report, "all_charts", lambda *args: [Chart(n, n, n, b"", b"<svg/>") for n in NAMES])
+    monkeypatch.setattr(report, "all_charts", lambda *args: [Chart(n, n, n, b"", b"<svg/>") for n in CHARTS])

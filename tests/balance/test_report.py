@@ -52,10 +52,11 @@ def again(written, db):
 
 
 @pytest.mark.slow
-def test_the_report_files_are_written(written):
+def test_the_report_files_are_written(written, again):
     folder, data = written
     names = sorted(p.name for p in folder.iterdir())
-    for chart in ("matchups", "seats", "game-length", "health", "cost-curve", "card-deltas"):
+    assert [chart.name for chart in again.charts] == list(charts.CHARTS)  # the names the blank stand-ins use
+    for chart in charts.CHARTS:
         assert f"{chart}.png" in names and f"{chart}.svg" in names
         assert (folder / f"{chart}.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert "report.html" in names and data["report"][-1].endswith("report.html")
