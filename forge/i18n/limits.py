@@ -50,11 +50,9 @@ def compute(root: Path | str, inv: Inventory, load=None, books: dict | None = No
     ``sets``: the aids' words per language (``templatelabels.aid_sets``), when the caller has them.
     """
     from ..render.assets import register_fonts  # lazy: loads forge.render only when needed
-    from ..render.template import TemplateError, load_template  # lazy: loads reportlab, forge.render only when needed
     root = Path(root)
-    try:
-        tpl = load_template(root)
-    except TemplateError:
+    tpl = templatelabels.template(root, inv.sources)
+    if tpl is None:
         return {}  # validate reports the template
     register_fonts()
     if load is None or books is None:

@@ -112,7 +112,7 @@ class _Run:
     def template(self) -> tuple[object, dict]:
         """The card template and its aid words per language ((None, {}) when it cannot be read)."""
         load, books = self.cards
-        return templatelabels.load(self.root, books, load.db.factions)
+        return templatelabels.load(self.root, books, load.db.factions, self.inv.sources)
 
 
 @dataclass(frozen=True)

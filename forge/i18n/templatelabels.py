@@ -25,7 +25,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..core.findings import Finding
-from .inventory import Inventory
+from .inventory import TEMPLATE_FILE, Inventory
 from .room import Limit, _limit, width
 from .checks import at, label
 
@@ -49,15 +49,29 @@ def aid_sets(tpl, books: dict | None, factions) -> dict:
     return out
 
 
-def load(root, books: dict | None, factions) -> tuple[object, dict]:
-    """The project's card template and its aid words per language ((None, {}) when the template cannot be read)."""
-    from ..render.assets import register_fonts  # lazy: loads forge.render only when needed
-    from ..render.template import TemplateError, load_template  # lazy: loads reportlab, forge.render only when needed
+def template(root, sources=None):
+    """The project's card template, or None when it cannot be read (validate reports it).
+
+    A text given for it (``Sources.given``: an edit not written yet) is read instead of the file,
+    as for every file parity compares: the labels' pairs and their boxes come from the same text.
+    """
+    from ..render.template import TemplateError, load_template, parse_template, template_path  # lazy: reportlab
 
     try:
-        tpl = load_template(root)
+        if sources is not None and TEMPLATE_FILE in sources.given:
+            return parse_template(sources.given[TEMPLATE_FILE], str(template_path(root)))
+        return load_template(root)
     except TemplateError:
-        return None, {}  # validate reports the template
+        return None
+
+
+def load(root, books: dict | None, factions, sources=None) -> tuple[object, dict]:
+    """The project's card template (``template``) and its aid words per language ((None, {}) when it cannot be read)."""
+    from ..render.assets import register_fonts  # lazy: loads forge.render only when needed
+
+    tpl = template(root, sources)
+    if tpl is None:
+        return None, {}
     register_fonts()
     return tpl, aid_sets(tpl, books, factions)
 
@@ -146,4 +160,4 @@ def check(inv: Inventory, tpl, sets: dict) -> list[Finding]:
     return found
 
 
-__all__ = ["load", "aid_sets", "template_limits", "check", "CARD_TITLES", "TOKEN_TITLES"]
+__all__ = ["template", "load", "aid_sets", "template_limits", "check", "CARD_TITLES", "TOKEN_TITLES"]

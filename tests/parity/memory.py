@@ -1,7 +1,7 @@
 """The shipped game with a translator's mistakes made in memory, and parity's check families run on it.
 
-A test of one rule gives the edited files to parity as text (``Sources.given``: the inventory and the
-compiled cards read them instead of the disk) and runs only the families that report the rule
+A test of one rule gives the edited files to parity as text (``Sources.given``: the inventory, the
+compiled cards and the card template read them instead of the disk; book.css is still read from it) and runs only the families that report the rule
 (``forge.i18n.parity.families_of``): no copy of the game, no command line. A whole-report assertion,
 a file that does not parse and a few ``--fix`` runs go end to end: the game is copied once, with the
 same edits, and ``forge parity`` runs on it.
@@ -53,9 +53,13 @@ class Game:
 
     def rows(self, rule: str) -> set[tuple[str, int]]:
         """(file, line) of each finding of ``rule``, from the families that report it; maybe none."""
+        return {(f.position.file, f.position.line) for f in self.of(rule)}
+
+    def of(self, rule: str) -> list:
+        """The findings of ``rule`` (their columns and messages too), from the families that report it; maybe none."""
         families = families_of(rule)
         assert families, f"no parity family reports {rule}"
-        return {(f.position.file, f.position.line) for f in self.family(*families) if f.rule == rule}
+        return [f for f in self.family(*families) if f.rule == rule]
 
     def sources(self) -> Sources:
         """The shipped files, the edited ones given in memory."""

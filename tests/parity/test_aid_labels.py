@@ -1,9 +1,11 @@
 """The print shops' aid labels (Rite slot, track markers, poison counters, soul essence) have the room of
 the box they print in, measured from forge.render.aids; a translation past it is a ``length`` finding
-at its line of templates/cards/card.yaml, and the translators' files carry the room."""
-from __future__ import annotations
+at its line of templates/cards/card.yaml, and the translators' files carry the room.
 
-from pathlib import Path
+A label's mistake is found in memory (tests/parity/memory.py: card.yaml is given to parity, its boxes
+read from the given text too); one runs ``forge parity`` end to end.
+"""
+from __future__ import annotations
 
 import polib
 import pytest
@@ -12,26 +14,25 @@ from forge.i18n import inventory, limits, templatelabels
 from forge.render import aids
 from forge.render.template import load_template
 
-from . import helpers
+from ..conftest import REPO
+from .memory import Game
 
 CARD = "templates/cards/card.yaml"
 MM = 72 / 25.4
 
 
-def mistake(root: Path, old: str, new: str) -> int:
-    return helpers.mistake(root, CARD, old, new)
+@pytest.fixture
+def game(tmp_path) -> Game:
+    return Game(tmp_path)
 
 
-def lengths(root: Path) -> list[tuple[str, int, str]]:
-    code, rows = helpers.findings(root)
-    assert code == 1, rows
-    return [(f["file"], f["line"], f["message"]) for f in rows if f["rule"] == "length"]
+def lengths(game: Game) -> list[tuple[str, int, str]]:
+    return [(f.position.file, f.position.line, f.message) for f in game.of("length")]
 
 
 @pytest.fixture(scope="module")
 def shipped_limits():
-    root = Path(__file__).parents[2]
-    return limits.compute(root, inventory.build(root)), load_template(root)
+    return limits.compute(REPO, inventory.build(REPO)), load_template(REPO)
 
 
 def test_each_aid_label_has_the_room_of_its_box(shipped_limits):
@@ -52,12 +53,11 @@ def test_each_aid_label_has_the_room_of_its_box(shipped_limits):
     assert "template/aids.rite_note" not in room and "template/aids.essence_note" not in room
 
 
-def test_the_rooms_follow_the_card_template(shipped):
-    before = limits.compute(shipped, inventory.build(shipped))
-    card = shipped / CARD
+def test_the_rooms_follow_the_card_template(game):
+    before = limits.compute(REPO, inventory.build(REPO, game.sources()))
     # 5.5 mm narrower: every box of the template still lies on the card (a narrower card is a template finding)
-    card.write_text(card.read_text(encoding="utf-8").replace("  width: 63.5\n", "  width: 58.0\n"), encoding="utf-8")
-    after = limits.compute(shipped, inventory.build(shipped))
+    game.edit(CARD, "  width: 63.5\n", "  width: 58.0\n")
+    after = limits.compute(REPO, inventory.build(REPO, game.sources()))
     for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.0"):
         assert after[f"template/aids.{key}"].width < before[f"template/aids.{key}"].width - 5.5 * MM * 0.9, key
 
@@ -70,61 +70,65 @@ def test_the_rooms_follow_the_card_template(shipped):
     ('cut_note: "Découpez le long des traits gris."',
      'cut_note: "Découpez soigneusement le long des traits gris, aux ciseaux."'),
 ])
-def test_a_french_title_or_note_too_long_for_its_line(shipped, old, new):
-    line = mistake(shipped, old, new)
-    found = lengths(shipped)
+def test_a_french_title_or_note_too_long_for_its_line(game, old, new):
+    line = game.edit(CARD, old, new)
+    found = lengths(game)
     assert [(f, n) for f, n, _ in found] == [(CARD, line)], found
     assert "mm wide at 7 pt" in found[0][2]
 
 
-def test_an_english_token_title_is_held_to_the_same_room(shipped):
-    line = mistake(shipped, "poison: Poison counters", "poison: Poison counters for every commander sitting at the table")
-    assert [(f, n) for f, n, _ in lengths(shipped)] == [(CARD, line)]
+def test_an_english_token_title_is_held_to_the_same_room(game):
+    """End to end: the command fails, and reports the title's line only."""
+    line = game.edit(CARD, "poison: Poison counters", "poison: Poison counters for every commander sitting at the table")
+    code, rows = game.report()
+    assert code == 1, rows
+    assert [(f["file"], f["line"]) for f in rows if f["rule"] == "length"] == [(CARD, line)]
 
 
-def test_a_rite_step_that_overflows_the_rite_slot_card(shipped):
-    line = mistake(shipped, "Un Rite n’est jamais perdu, et aucun effet ne peut le viser.",
-                   "Un Rite n’est jamais perdu, et aucun effet ne peut le viser, ni le détruire, ni l’exiler, "
-                   "ni le renvoyer dans la main de son propriétaire, ni le faire changer de camp, ni le copier, "
-                   "ni l’épuiser, ni l’échanger contre un autre Rite, ni le remettre dans la réserve commune, "
-                   "ni même le retourner face cachée : il reste posé ici jusqu’à la fin de la partie.")
-    found = lengths(shipped)
+RITE_RULE = "Un Rite n’est jamais perdu, et aucun effet ne peut le viser."
+
+
+def test_a_rite_step_that_overflows_the_rite_slot_card(game):
+    line = game.edit(CARD, RITE_RULE,
+                     "Un Rite n’est jamais perdu, et aucun effet ne peut le viser, ni le détruire, ni l’exiler, "
+                     "ni le renvoyer dans la main de son propriétaire, ni le faire changer de camp, ni le copier, "
+                     "ni l’épuiser, ni l’échanger contre un autre Rite, ni le remettre dans la réserve commune, "
+                     "ni même le retourner face cachée : il reste posé ici jusqu’à la fin de la partie.")
+    found = lengths(game)
     assert [(f, n) for f, n, _ in found] == [(CARD, line)]
     assert "the Rite slot card's rules" in found[0][2] and "at 7 pt" in found[0][2]
 
 
-def test_the_fit_check_agrees_with_the_renderer(shipped):
+def test_the_fit_check_agrees_with_the_renderer(game):
     """The box parity measures is the one the renderer draws: both say the long French Rite rules do not fit."""
     import io
 
-    import yaml
     from reportlab.pdfgen.canvas import Canvas
 
     from forge.carddb.database import load_database
     from forge.render.assets import register_fonts
     from forge.render.paint import Painter
-    from forge.text.cardtext import Phrasebook
+    from forge.text.cardtext import load_phrasebooks
 
-    line = mistake(shipped, "Un Rite n’est jamais perdu, et aucun effet ne peut le viser.",
-                   "Un Rite n’est jamais perdu. " * 12)
+    line = game.edit(CARD, RITE_RULE, "Un Rite n’est jamais perdu. " * 12)
     register_fonts()
-    tpl, load = load_template(shipped), load_database(shipped)
-    books = {lang: Phrasebook(lang, yaml.safe_load((shipped / f"locales/{lang}.yaml").read_text(encoding="utf-8")),
-                              f"locales/{lang}.yaml") for lang in ("en", "fr")}
-    sets = templatelabels.aid_sets(tpl, books, load.db.factions)
+    sources = game.sources()
+    tpl = templatelabels.template(REPO, sources)  # the edited text, given: the file is the shipped one
+    sets = templatelabels.aid_sets(tpl, load_phrasebooks(REPO), load_database(REPO).db.factions)
     problems = aids.draw_aid(Painter(Canvas(io.BytesIO())), tpl, aids.Aid("rite", sets["fr"]))
     assert problems and "does not fit" in problems[0]
     assert not aids.draw_aid(Painter(Canvas(io.BytesIO())), tpl, aids.Aid("rite", sets["en"]))
-    found = templatelabels.check(inventory.build(shipped), tpl, sets)
+    found = templatelabels.check(inventory.build(REPO, sources), tpl, sets)
     assert [(f.position.file, f.position.line, f.rule) for f in found] == [(CARD, line, "length")]
 
 
-def test_a_markers_note_that_overflows_its_16_mm(shipped):
-    line = mistake(shipped, "{health}, un marqueur par faction ({start_allegiance} dans la vôtre",
-                   "{health} de sa piste de vie, puis pose un marqueur par faction sur sa piste d’allégeance, au "
-                   "début de la partie, avant la première pioche, en commençant par le premier joueur et en suivant "
-                   "le sens des aiguilles d’une montre, un marqueur par faction ({start_allegiance} dans la vôtre")
-    found = lengths(shipped)
+def test_a_markers_note_that_overflows_its_16_mm(game):
+    line = game.edit(CARD, "{health}, un marqueur par faction ({start_allegiance} dans la vôtre",
+                     "{health} de sa piste de vie, puis pose un marqueur par faction sur sa piste d’allégeance, au "
+                     "début de la partie, avant la première pioche, en commençant par le premier joueur et en "
+                     "suivant le sens des aiguilles d’une montre, un marqueur par faction ({start_allegiance} dans "
+                     "la vôtre")
+    found = lengths(game)
     assert [(f, n) for f, n, _ in found] == [(CARD, line)]
     assert "the track markers card's note" in found[0][2]
 
@@ -149,3 +153,12 @@ def test_the_xliff_export_carries_each_aid_label_s_room(tmp_path, exports, shipp
     for key in ("rite", "markers", "poison", "essence", "cut_note", "markers_note", "rite_steps.1"):
         pid = f"template/aids.{key}"
         assert int(units[pid].get(f"{{{slr}}}sizeRestriction")) == room[pid].chars > 0, pid
+
+
+def test_a_given_template_that_does_not_parse_leaves_the_boxes_out_and_is_reported(game):
+    """The given card.yaml, not the shipped file, is what parity reads: broken, it has no boxes to measure,
+    and its fault is a finding of the run, never a traceback."""
+    game.replace(CARD, "labels: [unclosed\n")
+    assert templatelabels.template(REPO, game.sources()) is None and templatelabels.template(REPO) is not None
+    found = game.family("limits", "templatelabels")
+    assert [(f.position.file, f.rule) for f in found if f.position.file == CARD] == [(CARD, "yaml-syntax")]

@@ -1,38 +1,32 @@
 """The books' labels in bounded places (table headers, the setup diagram, the anatomy legend, the quick
-reference) have a room measured from book.css; parity's ``label-length`` finds a translation past it."""
+reference) have a room measured from book.css; parity's ``label-length`` finds a translation past it.
+
+A label's mistake is found in memory (tests/parity/memory.py: strings.yaml is given to parity's
+``booklabels`` family); book.css is read from the disk, so the stylesheet's edit runs ``forge parity``.
+"""
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import polib
 
 from forge.i18n import booklabels, inventory
-from ..conftest import invoke
+from .memory import Game
 
 STRINGS = "templates/books/strings.yaml"
 
 
-def edit(root: Path, rel: str, old: str, new: str) -> tuple[int, int]:
-    """Replace ``old`` by ``new`` (once); the line and column where ``new`` starts."""
-    path = root / rel
-    text = path.read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    at = text.index(old)
-    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
-    return text.count("\n", 0, at) + 1, at - text.rfind("\n", 0, at)
+def edit(game: Game, old: str, new: str) -> tuple[int, int]:
+    """Replace ``old`` by ``new`` (once) in strings.yaml; the line and column where ``new``'s value starts."""
+    assert game.text(STRINGS).count(old) == 1, old
+    line = game.edit(STRINGS, old, new)
+    key = new.split(":")[0] + ": "
+    return line, game.text(STRINGS).split("\n")[line - 1].index(key) + len(key) + 1
 
 
-def findings(root: Path) -> tuple[int, list[dict]]:
-    result = invoke(["parity", "--root", str(root), "--format", "json"])
-    return result.exit_code, json.loads(result.stdout)["findings"]
-
-
-def label_findings(root: Path) -> list[tuple[str, int, int]]:
-    code, found = findings(root)
-    assert code == 1, found
-    return [(f["file"], f["line"], f["column"]) for f in found if f["rule"] == "label-length"]
+def labels(game: Game) -> list[tuple[str, int, int]]:
+    return [(f.position.file, f.position.line, f.position.col) for f in game.of("label-length")]
 
 
 def test_every_bounded_label_of_the_shipped_books_has_its_room():
@@ -46,40 +40,48 @@ def test_every_bounded_label_of_the_shipped_books_has_its_room():
     assert "strings/setup.caption" not in room  # a caption flows: no room is claimed
 
 
-def test_a_table_header_too_long_for_its_column(shipped):
-    line, col = edit(shipped, STRINGS, "  kind: Type\n", "  kind: Type de déclenchement\n")
-    assert label_findings(shipped) == [(STRINGS, line, col + len("  kind: "))]
+def test_a_table_header_too_long_for_its_column(tmp_path):
+    game = Game(tmp_path)
+    assert labels(game) == []  # the shipped books fit
+    position = edit(game, "  kind: Type\n", "  kind: Type de déclenchement\n")
+    assert labels(game) == [(STRINGS, *position)]
 
 
-def test_the_room_follows_the_stylesheet(shipped):
-    """The same header fits once book.css gives its column twice the share: the limit is measured, not typed."""
-    edit(shipped, STRINGS, "  kind: Type\n", "  kind: Type de déclenchement\n")
-    edit(shipped, "templates/books/book.css", "td.kind { width: 15%;", "td.kind { width: 30%;")
-    code, found = findings(shipped)
+def test_the_room_follows_the_stylesheet(tmp_path):
+    """The same header fits once book.css gives its column twice the share: the limit is measured, not typed
+    (end to end: the command fails on the header, then passes)."""
+    game = Game(tmp_path)
+    position = edit(game, "  kind: Type\n", "  kind: Type de déclenchement\n")
+    code, found = game.report()
+    assert code == 1 and [(f["file"], f["line"], f["column"]) for f in found if f["rule"] == "label-length"] == \
+        [(STRINGS, *position)]
+    game.edit("templates/books/book.css", "td.kind { width: 15%;", "td.kind { width: 30%;")
+    code, found = game.report()
     assert [f for f in found if f["rule"] == "label-length"] == []
 
 
-def test_a_diagram_slot_label_that_needs_too_many_lines(shipped):
-    line, col = edit(shipped, STRINGS, "    exile: pile d’exil\n",
-                     "    exile: pile d’exil des cartes bannies à jamais hors du jeu, que nul effet ne rappelle, "
-                     "ni pendant la partie ni après elle, ni jamais\n")
-    code, found = findings(shipped)
-    rows = [f for f in found if f["rule"] == "label-length"]
-    assert [(f["file"], f["line"], f["column"]) for f in rows] == [(STRINGS, line, col + len("    exile: "))]
-    needs, room = (int(n) for n in re.findall(r"(\d+) lines", rows[0]["message"])[:2])
+def test_a_diagram_slot_label_that_needs_too_many_lines(tmp_path):
+    game = Game(tmp_path)
+    position = edit(game, "    exile: pile d’exil\n",
+                    "    exile: pile d’exil des cartes bannies à jamais hors du jeu, que nul effet ne rappelle, "
+                    "ni pendant la partie ni après elle, ni jamais\n")
+    assert labels(game) == [(STRINGS, *position)]
+    needs, room = (int(n) for n in re.findall(r"(\d+) lines", game.of("label-length")[0].message)[:2])
     assert needs > room >= 4  # a slot of the diagram (17 mm cards) holds at least 4 lines
 
 
-def test_a_joined_header_is_reported_at_its_widest_part(shipped):
+def test_a_joined_header_is_reported_at_its_widest_part(tmp_path):
     """« Faction · Couleur » spans two columns: a long « Couleur » makes it overflow, reported at colour."""
-    line, col = edit(shipped, STRINGS, "  colour: Couleur\n", "  colour: Couleur héraldique de la bannière\n")
-    assert label_findings(shipped) == [(STRINGS, line, col + len("  colour: "))]
+    game = Game(tmp_path)
+    position = edit(game, "  colour: Couleur\n", "  colour: Couleur héraldique de la bannière\n")
+    assert labels(game) == [(STRINGS, *position)]
 
 
-def test_an_english_label_is_held_to_the_same_room(shipped):
-    line, col = edit(shipped, STRINGS, "    title: Quick reference\n",
-                     "    title: Quick reference for the whole table, every turn, every phase\n")
-    assert label_findings(shipped) == [(STRINGS, line, col + len("    title: "))]
+def test_an_english_label_is_held_to_the_same_room(tmp_path):
+    game = Game(tmp_path)
+    position = edit(game, "    title: Quick reference\n",
+                    "    title: Quick reference for the whole table, every turn, every phase\n")
+    assert labels(game) == [(STRINGS, *position)]
 
 
 def test_a_keyword_placeholder_is_measured_as_the_keyword_it_prints():

@@ -2,21 +2,20 @@
 
 Issue 11: ``templates/cards/card.yaml`` holds 73 translated strings that were outside the
 translators' workflow. Each test makes one mistake in the shipped game and asserts the finding's
-file, line and rule: in memory, by the family that owns the rule (tests/parity/memory.py), end to
-end where the rule needs the layout or the whole report. Code spans (`` `…` ``, ``forge.text.verbatim``) are
+file, line and rule: in memory, by the family that owns the rule (tests/parity/memory.py; the template's
+boxes are read from the given card.yaml too), end to end where the test is of the whole report. Code spans (`` `…` ``, ``forge.text.verbatim``) are
 the rule for technical text: copied as they are, never read as language.
 """
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from forge.text import verbatim
 from forge.i18n import inventory, limits
 from forge.render.template import parse_template
-from ..conftest import invoke
+from ..conftest import REPO
 from .memory import Game
 
 CARD = "templates/cards/card.yaml"
@@ -25,11 +24,6 @@ CARD = "templates/cards/card.yaml"
 @pytest.fixture
 def game(tmp_path) -> Game:
     return Game(tmp_path)
-
-
-def report(root: Path, *args: str) -> tuple[int, list[dict]]:
-    result = invoke(["parity", "--root", str(root), "--format", "json", *args])
-    return result.exit_code, json.loads(result.stdout)["findings"]
 
 
 def mistake(game: Game, old: str, new: str, nth: int = 1) -> int:
@@ -42,29 +36,24 @@ def mistake(game: Game, old: str, new: str, nth: int = 1) -> int:
     return text.count("\n", 0, at) + 1
 
 
-def found(root: Path) -> set[tuple[str, int, str]]:
-    code, findings = report(root)
-    assert code == 1, findings
-    return {(f["file"], f["line"], f["rule"]) for f in findings}
-
-
 # -- the inventory ---------------------------------------------------------------------------------
-def test_every_template_label_is_a_pair_at_its_line_and_column(shipped):
-    pairs = inventory.build(shipped).by_kind("template-label")
+def test_every_template_label_is_a_pair_at_its_line_and_column():
+    pairs = inventory.build(REPO).by_kind("template-label")
     assert len(pairs) == 79 and len({p.id for p in pairs}) == 79  # 6 for the print shops' aids (issue 8 §5)
     ids = {p.id: p for p in pairs}
     assert {"template/aids.turn", "template/aids.wound_steps.2", "template/calibration_help.8",
             "template/tts_help.13", "template/backs.recruit", "template/sides.1"} <= set(ids)
     turn = ids["template/aids.turn"]
-    lines = (shipped / CARD).read_text(encoding="utf-8").split("\n")
+    lines = (REPO / CARD).read_text(encoding="utf-8").split("\n")
     for entry, text in ((turn.en, "Turn summary"), (turn.fr, "Résumé du tour")):
         assert entry.file == CARD and entry.text == text
         assert lines[entry.line - 1][entry.col - 1:].startswith(text)
     assert turn.fr.line > turn.en.line and "player aids" in turn.context
 
 
-def test_the_shipped_template_is_clean_and_tracked(shipped):
-    assert report(shipped) == (0, [])
+def test_the_shipped_template_is_clean_and_tracked(game):
+    """End to end: the whole report of the shipped game is empty."""
+    assert game.report() == (0, [])
 
 
 # -- mistakes in the aids ----------------------------------------------------------------------------
@@ -128,8 +117,8 @@ def test_a_double_space_outside_a_code_span_is_still_found(game):
     assert game.rows("parity-verbatim") == set()  # the spaces inside the span are copied, never read
 
 
-def test_the_renderer_prints_code_spans_without_their_backticks(shipped):
-    tpl = parse_template((shipped / CARD).read_text(encoding="utf-8"))
+def test_the_renderer_prints_code_spans_without_their_backticks():
+    tpl = parse_template((REPO / CARD).read_text(encoding="utf-8"))
     for lang in ("en", "fr"):
         printed = json.dumps(tpl.labels(lang), ensure_ascii=False)
         assert "`" not in printed
@@ -147,21 +136,19 @@ def test_a_bounded_aid_label_too_long_for_its_box(game):
     help_line = mistake(game, "3. Regardez la feuille par transparence",
                         "3. Regardez la feuille par transparence, tenue bien droite devant une fenêtre, une lampe "
                         "ou un écran très lumineux, sans la plier ni la froisser")
-    assert {(CARD, title, "length"), (CARD, help_line, "length")} <= found(game.written())
+    assert {(CARD, title), (CARD, help_line)} <= game.found("length")
 
 
-def test_limits_come_from_the_layout_and_the_plain_text_readme_has_none(shipped):
-    inv = inventory.build(shipped)
-    room = limits.compute(shipped, inv)
+def test_limits_come_from_the_layout_and_the_plain_text_readme_has_none(game):
+    room = limits.compute(REPO, inventory.build(REPO, game.sources()))
     assert room["template/aids.turn"].one_line and room["template/calibration_help.0"].one_line
     assert not room["template/aids.wound_steps.0"].one_line  # a side shared by its steps: an estimate
     assert room["template/aids.player_aid"].upper
     assert not any(k.startswith("template/tts_help") for k in room)
     narrow = room["template/aids.turn"].chars
-    card = shipped / CARD
     # 5.5 mm narrower (every box still on the card): the title's room shrinks with the card's
-    card.write_text(card.read_text(encoding="utf-8").replace("  width: 63.5\n", "  width: 58.0\n"), encoding="utf-8")
-    assert limits.compute(shipped, inventory.build(shipped))["template/aids.turn"].chars < 0.93 * narrow
+    game.edit(CARD, "  width: 63.5\n", "  width: 58.0\n")
+    assert limits.compute(REPO, inventory.build(REPO, game.sources()))["template/aids.turn"].chars < 0.93 * narrow
 
 
 def test_a_file_named_after_its_language_differs_by_its_language_code_only(game):
