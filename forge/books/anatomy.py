@@ -242,7 +242,6 @@ def render_back(kind: str, lang: str, root: Path, width: int = IMAGE_WIDTH) -> b
     from ..render.draw import draw_back  # imported only to draw (see render_card)
     from ..render.paint import Painter  # lazy: loads reportlab, forge.render only when needed
     from ..render.pdf import PdfBuffer  # lazy: loads reportlab, forge.render only when needed
-
     from ..render.assets import assets_hash  # lazy: loads forge.render only when needed
 
     key = ("back", tpl.digest, assets_hash(), kind, lang, width)

@@ -172,11 +172,12 @@ def load(text: str) -> tuple[object, SourceMap]:
     database, the phrasebooks), and ``forge watch`` reads every file again after each edit. The caller gets its
     own copy of the data (pickled: copied back in a tenth of a parse's time) and of the map, so that what it
     changes changes nothing for the next caller. A text that does not parse is parsed again each time."""
-    kept = _parsed.get(text) if len(text) <= CACHED_CHARS else None
+    if len(text) > CACHED_CHARS:
+        return _parse(text)
+    kept = _parsed.get(text)
     if kept is None:
         data, source = _parse(text)
-        if len(text) <= CACHED_CHARS:
-            _keep(text, data, source)
+        _keep(text, data, source)
         return data, source
     frozen, source = kept
     return pickle.loads(frozen), SourceMap(dict(source.values), dict(source.keys))

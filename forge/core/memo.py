@@ -49,8 +49,3 @@ class Memo(Generic[V]):
 
     def __len__(self) -> int:
         return len(self._values)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._values.clear()
-            self._total = 0
